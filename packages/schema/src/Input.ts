@@ -1,0 +1,88 @@
+/**
+ * Validation of user input at the edge of every operation: a schema decodes the value or the
+ * call fails with an `InvalidInput` that names the field, the value and what was expected, before
+ * any request is sent.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Exit, Schema } from "effect"
+import { InvalidInput } from "./Errors.js"
+import { renderValue } from "./internal/parse.js"
+
+/**
+ * What a schema accepts, in words: its `description` annotation, else the first line of the
+ * decoding failure.
+ */
+const expectedOf = (schema: Schema.Top, fallback: string): string =>
+  Schema.resolveAnnotations(schema)?.description ?? fallback.split("\n")[0] ?? fallback
+
+/**
+ * Decodes `value` with `schema`; on failure returns an `InvalidInput` naming `field`.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { EvmAddress, Input } from "@chainquery/schema"
+ *
+ * const program = Input.validate(EvmAddress.EvmAddress, "address", "0xnot-an-address")
+ * // fails with InvalidInput { field: "address", expected: "0x followed by 40 hex digits ...", ... }
+ * Effect.runPromiseExit(program)
+ * ```
+ * @since 0.1.0
+ */
+export const validate = <S extends Schema.Decoder<unknown>>(
+  schema: S,
+  field: string,
+  value: unknown
+): Effect.Effect<S["Type"], InvalidInput> => {
+  const exit = Schema.decodeUnknownExit(schema)(value)
+  if (Exit.isSuccess(exit)) return Effect.succeed(exit.value)
+  const error = exit.cause.reasons.find((reason) => reason._tag === "Fail")
+  const message = error && error._tag === "Fail" ? String(error.error.message) : "a valid value"
+  return Effect.fail(new InvalidInput({ field, value: renderValue(value), expected: expectedOf(schema, message) }))
+}
+
+/**
+ * Like {@link validate} for an optional parameter: `undefined` stays `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { Input, Paging } from "@chainquery/schema"
+ *
+ * const limit = Input.validateOptional(Paging.Limit, "limit", undefined) // succeeds with undefined
+ * ```
+ * @since 0.1.0
+ */
+export const validateOptional = <S extends Schema.Decoder<unknown>>(
+  schema: S,
+  field: string,
+  value: unknown
+): Effect.Effect<S["Type"] | undefined, InvalidInput> =>
+  value === undefined ? Effect.succeed(undefined) : validate(schema, field, value)
+
+/**
+ * Validates every element of a list, naming the failing element by its index
+ * (`field[2]`). An empty list fails when `nonEmpty` is set.
+ *
+ * @example
+ * ```ts
+ * import { AptosAddress, Input } from "@chainquery/schema"
+ *
+ * const owners = Input.validateAll(AptosAddress.AptosAddress, "ownerAddresses", ["0x1", "0x2"], { nonEmpty: true })
+ * ```
+ * @since 0.1.0
+ */
+export const validateAll = <S extends Schema.Decoder<unknown>>(
+  schema: S,
+  field: string,
+  values: unknown,
+  options?: { readonly nonEmpty?: boolean | undefined }
+): Effect.Effect<ReadonlyArray<S["Type"]>, InvalidInput> => {
+  if (!Array.isArray(values)) {
+    return Effect.fail(new InvalidInput({ field, value: renderValue(values), expected: "a list" }))
+  }
+  if (options?.nonEmpty === true && values.length === 0) {
+    return Effect.fail(new InvalidInput({ field, value: "[]", expected: "a list with at least one element" }))
+  }
+  return Effect.forEach(values, (value, index) => validate(schema, `${field}[${index}]`, value))
+}

@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    passWithNoTests: true,
+    reporters: ["default", ["json", { outputFile: ".vitest-results/results.json" }]]
+  }
+})

@@ -1,0 +1,180 @@
+// ./run test: type-checks, lints and tests every package through turbo, then adds up the
+// vitest reports so the last line of output is always "N passed, N failed, N skipped".
+//
+//   node scripts/test.mjs [extra turbo args, e.g. --filter=@chainquery/schema --force]
+//
+// Steps:
+//   1. Hash ../shared (the fixtures and specs the tests read) into CHAINQUERY_SHARED; turbo.json
+//      lists that variable under the test task's env, so changed fixtures invalidate the cache.
+//   2. Delete every packages/*/.vitest-results and apps/*/.vitest-results, so stale reports never
+//      count, then run turbo. A cache hit restores .vitest-results/** (a declared test output).
+//   3. Sum every */*/.vitest-results/results.json that is present, whatever turbo's exit code.
+//   4. Exit non-zero if turbo failed, any test failed, or no test ran at all.
+// Plain Node (>= 22) ESM with no dependencies.
+import { spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const sharedDir = path.resolve(repoRoot, "..", "shared")
+const workspaceGroups = ["packages", "apps"]
+const reportRelPath = path.join(".vitest-results", "results.json")
+
+const byCodePoint = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
+
+// --- 1. hash ../shared -------------------------------------------------------------------------
+
+// sha256 over every file's relative path and contents, walked in a stable order. Symlinks are
+// hashed by their target text (not followed), so a link loop cannot hang the walk.
+function hashFolder(root) {
+  const hash = createHash("sha256")
+  let files = 0
+  const walk = (dir, rel) => {
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => byCodePoint(a.name, b.name))
+    for (const entry of entries) {
+      const abs = path.join(dir, entry.name)
+      const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`
+      if (entry.isDirectory()) {
+        walk(abs, relPath)
+      } else if (entry.isSymbolicLink()) {
+        hash.update(`link\0${relPath}\0${readlinkSync(abs)}\0`)
+        files++
+      } else if (entry.isFile()) {
+        const content = readFileSync(abs)
+        hash.update(`file\0${relPath}\0${content.length}\0`)
+        hash.update(content)
+        files++
+      }
+    }
+  }
+  walk(root, "")
+  return { digest: hash.digest("hex"), files }
+}
+
+if (!existsSync(sharedDir) || !lstatSync(sharedDir).isDirectory()) {
+  console.log(
+    `[test] the tests need the shared fixtures and specs folder beside the repo, at ${sharedDir}, ` +
+      "and it is missing. Put the ../shared folder next to this checkout and run ./run test again."
+  )
+  console.log("0 passed, 0 failed, 0 skipped")
+  process.exit(1)
+}
+const shared = hashFolder(sharedDir)
+console.log(`[test] ../shared: ${shared.files} files, sha256 ${shared.digest.slice(0, 16)}…`)
+
+// --- 2. clear stale reports, run turbo ---------------------------------------------------------
+
+function workspaceDirs() {
+  const dirs = []
+  for (const group of workspaceGroups) {
+    const groupDir = path.join(repoRoot, group)
+    if (!existsSync(groupDir)) continue
+    for (const entry of readdirSync(groupDir, { withFileTypes: true })) {
+      if (entry.isDirectory()) dirs.push(path.join(group, entry.name))
+    }
+  }
+  return dirs.sort(byCodePoint)
+}
+
+for (const dir of workspaceDirs()) {
+  rmSync(path.join(repoRoot, dir, ".vitest-results"), { recursive: true, force: true })
+}
+
+const turboArgs = ["exec", "turbo", "run", "build", "check", "lint", "test", "--output-logs=new-only", ...process.argv.slice(2)]
+console.log(`[test] pnpm ${turboArgs.join(" ")}`)
+const turbo = spawnSync("pnpm", turboArgs, {
+  cwd: repoRoot,
+  stdio: "inherit",
+  env: { ...process.env, CHAINQUERY_SHARED: shared.digest }
+})
+
+const problems = []
+if (turbo.error) {
+  problems.push(`could not start turbo (pnpm exec turbo): ${turbo.error.message}`)
+} else if (turbo.signal) {
+  problems.push(`turbo was killed by ${turbo.signal}`)
+} else if (turbo.status !== 0) {
+  problems.push(`turbo exited with code ${turbo.status} (a build, check, lint or test task failed; see above)`)
+}
+
+// --- 3. add up the vitest reports --------------------------------------------------------------
+
+// Every <top>/<name>/.vitest-results/results.json (what the glob */*/... matches: no dot folders).
+function findReports() {
+  const reports = []
+  for (const top of readdirSync(repoRoot, { withFileTypes: true })) {
+    if (!top.isDirectory() || top.name.startsWith(".") || top.name === "node_modules") continue
+    for (const sub of readdirSync(path.join(repoRoot, top.name), { withFileTypes: true })) {
+      if (!sub.isDirectory() || sub.name.startsWith(".")) continue
+      const dir = path.join(top.name, sub.name)
+      if (existsSync(path.join(repoRoot, dir, reportRelPath))) reports.push(dir)
+    }
+  }
+  return reports.sort(byCodePoint)
+}
+
+function packageName(dir) {
+  try {
+    return JSON.parse(readFileSync(path.join(repoRoot, dir, "package.json"), "utf8")).name ?? dir
+  } catch {
+    return dir
+  }
+}
+
+const num = (value) => (Number.isFinite(value) ? value : 0)
+
+const rows = []
+const totals = { passed: 0, failed: 0, skipped: 0 }
+for (const dir of findReports()) {
+  const file = path.join(dir, reportRelPath)
+  let report
+  try {
+    report = JSON.parse(readFileSync(path.join(repoRoot, file), "utf8"))
+  } catch (error) {
+    problems.push(`unreadable report ${file}: ${error.message}`)
+    rows.push({ name: packageName(dir), passed: 0, failed: 1, skipped: 0, note: "unreadable report" })
+    totals.failed += 1
+    continue
+  }
+  // A test file that failed to load (syntax error, bad import, throw at top level) has status
+  // "failed" and no assertion results; vitest counts it in no test total, so count it as 1 failed.
+  const brokenFiles = (Array.isArray(report.testResults) ? report.testResults : []).filter(
+    (suite) => suite?.status === "failed" && (!Array.isArray(suite.assertionResults) || suite.assertionResults.length === 0)
+  )
+  const row = {
+    name: packageName(dir),
+    passed: num(report.numPassedTests),
+    failed: num(report.numFailedTests) + brokenFiles.length,
+    skipped: num(report.numPendingTests) + num(report.numTodoTests),
+    note: brokenFiles.length > 0
+      ? `${brokenFiles.length} file(s) failed to load: ${brokenFiles.map((s) => path.relative(path.join(repoRoot, dir), s.name ?? "?")).join(", ")}`
+      : ""
+  }
+  rows.push(row)
+  totals.passed += row.passed
+  totals.failed += row.failed
+  totals.skipped += row.skipped
+}
+
+console.log("")
+console.log("[test] results by package:")
+if (rows.length === 0) {
+  console.log("  (no .vitest-results/results.json found)")
+} else {
+  const width = Math.max(...rows.map((r) => r.name.length))
+  for (const r of rows) {
+    const counts = `${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`
+    console.log(`  ${r.name.padEnd(width)}  ${counts}${r.note ? `  (${r.note})` : ""}`)
+  }
+}
+
+// --- 4. verdict --------------------------------------------------------------------------------
+
+if (totals.failed > 0) problems.push(`${totals.failed} test(s) failed`)
+if (totals.passed + totals.failed === 0) problems.push("no tests ran at all (no vitest report counted a test)")
+for (const problem of problems) console.log(`[test] FAIL: ${problem}`)
+
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
+process.exitCode = problems.length > 0 ? 1 : 0
