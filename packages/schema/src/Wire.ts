@@ -1,0 +1,366 @@
+/**
+ * The codecs of response fields: liberal when decoding, exact when encoding. The real service is
+ * looser than service.md (numbers or numeric strings, booleans or "true"/"false", timestamps with
+ * or without a zone, nulls, missing fields), so every codec here accepts each form that has been
+ * seen and normalises it to one rich type; encoding always gives the service.md wire type.
+ *
+ * @since 0.1.0
+ */
+import { DateTime, Option, Schema, SchemaGetter } from "effect"
+import { parseIso } from "./DateInput.js"
+import { parseWith } from "./internal/parse.js"
+
+const integerPattern = /^-?\d+$/
+const decimalPattern = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/
+
+const toBigInt = (input: unknown): bigint | undefined => {
+  if (typeof input === "string") return integerPattern.test(input) ? BigInt(input) : undefined
+  if (typeof input === "number") return Number.isSafeInteger(input) ? BigInt(input) : undefined
+  if (typeof input === "bigint") return input
+  return undefined
+}
+
+const toNumber = (input: unknown): number | undefined => {
+  if (typeof input === "number") return Number.isFinite(input) ? input : undefined
+  if (typeof input === "string" && decimalPattern.test(input)) return Number(input)
+  return undefined
+}
+
+const toInteger = (input: unknown): number | undefined => {
+  const value = toNumber(input)
+  return value !== undefined && Number.isSafeInteger(value) ? value : undefined
+}
+
+const toBoolean = (input: unknown): boolean | undefined => {
+  if (typeof input === "boolean") return input
+  if (input === "true" || input === 1 || input === "1") return true
+  if (input === "false" || input === 0 || input === "0") return false
+  return undefined
+}
+
+/**
+ * An integer amount or block number: a numeric string or a safe integer on the wire, a `bigint`
+ * when decoded, a decimal string when encoded.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Wire } from "@chainquery/schema"
+ *
+ * Schema.decodeUnknownSync(Wire.BigIntString)(17715655) // 17715655n
+ * Schema.encodeSync(Wire.BigIntString)(1n) // "1"
+ * ```
+ * @since 0.1.0
+ */
+export const BigIntString: Schema.Codec<bigint, string> = Schema.Unknown.pipe(
+  Schema.decodeTo(Schema.BigInt, {
+    decode: parseWith("an integer (a number or a numeric string)", toBigInt),
+    encode: SchemaGetter.transform((value: bigint) => value.toString())
+  })
+) as unknown as Schema.Codec<bigint, string>
+
+/**
+ * An integer that service.md gives as a string but the service often sends as a number
+ * (`transaction_index`, `log_index`): decoded to `number`, encoded as a string.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Wire } from "@chainquery/schema"
+ *
+ * Schema.decodeUnknownSync(Wire.IntString)("80") // 80
+ * ```
+ * @since 0.1.0
+ */
+export const IntString: Schema.Codec<number, string> = Schema.Unknown.pipe(
+  Schema.decodeTo(Schema.Int, {
+    decode: parseWith("an integer (a number or a numeric string)", toInteger),
+    encode: SchemaGetter.transform((value: number) => String(value))
+  })
+) as unknown as Schema.Codec<number, string>
+
+/**
+ * An integer that service.md gives as a number (`page`, `page_size`, `total`, `decimals`):
+ * numeric strings are accepted too; encoded as a number.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Wire } from "@chainquery/schema"
+ *
+ * Schema.decodeUnknownSync(Wire.IntNumber)("100") // 100
+ * ```
+ * @since 0.1.0
+ */
+export const IntNumber: Schema.Codec<number, number> = Schema.Unknown.pipe(
+  Schema.decodeTo(Schema.Int, {
+    decode: parseWith("an integer (a number or a numeric string)", toInteger),
+    encode: SchemaGetter.passthrough()
+  })
+) as unknown as Schema.Codec<number, number>
+
+/**
+ * An integer block number that service.md gives as a JSON number (A6 `number`, internal
+ * transactions' `block_number`): decoded to `bigint`, encoded as a number.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Wire } from "@chainquery/schema"
+ *
+ * Schema.decodeUnknownSync(Wire.BigIntNumber)("15416422") // 15416422n
+ * Schema.encodeSync(Wire.BigIntNumber)(15416422n) // 15416422
+ * ```
+ * @since 0.1.0
+ */
+export const BigIntNumber: Schema.Codec<bigint, number> = Schema.Unknown.pipe(
+  Schema.decodeTo(Schema.BigInt, {
+    decode: parseWith("an integer (a number or a numeric string)", toBigInt),
+    encode: SchemaGetter.transform((value: bigint) => Number(value))
+  })
+) as unknown as Schema.Codec<bigint, number>
+
+/**
+ * A decimal quantity (prices in USD, APYs): a number or a numeric string, decoded to `number`,
+ * encoded as a number.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Wire } from "@chainquery/schema"
+ *
+ * Schema.decodeUnknownSync(Wire.FloatNumber)("1000000.5") // 1000000.5
+ * ```
+ * @since 0.1.0
+ */
+export const FloatNumber: Schema.Codec<number, number> = Schema.Unknown.pipe(
+  Schema.decodeTo(Schema.Finite, {
+    decode: parseWith("a number (or a numeric string)", toNumber),
+    encode: SchemaGetter.passthrough()
+  })
+) as unknown as Schema.Codec<number, number>
+
+/**
+ * A decimal quantity that service.md gives as a string (`total_unclaimed_usd_value` of a DeFi
+ * summary): a number or a numeric string, decoded to `number`, encoded as a string.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Wire } from "@chainquery/schema"
+ *
+ * Schema.encodeSync(Wire.FloatString)(12.5) // "12.5"
+ * ```
+ * @since 0.1.0
+ */
+export const FloatString: Schema.Codec<number, string> = Schema.Unknown.pipe(
+  Schema.decodeTo(Schema.Finite, {
+    decode: parseWith("a number (or a numeric string)", toNumber),
+    encode: SchemaGetter.transform((value: number) => String(value))
+  })
+) as unknown as Schema.Codec<number, string>
+
+/**
+ * A page cursor: a string, or `""`/`null`/missing when there is no further page. Decoded to an
+ * `Option`; `None` is encoded as `noMore` (`""` for family A, `null` for family B, as each is
+ * seen on the wire).
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Wire } from "@chainquery/schema"
+ *
+ * Schema.decodeUnknownSync(Wire.Cursor(""))("") // Option.none()
+ * ```
+ * @since 0.1.0
+ */
+export const Cursor = <const NoMore extends "" | null>(noMore: NoMore) =>
+  Schema.optional(Schema.NullOr(Schema.String)).pipe(
+    Schema.decodeTo(Schema.Option(Schema.String.check(Schema.isNonEmpty())), {
+      decode: SchemaGetter.transformOptional((input: Option.Option<string | null | undefined>) =>
+        Option.some(Option.filter(Option.flatMapNullishOr(input, (cursor) => cursor), (cursor) => cursor !== ""))
+      ),
+      encode: SchemaGetter.transform((cursor: Option.Option<string>) => Option.getOrElse(cursor, () => noMore))
+    })
+  ) as unknown as Schema.Codec<Option.Option<string>, string | NoMore>
+
+/**
+ * A flag that service.md gives as a string holding true or false; real responses send JSON
+ * booleans. Decoded to `boolean`, encoded as `"true"`/`"false"`.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Wire } from "@chainquery/schema"
+ *
+ * Schema.decodeUnknownSync(Wire.BooleanString)(false) // false
+ * Schema.encodeSync(Wire.BooleanString)(true) // "true"
+ * ```
+ * @since 0.1.0
+ */
+export const BooleanString: Schema.Codec<boolean, "true" | "false"> = Schema.Unknown.pipe(
+  Schema.decodeTo(Schema.Boolean, {
+    decode: parseWith("a boolean (true/false, or a string holding one)", toBoolean),
+    encode: SchemaGetter.transform((value: boolean) => (value ? "true" : "false"))
+  })
+) as unknown as Schema.Codec<boolean, "true" | "false">
+
+/**
+ * A flag that service.md gives as a JSON boolean (A6/A7 `is_*`); strings are accepted too.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Wire } from "@chainquery/schema"
+ *
+ * Schema.decodeUnknownSync(Wire.BooleanValue)("true") // true
+ * ```
+ * @since 0.1.0
+ */
+export const BooleanValue: Schema.Codec<boolean, boolean> = Schema.Unknown.pipe(
+  Schema.decodeTo(Schema.Boolean, {
+    decode: parseWith("a boolean (true/false, or a string holding one)", toBoolean),
+    encode: SchemaGetter.passthrough()
+  })
+) as unknown as Schema.Codec<boolean, boolean>
+
+/**
+ * How a timestamp is written on the wire:
+ * - `naive`: `2023-07-17T21:27:59.000`, no zone (family A transfers and trades, per service.md);
+ * - `millis`: `2023-07-17T21:27:59.000Z` (family A owners and blocks);
+ * - `micros`: `2022-10-25T14:21:23.000000Z` (family B).
+ *
+ * @example
+ * ```ts
+ * import type { Wire } from "@chainquery/schema"
+ *
+ * const style: Wire.TimestampStyle = "micros"
+ * ```
+ * @since 0.1.0
+ */
+export type TimestampStyle = "naive" | "millis" | "micros"
+
+const formatTimestamp = (style: TimestampStyle) => (value: DateTime.Utc): string => {
+  const iso = DateTime.formatIso(value)
+  if (style === "millis") return iso
+  if (style === "naive") return iso.slice(0, -1)
+  return `${iso.slice(0, -1)}000Z`
+}
+
+/** Timestamps the service could ever send: years 1970 to 9999. */
+const WireDateTime = Schema.DateTimeUtc.check(
+  Schema.makeFilter((value: DateTime.Utc) => {
+    const millis = DateTime.toEpochMillis(value)
+    return millis >= 0 && millis < 253402300800000
+  }, {
+    expected: "a date between 1970 and 9999"
+  })
+)
+
+/**
+ * A timestamp: any ISO 8601 date-time (with or without a zone; none means UTC) decodes to a
+ * `DateTime.Utc`; encoding writes the given {@link TimestampStyle}.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Wire } from "@chainquery/schema"
+ *
+ * const BlockTimestamp = Wire.Timestamp("naive")
+ * Schema.decodeUnknownSync(BlockTimestamp)("2023-07-17T21:27:59.000Z") // DateTime.Utc
+ * ```
+ * @since 0.1.0
+ */
+export const Timestamp = (style: TimestampStyle): Schema.Codec<DateTime.Utc, string> =>
+  Schema.Unknown.pipe(
+    Schema.decodeTo(WireDateTime, {
+      decode: parseWith("an ISO 8601 date-time", (input: unknown) =>
+        typeof input === "string" ? parseIso(input) : undefined),
+      encode: SchemaGetter.transform(formatTimestamp(style))
+    })
+  ) as unknown as Schema.Codec<DateTime.Utc, string>
+
+/**
+ * Text that holds JSON (`metadata`, `token_properties`). Kept as the raw string so that invalid
+ * JSON never fails a page; an object sent in its place is serialised. Parse it with
+ * {@link parseJsonText}.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Wire } from "@chainquery/schema"
+ *
+ * Schema.decodeUnknownSync(Wire.JsonText)({ HP: "10" }) // '{"HP":"10"}'
+ * ```
+ * @since 0.1.0
+ */
+export const JsonText: Schema.Codec<string, string> = Schema.Unknown.pipe(
+  Schema.decodeTo(Schema.String, {
+    decode: parseWith("a string (or an object) holding JSON", (input: unknown) =>
+      typeof input === "string"
+        ? input
+        : typeof input === "object" && input !== null
+        ? JSON.stringify(input)
+        : undefined),
+    encode: SchemaGetter.passthrough()
+  })
+) as unknown as Schema.Codec<string, string>
+
+/**
+ * Parses JSON text from a response field; `undefined` when it is not valid JSON.
+ *
+ * @example
+ * ```ts
+ * import { Wire } from "@chainquery/schema"
+ *
+ * Wire.parseJsonText('{"name":"Punk"}') // { name: "Punk" }
+ * Wire.parseJsonText("{not json") // undefined
+ * ```
+ * @since 0.1.0
+ */
+export const parseJsonText = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A field that may be `null` or missing in real responses: decoded to an `Option`, encoded with
+ * `null` for `None`.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Wire } from "@chainquery/schema"
+ *
+ * const Record = Schema.Struct({ operator: Wire.nullable(Schema.String) })
+ * Schema.decodeUnknownSync(Record)({}) // { operator: Option.none() }
+ * ```
+ * @since 0.1.0
+ */
+export const nullable = <S extends Schema.Top>(schema: S) =>
+  Schema.OptionFromOptionalNullOr(schema, { onNoneEncoding: null })
+
+/**
+ * A list that may be `null` or missing: decoded to an array (empty when absent), encoded as-is.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Wire } from "@chainquery/schema"
+ *
+ * Schema.decodeUnknownSync(Schema.Struct({ logs: Wire.list(Schema.String) }))({ logs: null }) // { logs: [] }
+ * ```
+ * @since 0.1.0
+ */
+export const list = <S extends Schema.Top>(item: S) =>
+  Schema.optional(Schema.NullOr(Schema.Array(item))).pipe(
+    Schema.decodeTo(Schema.Array(Schema.toType(item)), {
+      decode: SchemaGetter.transformOptional((input: Option.Option<ReadonlyArray<S["Type"]> | null | undefined>) =>
+        Option.some(Option.getOrNull(input) ?? [])
+      ),
+      encode: SchemaGetter.passthroughSupertype()
+    })
+  )
