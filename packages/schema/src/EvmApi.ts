@@ -1,0 +1,146 @@
+/**
+ * The HttpApi of family A (EVM API v2.2): the seven operations with every path parameter, query
+ * parameter (in the wire's spelling), success and error schema. The simulator serves it and the
+ * clients call it, so the two cannot drift.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { ApiKeyAuth } from "./ApiKey.js"
+import { Block } from "./Block.js"
+import { BlockNumber, BlockNumberOrHash } from "./BlockNumberOrHash.js"
+import { Chain, TradeChain } from "./Chain.js"
+import { DateInput, DateInputOrSeconds } from "./DateInput.js"
+import { DefiPositionsSummary } from "./DefiPositions.js"
+import { EvmBadRequestBody, NotFoundBody, RateLimitedBody } from "./ErrorBody.js"
+import { EvmAddress } from "./EvmAddress.js"
+import { OwnersPage, TradesPage, TransfersByBlockPage, TransfersPage } from "./EvmPage.js"
+import { Cursor, Limit, Order } from "./Paging.js"
+import { TokenId, TokenIdFormat } from "./TokenId.js"
+
+/**
+ * The path prefix of family A.
+ *
+ * @example
+ * ```ts
+ * import { EvmApi } from "@chainquery/schema"
+ *
+ * `https://deep-index.moralis.io${EvmApi.pathPrefix}` // the production base
+ * ```
+ * @since 0.1.0
+ */
+export const pathPrefix = "/api/v2.2"
+
+const optional = Schema.optionalKey
+
+const paging = {
+  limit: optional(Limit),
+  cursor: optional(Cursor)
+}
+
+const blockRange = {
+  from_block: optional(BlockNumber),
+  to_block: optional(BlockNumber)
+}
+
+const errors = [EvmBadRequestBody, RateLimitedBody]
+
+/**
+ * The seven operations of family A, named after the service's operation ids.
+ *
+ * @example
+ * ```ts
+ * import { EvmApi } from "@chainquery/schema"
+ *
+ * const endpoints = Object.keys(EvmApi.EvmGroup.endpoints) // ["getNFTTransfersByBlock", ...]
+ * ```
+ * @since 0.1.0
+ */
+export class EvmGroup extends HttpApiGroup.make("evm", { topLevel: true })
+  .add(
+    HttpApiEndpoint.get("getNFTTransfersByBlock", "/block/:block_number_or_hash/nft/transfers", {
+      params: { block_number_or_hash: BlockNumberOrHash },
+      query: { chain: optional(Chain), ...paging, order: optional(Order) },
+      success: TransfersByBlockPage,
+      error: errors
+    }),
+    HttpApiEndpoint.get("getWalletNFTTransfers", "/:address/nft/transfers", {
+      params: { address: EvmAddress },
+      query: {
+        chain: optional(Chain),
+        contract_addresses: optional(Schema.ArrayEnsure(EvmAddress)),
+        format: optional(TokenIdFormat),
+        ...blockRange,
+        from_date: optional(DateInput),
+        to_date: optional(DateInput),
+        ...paging,
+        order: optional(Order)
+      },
+      success: TransfersPage,
+      error: errors
+    }),
+    HttpApiEndpoint.get("getNFTTransfers", "/nft/:address/:token_id/transfers", {
+      params: { address: EvmAddress, token_id: TokenId },
+      query: { chain: optional(Chain), format: optional(TokenIdFormat), ...paging, order: optional(Order) },
+      success: TransfersPage,
+      error: errors
+    }),
+    HttpApiEndpoint.get("getNFTTradesByWallet", "/wallets/:address/nfts/trades", {
+      params: { address: EvmAddress },
+      query: {
+        chain: optional(TradeChain),
+        ...blockRange,
+        from_date: optional(DateInputOrSeconds),
+        to_date: optional(DateInputOrSeconds),
+        ...paging
+      },
+      success: TradesPage,
+      error: errors
+    }),
+    HttpApiEndpoint.get("getNFTOwners", "/nft/:address/owners", {
+      params: { address: EvmAddress },
+      query: {
+        chain: optional(Chain),
+        format: optional(TokenIdFormat),
+        ...paging,
+        normalizeMetadata: optional(Schema.Boolean),
+        media_items: optional(Schema.Boolean)
+      },
+      success: OwnersPage,
+      error: errors
+    }),
+    HttpApiEndpoint.get("getBlock", "/block/:block_number_or_hash", {
+      params: { block_number_or_hash: BlockNumberOrHash },
+      query: { chain: optional(Chain), include: optional(Schema.Literal("internal_transactions")) },
+      success: Block,
+      error: [...errors, NotFoundBody]
+    }),
+    HttpApiEndpoint.get("getDefiPositionsSummary", "/wallets/:address/defi/positions", {
+      params: { address: EvmAddress },
+      query: { chain: optional(Chain) },
+      success: DefiPositionsSummary,
+      error: errors
+    })
+  )
+  .middleware(ApiKeyAuth)
+  .prefix(pathPrefix)
+{}
+
+/**
+ * The family A API, served at the family A base URL (`https://deep-index.moralis.io` in
+ * production, paths under `/api/v2.2`).
+ *
+ * @example
+ * ```ts
+ * import { HttpApiClient } from "effect/http-api"
+ * import { EvmApi } from "@chainquery/schema"
+ *
+ * const client = HttpApiClient.make(EvmApi.EvmApi, { baseUrl: "http://127.0.0.1:4000" })
+ * ```
+ * @since 0.1.0
+ */
+export class EvmApi extends HttpApi.make("chainquery-evm")
+  .add(EvmGroup)
+  .annotateMerge(OpenApi.annotations({ title: "chainquery family A (EVM API v2.2)" }))
+{}
