@@ -7,10 +7,11 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { HttpApiSchema } from "effect/http-api"
 
 /**
- * `{"message": "..."}`, the body of family A's errors and of 401/404/429 of both families.
+ * `{"message": "..."}`, the body of family A's errors and of 401/404/429 of both families. The
+ * classes below give each status its own schema (same wire shape), so that a server can tell
+ * which status to answer with.
  *
  * @example
  * ```ts
@@ -37,11 +38,11 @@ export const MessageBody = Schema.Struct({ message: Schema.String })
  * ```
  * @since 0.1.0
  */
-export const LedgerBadRequestBody = Schema.Struct({
+export class LedgerBadRequestBody extends Schema.Class<LedgerBadRequestBody>("LedgerBadRequestBody")({
   statusCode: Schema.Union([Schema.Number, Schema.String]),
   message: Schema.Union([Schema.Array(Schema.String), Schema.String]),
   error: Schema.String
-}).pipe(HttpApiSchema.status(400))
+}, { httpApiStatus: 400 }) {}
 
 /**
  * The service's message from any error body: a `message` string, the messages of a list joined,
@@ -77,7 +78,7 @@ export const messageOf = (body: unknown): string => {
  * ```
  * @since 0.1.0
  */
-export const EvmBadRequestBody = MessageBody.pipe(HttpApiSchema.status(400))
+export class EvmBadRequestBody extends Schema.Class<EvmBadRequestBody>("EvmBadRequestBody")(MessageBody.fields, { httpApiStatus: 400 }) {}
 
 /**
  * 401: a missing or invalid API key.
@@ -90,7 +91,7 @@ export const EvmBadRequestBody = MessageBody.pipe(HttpApiSchema.status(400))
  * ```
  * @since 0.1.0
  */
-export const UnauthorizedBody = MessageBody.pipe(HttpApiSchema.status(401))
+export class UnauthorizedBody extends Schema.Class<UnauthorizedBody>("UnauthorizedBody")(MessageBody.fields, { httpApiStatus: 401 }) {}
 
 /**
  * 404: e.g. an unknown block on A6.
@@ -103,7 +104,7 @@ export const UnauthorizedBody = MessageBody.pipe(HttpApiSchema.status(401))
  * ```
  * @since 0.1.0
  */
-export const NotFoundBody = MessageBody.pipe(HttpApiSchema.status(404))
+export class NotFoundBody extends Schema.Class<NotFoundBody>("NotFoundBody")(MessageBody.fields, { httpApiStatus: 404 }) {}
 
 /**
  * 429: the rate limit; the wait is in the `Retry-After` header.
@@ -116,4 +117,4 @@ export const NotFoundBody = MessageBody.pipe(HttpApiSchema.status(404))
  * ```
  * @since 0.1.0
  */
-export const RateLimitedBody = MessageBody.pipe(HttpApiSchema.status(429))
+export class RateLimitedBody extends Schema.Class<RateLimitedBody>("RateLimitedBody")(MessageBody.fields, { httpApiStatus: 429 }) {}

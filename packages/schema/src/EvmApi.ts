@@ -34,14 +34,20 @@ export const pathPrefix = "/api/v2.2"
 
 const optional = Schema.optionalKey
 
+/**
+ * A path or query parameter: a string on the wire, decoded by `schema` (whose own encoded side
+ * may also admit numbers or bigints for callers' convenience).
+ */
+const text = <S extends Schema.Codec<any, any>>(schema: S) => Schema.String.pipe(Schema.decodeTo(schema))
+
 const paging = {
   limit: optional(Limit),
   cursor: optional(Cursor)
 }
 
 const blockRange = {
-  from_block: optional(BlockNumber),
-  to_block: optional(BlockNumber)
+  from_block: optional(text(BlockNumber)),
+  to_block: optional(text(BlockNumber))
 }
 
 const errors = [EvmBadRequestBody, RateLimitedBody]
@@ -60,20 +66,20 @@ const errors = [EvmBadRequestBody, RateLimitedBody]
 export class EvmGroup extends HttpApiGroup.make("evm", { topLevel: true })
   .add(
     HttpApiEndpoint.get("getNFTTransfersByBlock", "/block/:block_number_or_hash/nft/transfers", {
-      params: { block_number_or_hash: BlockNumberOrHash },
-      query: { chain: optional(Chain), ...paging, order: optional(Order) },
+      params: { block_number_or_hash: text(BlockNumberOrHash) },
+      query: { chain: optional(text(Chain)), ...paging, order: optional(Order) },
       success: TransfersByBlockPage,
       error: errors
     }),
     HttpApiEndpoint.get("getWalletNFTTransfers", "/:address/nft/transfers", {
       params: { address: EvmAddress },
       query: {
-        chain: optional(Chain),
+        chain: optional(text(Chain)),
         contract_addresses: optional(Schema.ArrayEnsure(EvmAddress)),
         format: optional(TokenIdFormat),
         ...blockRange,
-        from_date: optional(DateInput),
-        to_date: optional(DateInput),
+        from_date: optional(text(DateInput)),
+        to_date: optional(text(DateInput)),
         ...paging,
         order: optional(Order)
       },
@@ -81,18 +87,18 @@ export class EvmGroup extends HttpApiGroup.make("evm", { topLevel: true })
       error: errors
     }),
     HttpApiEndpoint.get("getNFTTransfers", "/nft/:address/:token_id/transfers", {
-      params: { address: EvmAddress, token_id: TokenId },
-      query: { chain: optional(Chain), format: optional(TokenIdFormat), ...paging, order: optional(Order) },
+      params: { address: EvmAddress, token_id: text(TokenId) },
+      query: { chain: optional(text(Chain)), format: optional(TokenIdFormat), ...paging, order: optional(Order) },
       success: TransfersPage,
       error: errors
     }),
     HttpApiEndpoint.get("getNFTTradesByWallet", "/wallets/:address/nfts/trades", {
       params: { address: EvmAddress },
       query: {
-        chain: optional(TradeChain),
+        chain: optional(text(TradeChain)),
         ...blockRange,
-        from_date: optional(DateInputOrSeconds),
-        to_date: optional(DateInputOrSeconds),
+        from_date: optional(text(DateInputOrSeconds)),
+        to_date: optional(text(DateInputOrSeconds)),
         ...paging
       },
       success: TradesPage,
@@ -101,7 +107,7 @@ export class EvmGroup extends HttpApiGroup.make("evm", { topLevel: true })
     HttpApiEndpoint.get("getNFTOwners", "/nft/:address/owners", {
       params: { address: EvmAddress },
       query: {
-        chain: optional(Chain),
+        chain: optional(text(Chain)),
         format: optional(TokenIdFormat),
         ...paging,
         normalizeMetadata: optional(Schema.Boolean),
@@ -111,14 +117,14 @@ export class EvmGroup extends HttpApiGroup.make("evm", { topLevel: true })
       error: errors
     }),
     HttpApiEndpoint.get("getBlock", "/block/:block_number_or_hash", {
-      params: { block_number_or_hash: BlockNumberOrHash },
-      query: { chain: optional(Chain), include: optional(Schema.Literal("internal_transactions")) },
+      params: { block_number_or_hash: text(BlockNumberOrHash) },
+      query: { chain: optional(text(Chain)), include: optional(Schema.Literal("internal_transactions")) },
       success: Block,
       error: [...errors, NotFoundBody]
     }),
     HttpApiEndpoint.get("getDefiPositionsSummary", "/wallets/:address/defi/positions", {
       params: { address: EvmAddress },
-      query: { chain: optional(Chain) },
+      query: { chain: optional(text(Chain)) },
       success: DefiPositionsSummary,
       error: errors
     })
