@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import { Exit, Schema, SchemaGetter } from "effect"
+import { compile, withFast } from "./internal/fast.js"
 import * as IssuePath from "./IssuePath.js"
 
 /**
@@ -70,10 +71,16 @@ export interface Partitioned<A> {
  */
 export const partition = <S extends Schema.Codec<any, any>>(record: S) => {
   const decode = Schema.decodeUnknownExit(record)
+  const fast = compile(record)
   return (raw: ReadonlyArray<unknown>): Partitioned<S["Type"]> => {
     const result: Array<S["Type"]> = []
     const rejected: Array<RejectedRecord> = []
     for (let index = 0; index < raw.length; index++) {
+      const quick = fast?.(raw[index])
+      if (quick !== undefined) {
+        result.push(quick)
+        continue
+      }
       const exit = decode(raw[index])
       if (Exit.isSuccess(exit)) {
         result.push(exit.value)
@@ -125,10 +132,16 @@ export const envelope = <Fields extends Schema.Struct.Fields, S extends Schema.C
     const { rejected, result, ...rest } = page as Partitioned<S["Type"]>
     return { ...rest, result: [...result.map((r) => encodeRecord(r)), ...rejected.map((r) => r.raw)] }
   }
-  return Wire.pipe(
+  const schema = Wire.pipe(
     Schema.decodeTo(Schema.toType(Decoded), {
       decode: SchemaGetter.transform(decode),
       encode: SchemaGetter.transform(encode)
     })
-  ) as any
+  )
+  const fastFields = compile(Schema.Struct(fields))
+  return (fastFields === undefined ? schema : withFast(schema, (input) => {
+    const page = fastFields(input) as Record<string, unknown> | undefined
+    const raw = (input as { readonly result?: unknown } | undefined)?.result
+    return page === undefined || !Array.isArray(raw) ? undefined : { ...page, ...split(raw) }
+  })) as any
 }

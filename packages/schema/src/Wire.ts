@@ -8,6 +8,7 @@
  */
 import { DateTime, Option, Schema, SchemaGetter } from "effect"
 import { parseIso } from "./DateInput.js"
+import { compile, withFast } from "./internal/fast.js"
 import { parseWith } from "./internal/parse.js"
 
 const integerPattern = /^-?\d+$/
@@ -39,6 +40,25 @@ const toBoolean = (input: unknown): boolean | undefined => {
 }
 
 /**
+ * A codec from any JSON value: `parse` decides what is accepted (and is also the fast path's
+ * decoder), `encode` writes the exact wire form.
+ */
+const liberal = <T, E>(
+  target: Schema.Codec<T, T>,
+  expected: string,
+  parse: (input: unknown) => T | undefined,
+  encode: (value: T) => E
+): Schema.Codec<T, E> =>
+  withFast(
+    Schema.Unknown.pipe(
+      Schema.decodeTo(target, { decode: parseWith(expected, parse), encode: SchemaGetter.transform(encode) })
+    ),
+    parse
+  ) as unknown as Schema.Codec<T, E>
+
+const identity = <A>(value: A): A => value
+
+/**
  * An integer amount or block number: a numeric string or a safe integer on the wire, a `bigint`
  * when decoded, a decimal string when encoded.
  *
@@ -52,12 +72,7 @@ const toBoolean = (input: unknown): boolean | undefined => {
  * ```
  * @since 0.1.0
  */
-export const BigIntString: Schema.Codec<bigint, string> = Schema.Unknown.pipe(
-  Schema.decodeTo(Schema.BigInt, {
-    decode: parseWith("an integer (a number or a numeric string)", toBigInt),
-    encode: SchemaGetter.transform((value: bigint) => value.toString())
-  })
-) as unknown as Schema.Codec<bigint, string>
+export const BigIntString: Schema.Codec<bigint, string> = liberal(Schema.BigInt, "an integer (a number or a numeric string)", toBigInt, (value: bigint) => value.toString())
 
 /**
  * An integer that service.md gives as a string but the service often sends as a number
@@ -72,12 +87,7 @@ export const BigIntString: Schema.Codec<bigint, string> = Schema.Unknown.pipe(
  * ```
  * @since 0.1.0
  */
-export const IntString: Schema.Codec<number, string> = Schema.Unknown.pipe(
-  Schema.decodeTo(Schema.Int, {
-    decode: parseWith("an integer (a number or a numeric string)", toInteger),
-    encode: SchemaGetter.transform((value: number) => String(value))
-  })
-) as unknown as Schema.Codec<number, string>
+export const IntString: Schema.Codec<number, string> = liberal(Schema.Int, "an integer (a number or a numeric string)", toInteger, (value: number) => String(value))
 
 /**
  * An integer that service.md gives as a number (`page`, `page_size`, `total`, `decimals`):
@@ -92,12 +102,7 @@ export const IntString: Schema.Codec<number, string> = Schema.Unknown.pipe(
  * ```
  * @since 0.1.0
  */
-export const IntNumber: Schema.Codec<number, number> = Schema.Unknown.pipe(
-  Schema.decodeTo(Schema.Int, {
-    decode: parseWith("an integer (a number or a numeric string)", toInteger),
-    encode: SchemaGetter.passthrough()
-  })
-) as unknown as Schema.Codec<number, number>
+export const IntNumber: Schema.Codec<number, number> = liberal(Schema.Int, "an integer (a number or a numeric string)", toInteger, identity<number>)
 
 /**
  * An integer block number that service.md gives as a JSON number (A6 `number`, internal
@@ -113,12 +118,7 @@ export const IntNumber: Schema.Codec<number, number> = Schema.Unknown.pipe(
  * ```
  * @since 0.1.0
  */
-export const BigIntNumber: Schema.Codec<bigint, number> = Schema.Unknown.pipe(
-  Schema.decodeTo(Schema.BigInt, {
-    decode: parseWith("an integer (a number or a numeric string)", toBigInt),
-    encode: SchemaGetter.transform((value: bigint) => Number(value))
-  })
-) as unknown as Schema.Codec<bigint, number>
+export const BigIntNumber: Schema.Codec<bigint, number> = liberal(Schema.BigInt, "an integer (a number or a numeric string)", toBigInt, (value: bigint) => Number(value))
 
 /**
  * A decimal quantity (prices in USD, APYs): a number or a numeric string, decoded to `number`,
@@ -133,12 +133,7 @@ export const BigIntNumber: Schema.Codec<bigint, number> = Schema.Unknown.pipe(
  * ```
  * @since 0.1.0
  */
-export const FloatNumber: Schema.Codec<number, number> = Schema.Unknown.pipe(
-  Schema.decodeTo(Schema.Finite, {
-    decode: parseWith("a number (or a numeric string)", toNumber),
-    encode: SchemaGetter.passthrough()
-  })
-) as unknown as Schema.Codec<number, number>
+export const FloatNumber: Schema.Codec<number, number> = liberal(Schema.Finite, "a number (or a numeric string)", toNumber, identity<number>)
 
 /**
  * A decimal quantity that service.md gives as a string (`total_unclaimed_usd_value` of a DeFi
@@ -153,12 +148,7 @@ export const FloatNumber: Schema.Codec<number, number> = Schema.Unknown.pipe(
  * ```
  * @since 0.1.0
  */
-export const FloatString: Schema.Codec<number, string> = Schema.Unknown.pipe(
-  Schema.decodeTo(Schema.Finite, {
-    decode: parseWith("a number (or a numeric string)", toNumber),
-    encode: SchemaGetter.transform((value: number) => String(value))
-  })
-) as unknown as Schema.Codec<number, string>
+export const FloatString: Schema.Codec<number, string> = liberal(Schema.Finite, "a number (or a numeric string)", toNumber, (value: number) => String(value))
 
 /**
  * A page cursor: a string, or `""`/`null`/missing when there is no further page. Decoded to an
@@ -175,13 +165,21 @@ export const FloatString: Schema.Codec<number, string> = Schema.Unknown.pipe(
  * @since 0.1.0
  */
 export const Cursor = <const NoMore extends "" | null>(noMore: NoMore) =>
-  Schema.optional(Schema.NullOr(Schema.String)).pipe(
-    Schema.decodeTo(Schema.Option(Schema.String.check(Schema.isNonEmpty())), {
-      decode: SchemaGetter.transformOptional((input: Option.Option<string | null | undefined>) =>
-        Option.some(Option.filter(Option.flatMapNullishOr(input, (cursor) => cursor), (cursor) => cursor !== ""))
-      ),
-      encode: SchemaGetter.transform((cursor: Option.Option<string>) => Option.getOrElse(cursor, () => noMore))
-    })
+  withFast(
+    Schema.optional(Schema.NullOr(Schema.String)).pipe(
+      Schema.decodeTo(Schema.Option(Schema.String.check(Schema.isNonEmpty())), {
+        decode: SchemaGetter.transformOptional((input: Option.Option<string | null | undefined>) =>
+          Option.some(Option.filter(Option.flatMapNullishOr(input, (cursor) => cursor), (cursor) => cursor !== ""))
+        ),
+        encode: SchemaGetter.transform((cursor: Option.Option<string>) => Option.getOrElse(cursor, () => noMore))
+      })
+    ),
+    (input) =>
+      input === null || input === undefined || input === ""
+        ? Option.none()
+        : typeof input === "string"
+        ? Option.some(input)
+        : undefined
   ) as unknown as Schema.Codec<Option.Option<string>, string | NoMore>
 
 /**
@@ -198,12 +196,7 @@ export const Cursor = <const NoMore extends "" | null>(noMore: NoMore) =>
  * ```
  * @since 0.1.0
  */
-export const BooleanString: Schema.Codec<boolean, "true" | "false"> = Schema.Unknown.pipe(
-  Schema.decodeTo(Schema.Boolean, {
-    decode: parseWith("a boolean (true/false, or a string holding one)", toBoolean),
-    encode: SchemaGetter.transform((value: boolean) => (value ? "true" : "false"))
-  })
-) as unknown as Schema.Codec<boolean, "true" | "false">
+export const BooleanString: Schema.Codec<boolean, "true" | "false"> = liberal(Schema.Boolean, "a boolean (true/false, or a string holding one)", toBoolean, (value: boolean): "true" | "false" => (value ? "true" : "false"))
 
 /**
  * A flag that service.md gives as a JSON boolean (A6/A7 `is_*`); strings are accepted too.
@@ -217,12 +210,7 @@ export const BooleanString: Schema.Codec<boolean, "true" | "false"> = Schema.Unk
  * ```
  * @since 0.1.0
  */
-export const BooleanValue: Schema.Codec<boolean, boolean> = Schema.Unknown.pipe(
-  Schema.decodeTo(Schema.Boolean, {
-    decode: parseWith("a boolean (true/false, or a string holding one)", toBoolean),
-    encode: SchemaGetter.passthrough()
-  })
-) as unknown as Schema.Codec<boolean, boolean>
+export const BooleanValue: Schema.Codec<boolean, boolean> = liberal(Schema.Boolean, "a boolean (true/false, or a string holding one)", toBoolean, identity<boolean>)
 
 /**
  * How a timestamp is written on the wire:
@@ -248,13 +236,20 @@ const formatTimestamp = (style: TimestampStyle) => (value: DateTime.Utc): string
 }
 
 /** Timestamps the service could ever send: years 1970 to 9999. */
+const maxWireMillis = 253402300800000
+
+const inWireRange = (value: DateTime.Utc): boolean => {
+  const millis = DateTime.toEpochMillis(value)
+  return millis >= 0 && millis < maxWireMillis
+}
+
+const toTimestamp = (input: unknown): DateTime.Utc | undefined => {
+  const value = typeof input === "string" ? parseIso(input) : undefined
+  return value !== undefined && inWireRange(value) ? value : undefined
+}
+
 const WireDateTime = Schema.DateTimeUtc.check(
-  Schema.makeFilter((value: DateTime.Utc) => {
-    const millis = DateTime.toEpochMillis(value)
-    return millis >= 0 && millis < 253402300800000
-  }, {
-    expected: "a date between 1970 and 9999"
-  })
+  Schema.makeFilter(inWireRange, { expected: "a date between 1970 and 9999" })
 )
 
 /**
@@ -272,13 +267,7 @@ const WireDateTime = Schema.DateTimeUtc.check(
  * @since 0.1.0
  */
 export const Timestamp = (style: TimestampStyle): Schema.Codec<DateTime.Utc, string> =>
-  Schema.Unknown.pipe(
-    Schema.decodeTo(WireDateTime, {
-      decode: parseWith("an ISO 8601 date-time", (input: unknown) =>
-        typeof input === "string" ? parseIso(input) : undefined),
-      encode: SchemaGetter.transform(formatTimestamp(style))
-    })
-  ) as unknown as Schema.Codec<DateTime.Utc, string>
+  liberal(WireDateTime, "an ISO 8601 date-time", toTimestamp, formatTimestamp(style))
 
 /**
  * Text that holds JSON (`metadata`, `token_properties`). Kept as the raw string so that invalid
@@ -294,17 +283,17 @@ export const Timestamp = (style: TimestampStyle): Schema.Codec<DateTime.Utc, str
  * ```
  * @since 0.1.0
  */
-export const JsonText: Schema.Codec<string, string> = Schema.Unknown.pipe(
-  Schema.decodeTo(Schema.String, {
-    decode: parseWith("a string (or an object) holding JSON", (input: unknown) =>
-      typeof input === "string"
-        ? input
-        : typeof input === "object" && input !== null
-        ? JSON.stringify(input)
-        : undefined),
-    encode: SchemaGetter.passthrough()
-  })
-) as unknown as Schema.Codec<string, string>
+export const JsonText: Schema.Codec<string, string> = liberal(
+  Schema.String,
+  "a string (or an object) holding JSON",
+  (input: unknown) =>
+    typeof input === "string"
+      ? input
+      : typeof input === "object" && input !== null
+      ? JSON.stringify(input)
+      : undefined,
+  identity<string>
+)
 
 /**
  * Parses JSON text from a response field; `undefined` when it is not valid JSON.
@@ -340,8 +329,15 @@ export const parseJsonText = (text: string): unknown => {
  * ```
  * @since 0.1.0
  */
-export const nullable = <S extends Schema.Top>(schema: S) =>
-  Schema.OptionFromOptionalNullOr(schema, { onNoneEncoding: null })
+export const nullable = <S extends Schema.Top>(schema: S) => {
+  const inner = compile(schema)
+  const codec = Schema.OptionFromOptionalNullOr(schema, { onNoneEncoding: null })
+  return inner === undefined ? codec : withFast(codec, (input) => {
+    if (input === null || input === undefined) return Option.none()
+    const value = inner(input)
+    return value === undefined ? undefined : Option.some(value)
+  })
+}
 
 /**
  * A list that may be `null` or missing: decoded to an array (empty when absent), encoded as-is.
@@ -355,8 +351,10 @@ export const nullable = <S extends Schema.Top>(schema: S) =>
  * ```
  * @since 0.1.0
  */
-export const list = <S extends Schema.Top>(item: S) =>
-  Schema.optional(Schema.NullOr(Schema.Array(item))).pipe(
+export const list = <S extends Schema.Top>(item: S) => {
+  const array = Schema.Array(item)
+  const inner = compile(array)
+  const codec = Schema.optional(Schema.NullOr(array)).pipe(
     Schema.decodeTo(Schema.Array(Schema.toType(item)), {
       decode: SchemaGetter.transformOptional((input: Option.Option<ReadonlyArray<S["Type"]> | null | undefined>) =>
         Option.some(Option.getOrNull(input) ?? [])
@@ -364,3 +362,7 @@ export const list = <S extends Schema.Top>(item: S) =>
       encode: SchemaGetter.passthroughSupertype()
     })
   )
+  return inner === undefined
+    ? codec
+    : withFast(codec, (input) => (input === null || input === undefined ? [] : inner(input)))
+}

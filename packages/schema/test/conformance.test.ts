@@ -3,11 +3,12 @@
  * operation (200s) or the error body schema (others). A fixture that needs a liberal rule names
  * the rule below.
  */
-import { Exit, Schema } from "effect"
+import { Equal, Exit, Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import {
   AptosToken,
   Block,
+  Decode,
   DefiPositions,
   ErrorBody,
   EvmPage,
@@ -76,6 +77,9 @@ describe("conformance with ../shared/fixtures", () => {
     if (Exit.isFailure(exit)) throw new Error(`${key} did not decode: ${String(exit.cause)}`)
     const decoded = exit.value as { readonly rejected?: ReadonlyArray<{ readonly path: string }> }
     expect(decoded.rejected?.length ?? 0).toBe(rule?.rejected ?? 0)
+    // The compiled fast path gives exactly what the schema gives.
+    const fast = Decode.decoder(schema!)(fixture.body)
+    expect(Result.isSuccess(fast) && Equal.equals(Result.getOrThrow(fast), exit.value)).toBe(true)
   })
 
   it("normalises the looser real forms", () => {
