@@ -82,7 +82,7 @@ for (const dir of workspaceDirs()) {
   rmSync(path.join(repoRoot, dir, ".vitest-results"), { recursive: true, force: true })
 }
 
-const turboArgs = ["exec", "turbo", "run", "build", "check", "lint", "test", "--output-logs=new-only", ...process.argv.slice(2)]
+const turboArgs = ["exec", "turbo", "run", "build", "check", "lint", "test", "--output-logs=new-only", "--continue", ...process.argv.slice(2)]
 console.log(`[test] pnpm ${turboArgs.join(" ")}`)
 const turbo = spawnSync("pnpm", turboArgs, {
   cwd: repoRoot,

@@ -46,7 +46,7 @@ const decodeResult = Decode.decoder(EvmPage.TransfersPage)
 const decode = (input: unknown) => Result.getOrThrow(decodeResult(input))
 
 const median = (values: ReadonlyArray<number>) => {
-  const sorted = [...values].sort((a, b) => a - b)
+  const sorted = values.toSorted((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)]!
 }
 

@@ -21,6 +21,14 @@ const toBigInt = (input: unknown): bigint | undefined => {
   return undefined
 }
 
+const minSafeBigInt = BigInt(Number.MIN_SAFE_INTEGER)
+const maxSafeBigInt = BigInt(Number.MAX_SAFE_INTEGER)
+
+const toSafeBigInt = (input: unknown): bigint | undefined => {
+  const value = toBigInt(input)
+  return value !== undefined && value >= minSafeBigInt && value <= maxSafeBigInt ? value : undefined
+}
+
 const toNumber = (input: unknown): number | undefined => {
   if (typeof input === "number") return Number.isFinite(input) ? input : undefined
   if (typeof input === "string" && decimalPattern.test(input)) return Number(input)
@@ -106,7 +114,8 @@ export const IntNumber: Schema.Codec<number, number> = liberal(Schema.Int, "an i
 
 /**
  * An integer block number that service.md gives as a JSON number (A6 `number`, internal
- * transactions' `block_number`): decoded to `bigint`, encoded as a number.
+ * transactions' `block_number`): decoded to `bigint`, encoded as a number. Only safe integers
+ * (|n| <= 2^53-1) are accepted, as no larger one survives being written as a JSON number.
  *
  * @example
  * ```ts
@@ -118,7 +127,12 @@ export const IntNumber: Schema.Codec<number, number> = liberal(Schema.Int, "an i
  * ```
  * @since 0.1.0
  */
-export const BigIntNumber: Schema.Codec<bigint, number> = liberal(Schema.BigInt, "an integer (a number or a numeric string)", toBigInt, (value: bigint) => Number(value))
+export const BigIntNumber: Schema.Codec<bigint, number> = liberal(
+  Schema.BigInt.check(Schema.isBetweenBigInt({ minimum: minSafeBigInt, maximum: maxSafeBigInt })),
+  "a safe integer (a number or a numeric string)",
+  toSafeBigInt,
+  (value: bigint) => Number(value)
+)
 
 /**
  * A decimal quantity (prices in USD, APYs): a number or a numeric string, decoded to `number`,

@@ -55,11 +55,12 @@ const errorSchemaOf = (fixture: Fixture): Schema.Decoder<unknown> =>
     : ErrorBody.MessageBody
 
 const fixtures = loadFixtures()
+const find = (key: string) => fixtures.find((f) => `${f.operation}/${f.file}` === key)!.body
 
 describe("conformance with ../shared/fixtures", () => {
   it("finds fixtures for all 14 operations and the error folder", () => {
     const operations = new Set(fixtures.map((f) => f.operation))
-    expect([...operations].sort()).toEqual([...Object.keys(successSchemas), "_errors"].sort())
+    expect([...operations].toSorted()).toEqual([...Object.keys(successSchemas), "_errors"].toSorted())
   })
 
   it.each(fixtures.map((f) => [`${f.operation}/${f.file} (${f.status})`, f] as const))("%s decodes", (_, fixture) => {
@@ -83,7 +84,6 @@ describe("conformance with ../shared/fixtures", () => {
   })
 
   it("normalises the looser real forms", () => {
-    const find = (key: string) => fixtures.find((f) => `${f.operation}/${f.file}` === key)!.body
     const a2 = Schema.decodeUnknownSync(EvmPage.TransfersPage)(find("A2/docs-howto-wallet-0xd8da-2023-07.json"))
     const transfer = a2.result[0]!
     expect(typeof transfer.block_number).toBe("bigint")

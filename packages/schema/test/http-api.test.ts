@@ -98,8 +98,8 @@ const aptosFull = `0x${"1".padStart(64, "0")}`
 const hash = "ab".repeat(32)
 
 describe("HttpApi definitions over HTTP", () => {
-  it.layer(Layer.mergeAll(ServerLive, sendKey))((it) => {
-    it.effect("family A: parameters arrive canonical, bodies decode", () =>
+  it.layer(Layer.mergeAll(ServerLive, sendKey))((test) => {
+    test.effect("family A: parameters arrive canonical, bodies decode", () =>
       Effect.gen(function*() {
         const client = yield* HttpApiClient.make(EvmApi.EvmApi)
         const a1 = yield* client.getNFTTransfersByBlock({
@@ -158,7 +158,7 @@ describe("HttpApi definitions over HTTP", () => {
         assert.strictEqual(a7.length, 1)
       }))
 
-    it.effect("family B: parameters arrive canonical, bodies decode", () =>
+    test.effect("family B: parameters arrive canonical, bodies decode", () =>
       Effect.gen(function*() {
         const client = yield* HttpApiClient.make(LedgerApi.LedgerApi)
         const b1 = yield* client.getNFTOwnersByCollection({
@@ -183,7 +183,7 @@ describe("HttpApi definitions over HTTP", () => {
         assert.isTrue(Option.isNone(b7.cursor) || typeof Option.getOrThrow(b7.cursor) === "string")
       }))
 
-    it.effect("the server accepts short Aptos addresses and every array form", () =>
+    test.effect("the server accepts short Aptos addresses and every array form", () =>
       Effect.gen(function*() {
         const http = yield* HttpClient.HttpClient
         const get = (query: string) =>
@@ -197,7 +197,7 @@ describe("HttpApi definitions over HTTP", () => {
         assert.strictEqual(yield* get("owner_addresses=0xzz"), 400)
       }))
 
-    it.effect("the API key is taken from X-API-Key or Authorization: Bearer; without it, 401", () =>
+    test.effect("the API key is taken from X-API-Key or Authorization: Bearer; without it, 401", () =>
       Effect.gen(function*() {
         const http = yield* HttpClient.HttpClient
         const status = (headers: Record<string, string>) =>

@@ -65,11 +65,11 @@ const compileAst = (ast: SchemaAST.AST): FastDecode | undefined => {
       if (item === undefined) return undefined
       return (input) => {
         if (!Array.isArray(input)) return undefined
-        const out = new Array(input.length)
+        const out: Array<unknown> = []
         for (let i = 0; i < input.length; i++) {
           const value = item(input[i])
           if (value === undefined) return undefined
-          out[i] = value
+          out.push(value)
         }
         return out
       }

@@ -23,6 +23,7 @@ export const renderValue = (value: unknown): string => {
   let text: string
   if (typeof value === "string") text = JSON.stringify(value)
   else if (typeof value === "bigint") text = `${value}n`
+  else if (typeof value === "number") text = String(value)
   else if (value instanceof Date) text = Number.isNaN(value.getTime()) ? "Invalid Date" : `Date(${value.toISOString()})`
   else if (value === undefined) text = "undefined"
   else {
