@@ -13,7 +13,7 @@
 // Plain Node (>= 22) ESM with no dependencies.
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
+import { existsSync, statSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -53,7 +53,7 @@ function hashFolder(root) {
   return { digest: hash.digest("hex"), files }
 }
 
-if (!existsSync(sharedDir) || !lstatSync(sharedDir).isDirectory()) {
+if (!existsSync(sharedDir) || !statSync(sharedDir).isDirectory()) {
   console.log(
     `[test] the tests need the shared fixtures and specs folder beside the repo, at ${sharedDir}, ` +
       "and it is missing. Put the ../shared folder next to this checkout and run ./run test again."
