@@ -1,7 +1,8 @@
 /**
- * @chainquery/simulator: A wire-faithful local implementation of the chainquery service, for tests, benchmarks and demos.
- *
- * This package is laid out but not filled yet; its API arrives with its own issue.
+ * @chainquery/simulator: a wire-faithful local implementation of the chainquery service (all 14
+ * operations) over a deterministic, evolving world, for tests, benchmarks, demos, and your own
+ * app's tests.
  *
  * @since 0.1.0
  */
+export * as Simulator from "./Simulator.js"

@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+/**
+ * The simulator's command line:
+ *
+ *   chainquery-simulator --port 0 --seed 42 --block-time 2s --api-key KEY
+ *
+ * Prints `listening on http://127.0.0.1:PORT`, then the base URL of family A and of family B
+ * (mainnet, testnet), and serves until interrupted (Ctrl-C or SIGTERM stop it cleanly).
+ *
+ * @since 0.1.0
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { Chain } from "@chainquery/schema"
+import { Effect, Schema } from "effect"
+import { parseArgs } from "node:util"
+import * as Simulator from "./Simulator.js"
+
+const usage = `Usage: chainquery-simulator [options]
+
+A local, wire-faithful implementation of the chainquery service (family A: EVM API v2.2,
+family B: Aptos API, mainnet and testnet) over a deterministic world.
+
+Options:
+  --port N             port on the host; 0 picks a free one (default 0)
+  --host HOST          address to listen on (default 127.0.0.1)
+  --seed S             the world's seed: same seed, same world (default 42)
+  --block-time T       advance every T (e.g. 2s, 500ms, 1m); default: only via POST /__sim/advance
+  --api-key KEY        the key requests must carry in X-API-Key or Authorization: Bearer
+                       (default ${Simulator.defaultApiKey})
+  --history N          blocks of history per chain before serving (default 60)
+  --wallets N          wallets shared by the EVM chains (default 400)
+  --activity X         multiplies NFT activity per block (default 1)
+  --chains LIST        chains with NFT activity, e.g. eth,polygon (default: all 25)
+  --no-indexing-lag    every block indexed at once, every collection SYNCED
+  --faults JSON        faults to inject, e.g. '{"serverError":{"probability":0.1}}'
+  --rate-limit N       compute units per second per key (default: unlimited)
+  --help               this text
+
+Control API: GET /__sim/head, GET /__sim/events?chain=0x1&fromBlock=N, POST /__sim/advance?blocks=N,
+POST /__sim/reorg?chain=0x1&depth=K, GET|PUT /__sim/faults, GET /__sim/stats (see the README).
+
+Example:
+  chainquery-simulator --port 4000 --seed 7 --block-time 2s`
+
+const fail = (message: string): never => {
+  process.stderr.write(`chainquery-simulator: ${message}\n\n${usage}\n`)
+  process.exit(2)
+}
+
+const number = (name: string, text: string | undefined, min = 0): number | undefined => {
+  if (text === undefined) return undefined
+  const value = Number(text)
+  if (!Number.isFinite(value) || value < min) fail(`--${name} must be a number >= ${min}, got ${JSON.stringify(text)}`)
+  return value
+}
+
+const duration = (text: string | undefined): string | undefined => {
+  if (text === undefined) return undefined
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim())
+  if (match === null) return fail(`--block-time must look like 2s, 500ms or 1m, got ${JSON.stringify(text)}`)
+  const unit = match[2] === "ms" ? "millis" : match[2] === "m" ? "minutes" : "seconds"
+  return `${match[1]} ${unit}`
+}
+
+const parsed = (() => {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        seed: { type: "string" },
+        "block-time": { type: "string" },
+        "api-key": { type: "string" },
+        history: { type: "string" },
+        wallets: { type: "string" },
+        activity: { type: "string" },
+        "no-indexing-lag": { type: "boolean" },
+        chains: { type: "string" },
+        faults: { type: "string" },
+        "rate-limit": { type: "string" },
+        help: { type: "boolean" }
+      },
+      allowPositionals: false
+    }).values
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error))
+  }
+})()
+
+if (parsed.help === true) {
+  process.stdout.write(`${usage}\n`)
+  process.exit(0)
+}
+
+const faults = (() => {
+  if (parsed.faults === undefined) return undefined
+  try {
+    return JSON.parse(parsed.faults) as Simulator.Options["faults"]
+  } catch {
+    return fail("--faults must be JSON")
+  }
+})()
+
+const chains = parsed.chains === undefined ? undefined : parsed.chains.split(",").map((name) => {
+  const id = Schema.decodeUnknownOption(Chain.Chain)(name)
+  return id._tag === "Some" ? id.value : fail(`--chains: unknown chain ${JSON.stringify(name)}`)
+})
+
+const rateLimit = number("rate-limit", parsed["rate-limit"], 1)
+
+const options: Simulator.Options = {
+  port: number("port", parsed.port),
+  host: parsed.host,
+  seed: parsed.seed,
+  blockTime: duration(parsed["block-time"]) as Simulator.Options["blockTime"],
+  apiKey: parsed["api-key"],
+  history: number("history", parsed.history, 1),
+  wallets: number("wallets", parsed.wallets, 2),
+  activityScale: number("activity", parsed.activity),
+  indexing: parsed["no-indexing-lag"] === true ? false : undefined,
+  chains,
+  faults,
+  rateLimit: rateLimit === undefined ? undefined : { unitsPerSecond: rateLimit }
+}
+
+const program = Effect.gen(function*() {
+  const sim = yield* Simulator.Simulator
+  process.stdout.write(
+    `listening on ${sim.url}\nfamily A: ${sim.evmUrl}\nfamily B mainnet: ${sim.ledgerUrl.mainnet}\nfamily B testnet: ${sim.ledgerUrl.testnet}\n`
+  )
+  return yield* Effect.never
+}).pipe(Effect.provide(Simulator.layer(options)))
+
+NodeRuntime.runMain(program)

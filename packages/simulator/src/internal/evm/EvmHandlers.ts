@@ -1,0 +1,30 @@
+/**
+ * The family A handlers of the HttpApi in `@chainquery/schema`, answering from the simulated
+ * world.
+ *
+ * @internal
+ */
+import { EvmApi } from "@chainquery/schema"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { answerEvm } from "../Answer.js"
+import type { EvmQueries } from "./EvmQueries.js"
+
+/** The handler layer of the `evm` group over `queries`. */
+export const evmHandlers = (queries: EvmQueries) =>
+  HttpApiBuilder.group(EvmApi.EvmApi, "evm", (handlers) =>
+    Effect.succeed(
+      handlers
+        .handle("getNFTTransfersByBlock", ({ params, query }) =>
+          answerEvm(() => queries.transfersByBlock({ block: params.block_number_or_hash, ...query })))
+        .handle("getWalletNFTTransfers", ({ params, query }) =>
+          answerEvm(() => queries.walletTransfers({ address: params.address, ...query })))
+        .handle("getNFTTransfers", ({ params, query }) =>
+          answerEvm(() => queries.tokenTransfers({ address: params.address, token_id: params.token_id, ...query })))
+        .handle("getNFTTradesByWallet", ({ params, query }) =>
+          answerEvm(() => queries.walletTrades({ address: params.address, ...query })))
+        .handle("getNFTOwners", ({ params, query }) => answerEvm(() => queries.owners({ address: params.address, ...query })))
+        .handle("getBlock", ({ params, query }) => answerEvm(() => queries.block({ block: params.block_number_or_hash, ...query })))
+        .handle("getDefiPositionsSummary", ({ params, query }) =>
+          answerEvm(() => queries.defiPositions({ address: params.address, ...query })))
+    ))

@@ -1,0 +1,449 @@
+/**
+ * The seven family A operations over the simulated chains, producing the decoded response types of
+ * `@chainquery/schema` (the HttpApi layer encodes them to the wire). Listings read at a snapshot
+ * carried in the cursor, so walking every page returns each record once while the world advances.
+ *
+ * @internal
+ */
+import type { Block, BlockNumberOrHash, Chain, DefiPositions, EvmPage, NftOwner, NftTrade, NftTransfer } from "@chainquery/schema"
+import { DateTime, Option } from "effect"
+import * as Cursor from "../Cursor.js"
+import { readWindow } from "../Listing.js"
+import { NotFoundProblem } from "../Problems.js"
+import { Random } from "../Random.js"
+import { positionsAt } from "./Defi.js"
+import type { BlockRow, EvmChain, TradeRow, TransferRow, TxRow } from "./EvmChain.js"
+import type { EvmWorld } from "./EvmWorld.js"
+
+const defaultChain: Chain.ChainId = "0x1"
+const defaultLimit = 100
+
+/** Paging parameters as decoded by the HttpApi. */
+export interface Paging {
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+}
+
+/** Block and date bounds (A2, A4); blocks win over dates, as the service documents. */
+export interface Range {
+  readonly from_block?: bigint | undefined
+  readonly to_block?: bigint | undefined
+  readonly from_date?: DateTime.Utc | undefined
+  readonly to_date?: DateTime.Utc | undefined
+}
+
+const some = Option.some
+const none = Option.none()
+
+/** The wire form of one stored transfer. */
+export const transferRecord = (chain: EvmChain, row: TransferRow): NftTransfer.NftTransfer => {
+  const block = chain.block(row.block)!
+  const collection = chain.collections.find((c) => c.address === row.contract)
+  return {
+    token_address: row.contract,
+    token_id: row.tokenId,
+    from_address_entity: none,
+    from_address_entity_logo: none,
+    from_address: row.from,
+    from_address_label: none,
+    to_address_entity: none,
+    to_address_entity_logo: none,
+    to_address: row.to,
+    to_address_label: none,
+    value: row.value,
+    amount: row.amount,
+    contract_type: some(row.kind),
+    block_number: BigInt(row.block),
+    block_timestamp: DateTime.makeUnsafe(block.timestamp),
+    block_hash: block.hash,
+    transaction_hash: row.txHash,
+    transaction_type: some(row.batch ? "Batch" : "Single"),
+    transaction_index: row.txIndex,
+    log_index: row.logIndex,
+    operator: row.operator === null ? none : some(row.operator),
+    possible_spam: some(false),
+    verified_collection: some(collection?.preIndexed ?? false)
+  }
+}
+
+const tradeRecord = (chain: EvmChain, row: TradeRow): NftTrade.NftTrade => {
+  const block = chain.block(row.block)!
+  return {
+    transaction_hash: row.txHash,
+    transaction_index: row.txIndex,
+    token_ids: row.tokenIds,
+    seller_address: row.seller,
+    buyer_address: row.buyer,
+    token_address: row.contract,
+    marketplace_address: row.marketplace,
+    price_token_address: some(row.priceToken),
+    price: row.price,
+    block_timestamp: DateTime.makeUnsafe(block.timestamp),
+    block_number: BigInt(row.block),
+    block_hash: block.hash
+  }
+}
+
+/** Reads the snapshot and position of a listing from its cursor (or starts one at `head`). */
+const resume = (paging: Paging, fingerprint: string, head: number): Cursor.CursorState =>
+  paging.cursor === undefined ? { q: fingerprint, s: head, p: 0, k: 0 } : Cursor.decodeOrThrow(paging.cursor, fingerprint)
+
+const nextCursor = (state: Cursor.CursorState, position: number, more: boolean): Option.Option<string> =>
+  more ? some(Cursor.encode({ q: state.q, s: state.s, p: position, k: (state.k ?? 0) + 1 })) : none
+
+const blockBounds = (chain: EvmChain, range: Range): { readonly from: number; readonly to: number } => {
+  const from = range.from_block !== undefined
+    ? Number(range.from_block)
+    : range.from_date !== undefined
+    ? chain.blockAtOrBefore(DateTime.toEpochMillis(range.from_date) - 1) + 1
+    : 0
+  const to = range.to_block !== undefined
+    ? Number(range.to_block)
+    : range.to_date !== undefined
+    ? chain.blockAtOrBefore(DateTime.toEpochMillis(range.to_date))
+    : Number.MAX_SAFE_INTEGER
+  return { from, to }
+}
+
+/** Resolves a block number or hash to a number, or undefined when no such block exists. */
+const blockNumberOf = (chain: EvmChain, block: BlockNumberOrHash.BlockNumberOrHash): number | undefined => {
+  if (typeof block === "bigint") return block <= BigInt(chain.head) ? Number(block) : undefined
+  return chain.blockByHash.get(block)
+}
+
+/** The family A operations over a world. */
+export class EvmQueries {
+  constructor(private readonly world: EvmWorld) {}
+
+  private chain(id: Chain.ChainId | undefined) {
+    return this.world.chain(id ?? defaultChain)
+  }
+
+  /** A1: NFT transfers of one block. */
+  transfersByBlock(params: {
+    readonly block: BlockNumberOrHash.BlockNumberOrHash
+    readonly chain?: Chain.ChainId | undefined
+    readonly order?: "ASC" | "DESC" | undefined
+  } & Paging): EvmPage.TransfersByBlockPage {
+    const chain = this.chain(params.chain)
+    const limit = params.limit ?? defaultLimit
+    const number = blockNumberOf(chain, params.block)
+    const indexed = this.world.indexedHead(chain.profile.id)
+    const empty = { page: 0, page_size: limit, cursor: none, result: [], rejected: [] }
+    if (number === undefined) {
+      return { ...empty, total: some(0), block_exists: some(false), index_complete: some(false) }
+    }
+    if (number > indexed) return { ...empty, total: some(0), block_exists: some(true), index_complete: some(false) }
+    const row = chain.block(number)!
+    const fingerprint = Cursor.fingerprint("A1", { chain: chain.profile.id, block: row.hash, order: params.order })
+    const state = resume(params, fingerprint, number)
+    const ids = Array.from({ length: row.transferEnd - row.transferStart }, (_, i) => row.transferStart + i)
+    const page = readWindow({
+      ids,
+      blockOf: () => number,
+      fromBlock: number,
+      toBlock: number,
+      order: params.order ?? "ASC",
+      position: state.p,
+      limit,
+      map: (id) => transferRecord(chain, chain.transfers[id]!)
+    })
+    return {
+      total: some(ids.length),
+      page: state.k ?? 0,
+      page_size: limit,
+      cursor: nextCursor(state, page.position, page.more),
+      result: page.items,
+      rejected: [],
+      block_exists: some(true),
+      index_complete: some(true)
+    }
+  }
+
+  /** A2 and A3: a listing of transfers from an index list. */
+  private transferListing(
+    chain: EvmChain,
+    route: string,
+    ids: ReadonlyArray<number>,
+    params: Range & Paging & { readonly order?: "ASC" | "DESC" | undefined },
+    filter: Record<string, unknown>,
+    keep?: (row: TransferRow) => boolean
+  ): EvmPage.TransfersPage {
+    const limit = params.limit ?? defaultLimit
+    const indexed = this.world.indexedHead(chain.profile.id)
+    const bounds = blockBounds(chain, params)
+    const fingerprint = Cursor.fingerprint(route, { ...filter, from: bounds.from, to: bounds.to, order: params.order })
+    const state = resume(params, fingerprint, indexed)
+    const page = readWindow({
+      ids,
+      blockOf: (id) => chain.transfers[id]!.block,
+      fromBlock: bounds.from,
+      toBlock: Math.min(bounds.to, state.s),
+      order: params.order ?? "DESC",
+      position: state.p,
+      limit,
+      keep: keep === undefined ? undefined : (id) => keep(chain.transfers[id]!),
+      map: (id) => transferRecord(chain, chain.transfers[id]!)
+    })
+    return {
+      page: state.k ?? 0,
+      page_size: limit,
+      cursor: nextCursor(state, page.position, page.more),
+      result: page.items,
+      rejected: [],
+      block_exists: some(bounds.to === Number.MAX_SAFE_INTEGER || bounds.to <= chain.head),
+      index_complete: some(Math.min(bounds.to, chain.head) <= state.s)
+    }
+  }
+
+  /** A2: transfers sent or received by a wallet. */
+  walletTransfers(params: {
+    readonly address: string
+    readonly chain?: Chain.ChainId | undefined
+    readonly contract_addresses?: ReadonlyArray<string> | undefined
+    readonly order?: "ASC" | "DESC" | undefined
+  } & Range & Paging): EvmPage.TransfersPage {
+    const chain = this.chain(params.chain)
+    const contracts = params.contract_addresses === undefined ? undefined : new Set(params.contract_addresses)
+    return this.transferListing(
+      chain,
+      "A2",
+      chain.transfersByWallet.get(params.address) ?? [],
+      params,
+      { chain: chain.profile.id, address: params.address, contracts: params.contract_addresses },
+      contracts === undefined ? undefined : (row) => contracts.has(row.contract)
+    )
+  }
+
+  /** A3: transfers of one token. */
+  tokenTransfers(params: {
+    readonly address: string
+    readonly token_id: bigint
+    readonly chain?: Chain.ChainId | undefined
+    readonly order?: "ASC" | "DESC" | undefined
+  } & Paging): EvmPage.TransfersPage {
+    const chain = this.chain(params.chain)
+    return this.transferListing(
+      chain,
+      "A3",
+      chain.transfersByToken.get(`${params.address}:${params.token_id}`) ?? [],
+      params,
+      { chain: chain.profile.id, address: params.address, token: params.token_id }
+    )
+  }
+
+  /** A4: trades in which a wallet bought or sold. */
+  walletTrades(params: { readonly address: string; readonly chain?: Chain.TradeChainId | undefined } & Range & Paging): EvmPage.TradesPage {
+    const chain = this.chain(params.chain)
+    const limit = params.limit ?? defaultLimit
+    const bounds = blockBounds(chain, params)
+    const fingerprint = Cursor.fingerprint("A4", { chain: chain.profile.id, address: params.address, ...bounds })
+    const state = resume(params, fingerprint, this.world.indexedHead(chain.profile.id))
+    const page = readWindow({
+      ids: chain.tradesByWallet.get(params.address) ?? [],
+      blockOf: (id) => chain.trades[id]!.block,
+      fromBlock: bounds.from,
+      toBlock: Math.min(bounds.to, state.s),
+      order: "DESC",
+      position: state.p,
+      limit,
+      map: (id) => tradeRecord(chain, chain.trades[id]!)
+    })
+    return { page: state.k ?? 0, page_size: limit, cursor: nextCursor(state, page.position, page.more), result: page.items, rejected: [] }
+  }
+
+  /** A5: owners of the tokens of a contract, in mint order. */
+  owners(params: {
+    readonly address: string
+    readonly chain?: Chain.ChainId | undefined
+    readonly normalizeMetadata?: boolean | undefined
+    readonly media_items?: boolean | undefined
+  } & Paging): EvmPage.OwnersPage {
+    const chain = this.chain(params.chain)
+    const limit = params.limit ?? defaultLimit
+    const sync = this.world.syncStatus(chain.profile.id, params.address)
+    const fingerprint = Cursor.fingerprint("A5", { chain: chain.profile.id, address: params.address })
+    const state = resume(params, fingerprint, this.world.indexedHead(chain.profile.id))
+    const tokens = chain.tokensByContract.get(params.address) ?? []
+    let minted = 0
+    while (minted < tokens.length && tokens[minted]!.mintBlock <= state.s) minted++
+    const known = Math.ceil(minted * sync.knownShare)
+    const collection = chain.collections.find((c) => c.address === params.address)
+    const result: Array<NftOwner.NftOwner> = []
+    let position = state.p
+    let within = state.w ?? 0
+    while (position < known && result.length < limit) {
+      const token = tokens[position]!
+      const holders = chain.ownersAt(token.contract, token.tokenId, state.s)
+      while (within < holders.length && result.length < limit) {
+        const [owner, amount] = holders[within]!
+        within++
+        result.push(this.ownerRecord(chain, collection, token, owner, amount, state.s, params))
+      }
+      if (within >= holders.length) {
+        position++
+        within = 0
+      }
+    }
+    const more = position < known
+    return {
+      status: some(sync.status),
+      page: state.k ?? 0,
+      page_size: limit,
+      cursor: more ? some(Cursor.encode({ q: state.q, s: state.s, p: position, k: (state.k ?? 0) + 1, w: within })) : none,
+      result,
+      rejected: []
+    }
+  }
+
+  private ownerRecord(
+    chain: EvmChain,
+    collection: { readonly name: string; readonly symbol: string; readonly kind: "ERC721" | "ERC1155"; readonly preIndexed: boolean } | undefined,
+    token: { readonly contract: string; readonly tokenId: bigint; readonly mintBlock: number },
+    owner: string,
+    amount: bigint,
+    snapshot: number,
+    params: { readonly normalizeMetadata?: boolean | undefined; readonly media_items?: boolean | undefined }
+  ): NftOwner.NftOwner {
+    const name = `${collection?.name ?? "Unknown"} #${token.tokenId}`
+    const image = `https://nft.example.invalid/${token.contract}/${token.tokenId}.png`
+    const metadata = { name, description: `${name}, a simulated token`, image }
+    const lastMove = chain.lastMoveBlock(token.contract, token.tokenId, snapshot)
+    const minted = DateTime.makeUnsafe(chain.timestampOf(token.mintBlock))
+    return {
+      token_address: token.contract,
+      token_id: token.tokenId,
+      contract_type: some(collection?.kind ?? "ERC721"),
+      owner_of: owner,
+      block_number: BigInt(lastMove),
+      block_number_minted: some(BigInt(token.mintBlock)),
+      token_uri: some(`https://nft.example.invalid/${token.contract}/${token.tokenId}.json`),
+      metadata: some(JSON.stringify(metadata)),
+      normalized_metadata: params.normalizeMetadata === true
+        ? some({ name, description: metadata.description, image, attributes: [] })
+        : none,
+      media: params.media_items === true ? some({ status: "success", original_media_url: image }) : none,
+      amount,
+      name: some(collection?.name ?? "Unknown"),
+      symbol: some(collection?.symbol ?? "UNK"),
+      token_hash: some(new Random(`${token.contract}:${token.tokenId}`).hex(16)),
+      rarity_rank: none,
+      rarity_label: none,
+      rarity_percentage: none,
+      last_token_uri_sync: some(minted),
+      last_metadata_sync: some(minted),
+      possible_spam: some(false),
+      verified_collection: some(collection?.preIndexed ?? false)
+    }
+  }
+
+  /** A6: a block with its transactions (and internal transactions when asked). */
+  block(params: {
+    readonly block: BlockNumberOrHash.BlockNumberOrHash
+    readonly chain?: Chain.ChainId | undefined
+    readonly include?: "internal_transactions" | undefined
+  }): Block.Block {
+    const chain = this.chain(params.chain)
+    const number = blockNumberOf(chain, params.block)
+    if (number === undefined) throw new NotFoundProblem("Block not found")
+    return blockRecord(chain, chain.block(number)!, params.include === "internal_transactions")
+  }
+
+  /** A7: the DeFi positions of a wallet at the head. */
+  defiPositions(params: { readonly address: string; readonly chain?: Chain.ChainId | undefined }): ReadonlyArray<DefiPositions.ProtocolSummary> {
+    const chain = this.chain(params.chain)
+    return positionsAt(this.world.options.seed, chain.profile.id, params.address, chain.head)
+  }
+}
+
+const pad32 = (hex: string) => `0x${hex.replace(/^0x/, "").padStart(64, "0")}`
+const erc721Transfer = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+const erc1155Single = "0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62"
+
+const blockRecord = (chain: EvmChain, row: BlockRow, internal: boolean): Block.Block => {
+  const r = new Random(row.hash)
+  const timestamp = DateTime.makeUnsafe(row.timestamp)
+  const transactions = row.txs.map((tx) => transactionRecord(chain, row, tx, timestamp, internal))
+  return {
+    timestamp,
+    number: BigInt(row.number),
+    hash: row.hash,
+    parent_hash: row.parentHash,
+    nonce: "0x0000000000000000",
+    sha3_uncles: "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347",
+    logs_bloom: `0x${"0".repeat(512)}`,
+    transactions_root: `0x${r.hex(32)}`,
+    state_root: `0x${r.hex(32)}`,
+    receipts_root: `0x${r.hex(32)}`,
+    miner: row.miner,
+    difficulty: 0n,
+    total_difficulty: 58750003716598352816469n,
+    size: BigInt(600 + row.txs.length * 180),
+    extra_data: "0x",
+    gas_limit: 30_000_000n,
+    gas_used: row.txs.reduce((sum, tx) => sum + tx.gasUsed, 0n),
+    transaction_count: BigInt(row.txs.length),
+    transactions
+  }
+}
+
+const transactionRecord = (
+  chain: EvmChain,
+  block: BlockRow,
+  tx: TxRow,
+  timestamp: DateTime.Utc,
+  internal: boolean
+): Block.BlockTransaction => ({
+  hash: tx.hash,
+  nonce: tx.nonce,
+  transaction_index: tx.index,
+  from_address: tx.from,
+  to_address: tx.to === null ? none : some(tx.to),
+  from_address_label: none,
+  to_address_label: none,
+  value: tx.value,
+  gas: tx.gas,
+  gas_price: tx.gasPrice,
+  input: tx.input,
+  receipt_cumulative_gas_used: block.txs.slice(0, tx.index + 1).reduce((sum, t) => sum + t.gasUsed, 0n),
+  receipt_gas_used: tx.gasUsed,
+  receipt_contract_address: none,
+  receipt_root: none,
+  receipt_status: 1,
+  block_timestamp: timestamp,
+  block_number: BigInt(block.number),
+  block_hash: block.hash,
+  logs: tx.transfers.map((index) => {
+    const transfer = chain.transfers[index]!
+    const single = transfer.kind === "ERC721"
+    return {
+      log_index: transfer.logIndex,
+      transaction_hash: tx.hash,
+      transaction_index: tx.index,
+      address: transfer.contract,
+      data: single ? "0x" : `0x${transfer.tokenId.toString(16).padStart(64, "0")}${transfer.amount.toString(16).padStart(64, "0")}`,
+      topic0: some(single ? erc721Transfer : erc1155Single),
+      topic1: some(pad32(single ? transfer.from : (transfer.operator ?? transfer.from))),
+      topic2: some(pad32(single ? transfer.to : transfer.from)),
+      topic3: some(single ? pad32(transfer.tokenId.toString(16)) : pad32(transfer.to)),
+      block_timestamp: timestamp,
+      block_number: BigInt(block.number),
+      block_hash: block.hash
+    }
+  }),
+  internal_transactions: internal
+    ? tx.internal.map((call) => ({
+      transaction_hash: tx.hash,
+      block_number: BigInt(block.number),
+      block_hash: block.hash,
+      type: call.type,
+      from: call.from,
+      to: call.to,
+      value: call.value,
+      gas: call.gas,
+      gas_used: call.gasUsed,
+      input: "0x",
+      output: "0x"
+    }))
+    : []
+})
