@@ -9,9 +9,8 @@
  *
  * @since 0.1.0
  */
-import { NodeRuntime } from "@effect/platform-node"
 import { Chain } from "@chainquery/schema"
-import { Effect, Schema } from "effect"
+import { Cause, Effect, Schema } from "effect"
 import { parseArgs } from "node:util"
 import * as Simulator from "./Simulator.js"
 
@@ -123,6 +122,8 @@ const options: Simulator.Options = {
   rateLimit: rateLimit === undefined ? undefined : { unitsPerSecond: rateLimit }
 }
 
+// Ctrl-C and SIGTERM interrupt the program: the server closes its connections and the process
+// exits 0 once every finalizer has run.
 const program = Effect.gen(function*() {
   const sim = yield* Simulator.Simulator
   process.stdout.write(
@@ -131,4 +132,14 @@ const program = Effect.gen(function*() {
   return yield* Effect.never
 }).pipe(Effect.provide(Simulator.layer(options)))
 
-NodeRuntime.runMain(program)
+const fiber = Effect.runFork(program)
+const stop = () => fiber.interruptUnsafe()
+process.once("SIGINT", stop)
+process.once("SIGTERM", stop)
+fiber.addObserver((exit) => {
+  if (exit._tag === "Failure" && !Cause.hasInterruptsOnly(exit.cause)) {
+    process.stderr.write(`chainquery-simulator: ${Cause.pretty(exit.cause)}\n`)
+    process.exit(1)
+  }
+  process.exit(0)
+})

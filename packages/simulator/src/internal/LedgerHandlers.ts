@@ -5,10 +5,10 @@
  *
  * @internal
  */
-import { LedgerApi } from "@chainquery/schema"
-import { Effect } from "effect"
+import { type ApiKey, LedgerApi } from "@chainquery/schema"
+import { Effect, type Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
+import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { answerLedger } from "./Answer.js"
 import type { AptosWorld } from "./aptos/AptosWorld.js"
 import type { Network } from "./World.js"
@@ -32,7 +32,9 @@ const collectionFilters = (query: {
 }) => defined({ collectionBlacklist: query.collection_blacklist, collectionWhitelist: query.collection_whitelist })
 
 /** The handler layer of the `ledger` group over the two networks. */
-export const ledgerHandlers = (worlds: Readonly<Record<Network, AptosWorld>>) => {
+export const ledgerHandlers = (
+  worlds: Readonly<Record<Network, AptosWorld>>
+): Layer.Layer<HttpApiGroup.Service<"chainquery-ledger", "ledger">, never, ApiKey.ApiKeyAuth> => {
   const worldOf = (request: HttpServerRequest.HttpServerRequest): AptosWorld =>
     worlds[request.headers[networkHeader] === "testnet" ? "testnet" : "mainnet"]
   return HttpApiBuilder.group(LedgerApi.LedgerApi, "ledger", (handlers) =>

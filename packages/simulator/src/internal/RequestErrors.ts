@@ -34,7 +34,9 @@ export const messageOf = (family: "A" | "B", issue: SchemaIssue.Issue, detail: s
     if (Number.isFinite(value) && value > 100) return "limit must not be greater than 100"
     return "limit must be an integer number"
   }
-  return family === "A" ? `[C0005] Invalid ${field} provided` : `${field} ${detail.split("\n")[0]}`
+  if (family === "A") return `[C0005] Invalid ${field} provided`
+  const first = detail.split("\n")[0] ?? ""
+  return `${field} ${first.startsWith("Expected ") ? `must be ${first.slice("Expected ".length)}` : first}`
 }
 
 /** The 400 response for a request whose parameters failed to decode. */

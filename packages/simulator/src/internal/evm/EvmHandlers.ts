@@ -4,14 +4,14 @@
  *
  * @internal
  */
-import { EvmApi } from "@chainquery/schema"
-import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import { type ApiKey, EvmApi } from "@chainquery/schema"
+import { Effect, type Layer } from "effect"
+import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { answerEvm } from "../Answer.js"
 import type { EvmQueries } from "./EvmQueries.js"
 
 /** The handler layer of the `evm` group over `queries`. */
-export const evmHandlers = (queries: EvmQueries) =>
+export const evmHandlers = (queries: EvmQueries): Layer.Layer<HttpApiGroup.Service<"chainquery-evm", "evm">, never, ApiKey.ApiKeyAuth> =>
   HttpApiBuilder.group(EvmApi.EvmApi, "evm", (handlers) =>
     Effect.succeed(
       handlers

@@ -1,0 +1,108 @@
+/**
+ * The simulator as a test kit: faults set through the control API reach clients over real HTTP,
+ * the compute-unit rate limit answers 429 with Retry-After, stats count what happened, and the
+ * command line starts a server that prints its URLs.
+ */
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { Simulator } from "../src/index.js"
+import { get } from "./support/http.js"
+
+const blockUrl = (sim: Simulator.Simulator["Service"]) => `${sim.evmUrl}/api/v2.2/block/${sim.world.evm.chain("0x1").head}?chain=eth`
+
+describe("simulator faults, limits and CLI", () => {
+  layer(Simulator.layer({ seed: 3, history: 10, indexing: false }))("faults", (it) => {
+    it.effect("injects the configured faults on the configured routes, and counts them", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        yield* sim.resetStats
+        yield* sim.setFaults({ routes: { getBlock: { serverError: { probability: 1, statuses: [503] } } } })
+        const failed = yield* get(blockUrl(sim), { key: sim.apiKey })
+        assert.strictEqual(failed.status, 503)
+        const other = yield* get(`${sim.evmUrl}/api/v2.2/wallets/${sim.world.evm.wallets[0]}/defi/positions`, { key: sim.apiKey })
+        assert.strictEqual(other.status, 200, "other routes are untouched")
+
+        yield* sim.setFaults({ truncated: { probability: 1 } })
+        const truncated = yield* get(blockUrl(sim), { key: sim.apiKey })
+        assert.strictEqual(truncated.status, 200)
+        assert.isUndefined(truncated.json, "a truncated body is not JSON")
+        assert.isTrue(truncated.text.startsWith("{"))
+
+        yield* sim.setFaults({ rateLimited: { probability: 1, retryAfterSeconds: 7 } })
+        const limited = yield* get(blockUrl(sim), { key: sim.apiKey })
+        assert.strictEqual(limited.status, 429)
+        assert.strictEqual(limited.headers.get("retry-after"), "7")
+
+        yield* sim.setFaults({})
+        assert.strictEqual((yield* get(blockUrl(sim), { key: sim.apiKey })).status, 200)
+        const stats = (yield* get(`${sim.url}/__sim/stats`)).json
+        assert.strictEqual(stats.faults.serverError, 1)
+        assert.strictEqual(stats.faults.truncated, 1)
+        assert.strictEqual(stats.faults.rateLimited, 1)
+        assert.strictEqual(stats.requests.byOperation.getBlock, 4)
+      }))
+
+    it.effect("rejects an invalid fault configuration with a reason", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const problem = yield* Effect.flip(sim.setFaults({ latency: { probability: 2 } } as never))
+        assert.match(problem, /latency/)
+      }))
+  })
+
+  layer(Simulator.layer({ seed: 3, history: 5, indexing: false, rateLimit: { unitsPerSecond: 20 } }))("rate limit", (it) => {
+    it.effect("answers 429 with Retry-After once the compute units of the second are spent", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const statuses: Array<number> = []
+        let retryAfter: string | null = null
+        for (let i = 0; i < 10; i++) {
+          const answer = yield* get(blockUrl(sim), { key: sim.apiKey })
+          statuses.push(answer.status)
+          if (answer.status === 429) retryAfter = answer.headers.get("retry-after")
+        }
+        assert.strictEqual(statuses[0], 200)
+        assert.isTrue(statuses.includes(429), statuses.join(","))
+        assert.isTrue(Number(retryAfter) >= 1)
+        const stats = (yield* get(`${sim.url}/__sim/stats`)).json
+        assert.isTrue(stats.rateLimited >= 1)
+      }))
+  })
+})
+
+describe("simulator CLI", () => {
+  const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+
+  const run = (args: ReadonlyArray<string>) =>
+    new Promise<{ readonly lines: ReadonlyArray<string>; readonly code: number | null; readonly stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+      let out = "", err = ""
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString()
+        if (out.split("\n").length > 4) child.kill("SIGINT")
+      })
+      child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()))
+      child.on("exit", (code) => resolve({ lines: out.trim().split("\n"), code, stderr: err }))
+    })
+
+  it("prints where it listens and the base URL of each family, then stops on SIGINT", async () => {
+    const { lines, code } = await run(["--port", "0", "--seed", "42", "--api-key", "KEY", "--history", "3"])
+    assert.match(lines[0]!, /^listening on http:\/\/127\.0\.0\.1:\d+$/)
+    const url = lines[0]!.slice("listening on ".length)
+    assert.deepStrictEqual(lines.slice(1, 4), [
+      `family A: ${url}`,
+      `family B mainnet: ${url}/aptos/mainnet`,
+      `family B testnet: ${url}/aptos/testnet`
+    ])
+    assert.strictEqual(code, 0)
+  }, 30_000)
+
+  it("refuses a bad flag with exit code 2 and a message", async () => {
+    const { code, stderr } = await run(["--block-time", "soon"])
+    assert.strictEqual(code, 2)
+    assert.match(stderr, /--block-time must look like 2s/)
+  }, 30_000)
+})
+
