@@ -117,14 +117,16 @@ describe("simulator, family B", () => {
           const held = new Map<string, bigint>()
           let cursor: string | undefined
           do {
-            const page = decode(LedgerPage.HoldingsPage, (yield* get(`${base}/wallets/nfts?limit=50&owner_addresses=${wallet}${cursor ? `&cursor=${cursor}` : ""}`, { key: sim.apiKey })).json)
+            const answer = yield* get(`${base}/wallets/nfts?limit=50&owner_addresses=${wallet}${cursor ? `&cursor=${cursor}` : ""}`, { key: sim.apiKey })
+            const page: LedgerPage.HoldingsPage = decode(LedgerPage.HoldingsPage, answer.json)
             for (const h of page.result) held.set(`${h.token_data_id_hash}:${h.property_version}`, h.amount)
             cursor = Option.getOrUndefined(page.cursor)
           } while (cursor !== undefined)
           const folded = new Map<string, bigint>()
           cursor = undefined
           do {
-            const page = decode(LedgerPage.TransfersPage, (yield* get(`${base}/wallets/nfts/transfers?limit=50&wallet_addresses=${wallet}${cursor ? `&cursor=${cursor}` : ""}`, { key: sim.apiKey })).json)
+            const answer = yield* get(`${base}/wallets/nfts/transfers?limit=50&wallet_addresses=${wallet}${cursor ? `&cursor=${cursor}` : ""}`, { key: sim.apiKey })
+            const page: LedgerPage.TransfersPage = decode(LedgerPage.TransfersPage, answer.json)
             for (const t of page.result) {
               const k = `${t.token_data_id_hash}:${t.property_version}`
               if (Option.contains(t.to_address, wallet)) folded.set(k, (folded.get(k) ?? 0n) + t.token_amount)

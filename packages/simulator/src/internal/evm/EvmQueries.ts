@@ -35,8 +35,19 @@ export interface Range {
 const some = Option.some
 const none = Option.none()
 
-/** The wire form of one stored transfer. */
+const transferRecords = new WeakMap<TransferRow, NftTransfer.NftTransfer>()
+
+/** The record of one stored transfer (one object per row, so its wire JSON can be cached). */
 export const transferRecord = (chain: EvmChain, row: TransferRow): NftTransfer.NftTransfer => {
+  let record = transferRecords.get(row)
+  if (record === undefined) {
+    record = makeTransferRecord(chain, row)
+    transferRecords.set(row, record)
+  }
+  return record
+}
+
+const makeTransferRecord = (chain: EvmChain, row: TransferRow): NftTransfer.NftTransfer => {
   const block = chain.block(row.block)!
   const collection = chain.collections.find((c) => c.address === row.contract)
   return {
@@ -66,9 +77,13 @@ export const transferRecord = (chain: EvmChain, row: TransferRow): NftTransfer.N
   }
 }
 
+const tradeRecords = new WeakMap<TradeRow, NftTrade.NftTrade>()
+
 const tradeRecord = (chain: EvmChain, row: TradeRow): NftTrade.NftTrade => {
+  const cached = tradeRecords.get(row)
+  if (cached !== undefined) return cached
   const block = chain.block(row.block)!
-  return {
+  const record: NftTrade.NftTrade = {
     transaction_hash: row.txHash,
     transaction_index: row.txIndex,
     token_ids: row.tokenIds,
@@ -82,6 +97,8 @@ const tradeRecord = (chain: EvmChain, row: TradeRow): NftTrade.NftTrade => {
     block_number: BigInt(row.block),
     block_hash: block.hash
   }
+  tradeRecords.set(row, record)
+  return record
 }
 
 /** Reads the snapshot and position of a listing from its cursor (or starts one at `head`). */

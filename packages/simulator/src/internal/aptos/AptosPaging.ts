@@ -1,0 +1,185 @@
+/**
+ * Page walks over the ledger's indexes. A listing is a {@link Source}: a stream of ids in listing
+ * order, built from binary searches into append-only index lists and merged across the
+ * requested keys, so a page costs O(keys · log n + page), however large the world has grown.
+ *
+ * @internal
+ */
+import { lowerBound, type AptosLedger, type HoldingIndex } from "./AptosLedger.js"
+
+/**
+ * A stream of ids in listing order.
+ *
+ * @example
+ * ```ts
+ * const drain = (source: Source) => {
+ *   const ids: Array<number> = []
+ *   for (let id = source.peek(); id !== undefined; id = source.peek()) { ids.push(id); source.skip() }
+ *   return ids
+ * }
+ * ```
+ */
+export interface Source {
+  /** The current id, or `undefined` once the stream is exhausted. */
+  peek(): number | undefined
+  /** Moves past the current id. */
+  skip(): void
+}
+
+const self = (n: number) => n
+
+/**
+ * Ids of an ascending list, from the first one >= `from`, up to (excluding) the first one at
+ * which `stop` holds.
+ *
+ * @example
+ * ```ts
+ * const source = ascending([1, 4, 9, 12], 4, (id) => id >= 12) // yields 4, 9
+ * ```
+ */
+export const ascending = (
+  ids: ReadonlyArray<number>,
+  from: number,
+  stop: (id: number) => boolean = () => false
+): Source => {
+  let i = lowerBound(ids, self, from)
+  return {
+    peek: () => (i < ids.length && !stop(ids[i]!) ? ids[i] : undefined),
+    skip: () => void i++
+  }
+}
+
+/**
+ * Ids of an ascending list read backwards, from the last one < `before`.
+ *
+ * @example
+ * ```ts
+ * const source = descending([1, 4, 9, 12], 12) // yields 9, 4, 1
+ * ```
+ */
+export const descending = (ids: ReadonlyArray<number>, before: number): Source => {
+  let i = lowerBound(ids, self, before) - 1
+  return {
+    peek: () => (i >= 0 ? ids[i] : undefined),
+    skip: () => void i--
+  }
+}
+
+/**
+ * The holdings of one index key at a snapshot of `bound` rows, ascending from id `from`: the
+ * open ones opened before the snapshot, merged with the ones closed after it (few, for a recent
+ * snapshot) that were open at it.
+ *
+ * @example
+ * ```ts
+ * const source = holdingsAt(ledger, ledger.holdingIndexes.get("o12")!, ledger.rows.length, 0)
+ * ```
+ */
+export const holdingsAt = (ledger: AptosLedger, index: HoldingIndex, bound: number, from: number): Source => {
+  const holdings = ledger.holdings
+  const closedAfter: Array<number> = []
+  for (let i = lowerBound(index.closed, (id) => holdings[id]!.closeRow, bound); i < index.closed.length; i++) {
+    const id = index.closed[i]!
+    if (id >= from && holdings[id]!.openRow < bound) closedAfter.push(id)
+  }
+  closedAfter.sort((a, b) => a - b)
+  return merge([ascending(index.open, from, (id) => holdings[id]!.openRow >= bound), ascending(closedAfter, from)], "asc")
+}
+
+/**
+ * Merges sources into one stream in `order`; an id present in several sources comes out once.
+ *
+ * @example
+ * ```ts
+ * const both = merge([descending(a, bound), descending(b, bound)], "desc")
+ * ```
+ */
+export const merge = (sources: ReadonlyArray<Source>, order: "asc" | "desc"): Source => {
+  const before = order === "asc" ? (a: number, b: number) => a < b : (a: number, b: number) => a > b
+  const heap = sources.filter((s) => s.peek() !== undefined)
+  const head = (i: number) => heap[i]!.peek()!
+  const down = (start: number) => {
+    let i = start
+    for (;;) {
+      const l = 2 * i + 1, r = l + 1
+      let best = i
+      if (l < heap.length && before(head(l), head(best))) best = l
+      if (r < heap.length && before(head(r), head(best))) best = r
+      if (best === i) return
+      ;[heap[i], heap[best]] = [heap[best]!, heap[i]!]
+      i = best
+    }
+  }
+  for (let i = (heap.length >>> 1) - 1; i >= 0; i--) down(i)
+  const peek = () => (heap.length > 0 ? head(0) : undefined)
+  return {
+    peek,
+    skip: () => {
+      const id = peek()
+      while (heap.length > 0 && head(0) === id) {
+        heap[0]!.skip()
+        if (heap[0]!.peek() === undefined) {
+          const last = heap.pop()!
+          if (heap.length > 0) heap[0] = last
+        }
+        down(0)
+      }
+    }
+  }
+}
+
+/**
+ * What one page of a listing needs.
+ *
+ * @example
+ * ```ts
+ * const walk: Walk<string> = { offset: 0, limit: 10, keep: () => true, map: String }
+ * ```
+ */
+export interface Walk<A> {
+  readonly offset: number
+  readonly limit: number
+  readonly keep: (id: number) => boolean
+  readonly map: (id: number) => A
+}
+
+/**
+ * One page: the records, and the id of the next kept record (`undefined` when none remains),
+ * which is where the next page starts.
+ *
+ * @example
+ * ```ts
+ * const more = (page: Collected<unknown>) => page.next !== undefined
+ * ```
+ */
+export interface Collected<A> {
+  readonly items: ReadonlyArray<A>
+  readonly next: number | undefined
+}
+
+/**
+ * Skips `offset` kept ids, takes `limit` kept ids, then looks ahead for one more kept id.
+ *
+ * @example
+ * ```ts
+ * collect(ascending([1, 2, 3, 4], 0), { offset: 1, limit: 2, keep: () => true, map: (id) => id })
+ * // { items: [2, 3], next: 4 }
+ * ```
+ */
+export const collect = <A>(source: Source, walk: Walk<A>): Collected<A> => {
+  const seek = (): number | undefined => {
+    let id = source.peek()
+    while (id !== undefined && !walk.keep(id)) {
+      source.skip()
+      id = source.peek()
+    }
+    return id
+  }
+  for (let skipped = 0; skipped < walk.offset && seek() !== undefined; skipped++) source.skip()
+  const items: Array<A> = []
+  for (let id = seek(); id !== undefined && items.length < walk.limit; id = seek()) {
+    items.push(walk.map(id))
+    source.skip()
+  }
+  return { items, next: seek() }
+}

@@ -1,0 +1,138 @@
+/**
+ * Altering the real response for the faults that need it (latency, truncated, stalled): the
+ * handler's `writeHead`/`write`/`end` are wrapped to buffer what it sends, then the response is
+ * sent late, cut, or left unfinished. Only requests that drew such a fault pay for this.
+ *
+ * @internal
+ */
+import type { ServerResponse } from "node:http"
+import type { OpenResponses } from "./OpenResponses.js"
+
+/**
+ * How to alter a real response: hold it until `notBefore` (a time from the front door's clock,
+ * for latency), and cut its body in half (`truncated`, with a matching Content-Length) or send
+ * the head and the first half and never finish (`stalled`).
+ *
+ * @example
+ * ```ts
+ * const alteration: Alteration = { notBefore: Date.now() + 100, cut: "stalled" }
+ * ```
+ */
+export interface Alteration {
+  readonly notBefore: number
+  readonly cut: "truncated" | "stalled" | undefined
+}
+
+type Callback = (error?: Error | null) => void
+type Patched = Record<"writeHead" | "write" | "end", (...args: Array<any>) => unknown>
+const methods = ["writeHead", "write", "end"] as const
+
+const toBuffer = (chunk: unknown, encoding: unknown): Buffer | undefined => {
+  if (chunk === undefined || chunk === null || typeof chunk === "function") return undefined
+  if (typeof chunk === "string") return Buffer.from(chunk, typeof encoding === "string" ? encoding as BufferEncoding : "utf8")
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk)
+  return Buffer.from(String(chunk))
+}
+
+/** Headers given to `writeHead` as an object with lower-case names (object or raw array forms). */
+const headersOf = (given: unknown): Record<string, string | number | Array<string>> => {
+  const out: Record<string, string | number | Array<string>> = {}
+  const put = (name: unknown, value: unknown) => {
+    const key = String(name).toLowerCase()
+    const text = Array.isArray(value) ? value.map(String) : typeof value === "number" ? value : String(value)
+    const previous = out[key]
+    out[key] = previous === undefined ? text : [previous, text].flat().map(String)
+  }
+  if (Array.isArray(given)) {
+    if (Array.isArray(given[0])) for (const pair of given as Array<Array<unknown>>) put(pair[0], pair[1])
+    else for (let i = 0; i + 1 < given.length; i += 2) put(given[i], given[i + 1])
+  } else if (typeof given === "object" && given !== null) {
+    for (const [name, value] of Object.entries(given)) if (value !== undefined) put(name, value)
+  }
+  return out
+}
+
+/**
+ * Wraps a response's `writeHead`, `write` and `end` to buffer what the real handler sends, then
+ * applies the alteration when the handler ends: waits until `notBefore`, then sends the body
+ * whole, cut in half, or half and never the rest. Only used on requests that drew such a fault.
+ *
+ * @example
+ * ```ts
+ * alterResponse(res, { notBefore: now() + 250, cut: undefined }, open, now)
+ * next(req, res)
+ * ```
+ */
+export const alterResponse = (res: ServerResponse, alteration: Alteration, open: OpenResponses, now: () => number): void => {
+  const patched = res as unknown as Patched
+  const original = { writeHead: patched.writeHead, write: patched.write, end: patched.end }
+  const ownBefore = new Set(methods.filter((name) => Object.hasOwn(res, name)))
+  const chunks: Array<Buffer> = []
+  let head: { status: number; message: string | undefined; headers: Record<string, string | number | Array<string>> } | undefined
+  let ended = false
+
+  patched.writeHead = (status: number, messageOrHeaders?: unknown, maybeHeaders?: unknown) => {
+    // like Node: a non-string second argument is the headers unless a third one is given
+    const hasMessage = typeof messageOrHeaders === "string"
+    const given = hasMessage ? maybeHeaders : maybeHeaders ?? messageOrHeaders
+    head = { status, message: hasMessage ? messageOrHeaders : undefined, headers: headersOf(given) }
+    return res
+  }
+  patched.write = (chunk: unknown, encodingOrCallback?: unknown, callback?: unknown) => {
+    const buffer = toBuffer(chunk, encodingOrCallback)
+    if (buffer !== undefined && !ended) chunks.push(buffer)
+    const cb = (typeof encodingOrCallback === "function" ? encodingOrCallback : callback) as Callback | undefined
+    if (cb !== undefined) process.nextTick(cb)
+    return true
+  }
+  patched.end = (chunk?: unknown, encodingOrCallback?: unknown, callback?: unknown) => {
+    if (ended) return res
+    ended = true
+    if (res.destroyed) {
+      restore()
+      return original.end.call(res, chunk, encodingOrCallback, callback)
+    }
+    const buffer = toBuffer(chunk, encodingOrCallback)
+    if (buffer !== undefined) chunks.push(buffer)
+    const cb = [chunk, encodingOrCallback, callback].find((x) => typeof x === "function") as Callback | undefined
+    open.add(res)
+    open.later(Math.ceil(alteration.notBefore - now()), () => flush(cb))
+    return res
+  }
+
+  // back to the prototype's methods (or the instance's own, if it had any)
+  const restore = () => {
+    for (const name of methods) {
+      if (ownBefore.has(name)) patched[name] = original[name]
+      else delete (patched as Partial<Patched>)[name]
+    }
+  }
+
+  const flush = (cb: Callback | undefined) => {
+    restore()
+    if (res.destroyed) return
+    const body = Buffer.concat(chunks)
+    const headers = head?.headers ?? {}
+    const status = head?.status ?? res.statusCode
+    const writeHead = (h: Record<string, string | number | Array<string>>) =>
+      head?.message === undefined ? res.writeHead(status, h) : res.writeHead(status, head.message, h)
+    if (alteration.cut === undefined) {
+      writeHead(headers)
+      res.end(body, cb)
+      return
+    }
+    const half = body.subarray(0, Math.floor(body.length / 2))
+    if (alteration.cut === "truncated") {
+      delete headers["transfer-encoding"]
+      res.removeHeader("transfer-encoding")
+      res.removeHeader("content-length")
+      writeHead({ ...headers, "content-length": half.length })
+      res.end(half, cb)
+      return
+    }
+    // stalled: the head and the first half, then nothing until the client or the server gives up
+    writeHead(headers)
+    if (half.length > 0) res.write(half)
+    else res.flushHeaders()
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The simulator's front door: a plain node:http request listener that every request meets
+ * first. It normalises the URL (array query forms, family B network prefix), hands control
+ * requests to the control API, counts, rate-limits, injects faults, and passes the rest to the
+ * service's own handler (`next`).
+ *
+ * A request that draws no fault costs one URL classification, a route match, four random draws
+ * and a few counter increments: no buffering and no wrapping of the response.
+ *
+ * @internal
+ */
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { performance } from "node:perf_hooks"
+import { alterResponse } from "./AlterResponse.js"
+import { resetConnection, sendMalformed, sendRateLimited, sendServerError, streamHuge } from "./FaultResponses.js"
+import { type FaultConfig, type FaultDecision, Faults } from "./Faults.js"
+import { normaliseUrl } from "./Normalise.js"
+import { OpenResponses } from "./OpenResponses.js"
+import { apiKeyOf, RateLimiter } from "./RateLimit.js"
+import { matchRoute, type OperationId } from "./Routes.js"
+import { Stats } from "./Stats.js"
+
+/** Real time for latency, whatever clock the rate limiter is given. */
+const clock = (): number => performance.now()
+
+/**
+ * The request header through which family B handlers learn the network (`mainnet` or
+ * `testnet`); the front door sets it for family B and removes any a client sent.
+ *
+ * @example
+ * ```ts
+ * req.headers[networkHeaderName] // "testnet" behind /aptos/testnet/...
+ * ```
+ */
+export const networkHeaderName = "x-chainquery-network"
+
+/**
+ * A node:http request listener.
+ *
+ * @example
+ * ```ts
+ * const next: Handler = (req, res) => res.end("ok")
+ * ```
+ */
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void
+
+/**
+ * What the front door needs: the seed of its fault stream, the service's handler, the control
+ * API's handler, and optionally the initial faults, a rate limit, and a clock for the limiter
+ * (milliseconds; default `Date.now`). Latency always runs on real time.
+ *
+ * @example
+ * ```ts
+ * const options: FrontDoorOptions = {
+ *   seed: "42",
+ *   next: (_req, res) => res.end("{}"),
+ *   control: (_req, res) => res.end("{}"),
+ *   rateLimit: { unitsPerSecond: 25 }
+ * }
+ * ```
+ */
+export interface FrontDoorOptions {
+  readonly seed: string
+  readonly next: Handler
+  readonly control: (req: IncomingMessage, res: ServerResponse, url: URL) => void
+  readonly faults?: FaultConfig | undefined
+  readonly rateLimit?: {
+    readonly unitsPerSecond: number
+    readonly weights?: Readonly<Partial<Record<OperationId, number>>> | undefined
+  } | undefined
+  readonly now?: (() => number) | undefined
+}
+
+/**
+ * A front door: `handle` is the server's request listener; `faults`, `rateLimit` and `stats` are
+ * live (the control API reads and changes them); `close` ends every response a fault holds open
+ * (stalled, delayed, huge) and must be called when the server shuts down.
+ *
+ * @example
+ * ```ts
+ * const server = createServer(frontDoor.handle)
+ * frontDoor.faults.set({ reset: { probability: 0.1 } })
+ * frontDoor.stats.snapshot().requests.total
+ * ```
+ */
+export interface FrontDoor {
+  readonly handle: Handler
+  readonly faults: Faults
+  readonly rateLimit: RateLimiter
+  readonly stats: Stats
+  readonly close: () => void
+}
+
+/**
+ * Builds a front door. Per request: normalise the URL (rewriting `req.url`, setting or removing
+ * the network header); send `/__sim/...` to `control` untouched; count; rate-limit (429 with
+ * `Retry-After`); draw faults (at most one replacing fault, plus latency); then pass on to
+ * `next`, through a response wrapper only when the fault alters the real response. Throws when
+ * the fault configuration or the rate-limit weights are not valid.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "node:http"
+ *
+ * const frontDoor = makeFrontDoor({ seed: "42", next: appHandler, control: controlHandler })
+ * const server = createServer(frontDoor.handle).listen(0, "127.0.0.1")
+ * // ... at shutdown:
+ * frontDoor.close()
+ * server.close()
+ * ```
+ */
+export const makeFrontDoor = (options: FrontDoorOptions): FrontDoor => {
+  const { next, control } = options
+  const now = options.now ?? Date.now
+  const faults = new Faults(options.seed, options.faults ?? {})
+  const rateLimit = new RateLimiter(options.rateLimit ?? {}, now)
+  const stats = new Stats(now)
+  const open = new OpenResponses()
+
+  const answer = (req: IncomingMessage, res: ServerResponse, decision: FaultDecision): void => {
+    switch (decision.kind) {
+      case "rateLimited":
+        return sendRateLimited(res, decision.retryAfterSeconds)
+      case "serverError":
+        return sendServerError(res, decision.status)
+      case "reset":
+        return resetConnection(req)
+      case "malformed":
+        return sendMalformed(res)
+      case "huge":
+        return streamHuge(res, decision.bytes, open)
+      default:
+        return undefined
+    }
+  }
+
+  const injectFault = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    operation: OperationId | undefined,
+    decision: FaultDecision
+  ): void => {
+    const { kind, latencyMs } = decision
+    if (latencyMs !== undefined) stats.fault("latency")
+    if (kind !== undefined) stats.fault(kind)
+    if (kind === undefined || kind === "truncated" || kind === "stalled") {
+      stats.spent(operation, rateLimit.weightOf(operation))
+      alterResponse(res, { notBefore: clock() + (latencyMs ?? 0), cut: kind }, open, clock)
+      next(req, res)
+      return
+    }
+    if (latencyMs === undefined) return answer(req, res, decision)
+    open.add(res)
+    open.later(Math.ceil(latencyMs), () => answer(req, res, decision))
+  }
+
+  const handle: Handler = (req, res) => {
+    const raw = req.url ?? "/"
+    const target = normaliseUrl(raw)
+    const family = target.family
+    if (family === "control") {
+      control(req, res, new URL(raw, "http://localhost"))
+      return
+    }
+    if (target.url !== raw) req.url = target.url
+    if (family === "B") req.headers[networkHeaderName] = target.network
+    else if (req.headers[networkHeaderName] !== undefined) delete req.headers[networkHeaderName]
+    const operation = family === "unknown" ? undefined : matchRoute(req.method, family, target.pathname)
+    stats.request(family, target.network, operation)
+    if (rateLimit.enabled) {
+      const retryAfter = rateLimit.check(apiKeyOf(req), operation)
+      if (retryAfter !== undefined) {
+        stats.rateLimited()
+        sendRateLimited(res, retryAfter)
+        return
+      }
+    }
+    const decision = faults.decide(operation)
+    if (decision !== undefined) return injectFault(req, res, operation, decision)
+    stats.spent(operation, rateLimit.weightOf(operation))
+    next(req, res)
+  }
+
+  return { handle, faults, rateLimit, stats, close: () => open.close() }
+}
