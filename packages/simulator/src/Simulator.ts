@@ -13,6 +13,20 @@ import { type Running, start } from "./internal/Server.js"
 import type { World } from "./internal/World.js"
 
 /**
+ * The fault configuration: a probability per kind (`latency`, `rateLimited`, `serverError`,
+ * `reset`, `truncated`, `malformed`, `stalled`, `huge`), globally and per operation id.
+ *
+ * @example
+ * ```ts
+ * import type { Simulator } from "@chainquery/simulator"
+ *
+ * const faults: Simulator.FaultConfig = { serverError: { probability: 0.2, statuses: [503] } }
+ * ```
+ * @since 0.1.0
+ */
+export type { FaultConfig }
+
+/**
  * The API key the simulator accepts unless told otherwise.
  *
  * @example

@@ -13,18 +13,19 @@ import { get, post } from "./support/http.js"
 const decode = <S extends Schema.Decoder<unknown>>(schema: S, body: unknown): S["Type"] => Schema.decodeUnknownSync(schema)(body)
 
 /** The busiest wallet, token and contract of a chain, read from the world for test inputs. */
+const top = (map: Map<string, Array<number>>) => [...map].toSorted((a, b) => b[1].length - a[1].length)[0]![0]
+
 const busiest = (sim: Simulator.Simulator["Service"], chainId: "0x1" | "0x89" = "0x1") => {
   const chain = sim.world.evm.chain(chainId)
-  const top = (map: Map<string, Array<number>>) => [...map].sort((a, b) => b[1].length - a[1].length)[0]![0]
   const token = top(chain.transfersByToken)
   const [contract, tokenId] = token.split(":") as [string, string]
-  const traders = [...chain.tradesByWallet].sort((a, b) => b[1].length - a[1].length)[0]![0]
+  const traders = [...chain.tradesByWallet].toSorted((a, b) => b[1].length - a[1].length)[0]![0]
   return { chain, wallet: top(chain.transfersByWallet), contract, tokenId, trader: traders }
 }
 
 describe("simulator, family A", () => {
-  layer(Simulator.layer({ seed: 11, indexing: false, history: 40 }))((it) => {
-    it.effect("serves all seven operations, each decoding with @chainquery/schema", () =>
+  layer(Simulator.layer({ seed: 11, indexing: false, history: 40 }))((test) => {
+    test.effect("serves all seven operations, each decoding with @chainquery/schema", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const { chain, wallet, contract, tokenId, trader } = busiest(sim)
@@ -62,7 +63,7 @@ describe("simulator, family A", () => {
         decode(DefiPositions.DefiPositionsSummary, a7.json)
       }))
 
-    it.effect("answers bad requests with 400 and the service's body", () =>
+    test.effect("answers bad requests with 400 and the service's body", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const { wallet } = busiest(sim)
@@ -84,7 +85,7 @@ describe("simulator, family A", () => {
         }
       }))
 
-    it.effect("an unknown block is a 404 on A6, and block_exists false on A1", () =>
+    test.effect("an unknown block is a 404 on A6, and block_exists false on A1", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const api = `${sim.evmUrl}/api/v2.2`
@@ -99,7 +100,7 @@ describe("simulator, family A", () => {
         assert.deepStrictEqual(a1.block_exists, Option.some(false))
       }))
 
-    it.effect("requires the API key: X-API-Key or Authorization: Bearer, else 401", () =>
+    test.effect("requires the API key: X-API-Key or Authorization: Bearer, else 401", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const url = `${sim.evmUrl}/api/v2.2/block/${sim.world.evm.chain("0x1").head}?chain=eth`
@@ -111,7 +112,7 @@ describe("simulator, family A", () => {
         assert.strictEqual((yield* get(url, { headers: { authorization: `Bearer ${sim.apiKey}` } })).status, 200)
       }))
 
-    it.effect("accepts x[]=, x[0]= and repeated x= alike", () =>
+    test.effect("accepts x[]=, x[0]= and repeated x= alike", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const { chain, wallet } = busiest(sim)
@@ -130,7 +131,7 @@ describe("simulator, family A", () => {
         assert.deepStrictEqual(answers[2], answers[0])
       }))
 
-    it.effect("a full walk of a listing returns each record once while blocks advance", () =>
+    test.effect("a full walk of a listing returns each record once while blocks advance", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const { chain, wallet } = busiest(sim)
@@ -151,10 +152,10 @@ describe("simulator, family A", () => {
         } while (cursor !== undefined)
         assert.isTrue(pages > 2)
         assert.strictEqual(new Set(seen).size, seen.length, "no duplicates")
-        assert.deepStrictEqual([...seen].sort(), [...truth].sort(), "no misses")
+        assert.deepStrictEqual([...seen].toSorted(), [...truth].toSorted(), "no misses")
       }))
 
-    it.effect("owners (A5) equal the fold of the token transfers (A3)", () =>
+    test.effect("owners (A5) equal the fold of the token transfers (A3)", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const { chain } = busiest(sim, "0x89")
@@ -177,11 +178,11 @@ describe("simulator, family A", () => {
             }
           }
           for (const [k, v] of folded) if (v === 0n) folded.delete(k)
-          assert.deepStrictEqual(new Map([...owners].sort()), new Map([...folded].sort()), collection.name)
+          assert.deepStrictEqual(new Map([...owners].toSorted()), new Map([...folded].toSorted()), collection.name)
         }
       }))
 
-    it.effect("a block's A1 transfers are the NFT logs of its A6 transactions; trades are transfers", () =>
+    test.effect("a block's A1 transfers are the NFT logs of its A6 transactions; trades are transfers", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const { chain, trader } = busiest(sim)
@@ -202,7 +203,7 @@ describe("simulator, family A", () => {
         }
       }))
 
-    it.effect("a reorg replaces the last blocks and their transfers; the control API reports the head", () =>
+    test.effect("a reorg replaces the last blocks and their transfers; the control API reports the head", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const chain = sim.world.evm.chain("0x1")
@@ -221,8 +222,8 @@ describe("simulator, family A", () => {
       }))
   })
 
-  layer(Simulator.layer({ seed: 5, history: 20, indexing: { lagProbability: 1, syncBlocks: 2 } }))("indexing states", (it) => {
-    it.effect("a collection not yet indexed answers SYNCING with part of its owners, then SYNCED", () =>
+  layer(Simulator.layer({ seed: 5, history: 20, indexing: { lagProbability: 1, syncBlocks: 2 } }))("indexing states", (test) => {
+    test.effect("a collection not yet indexed answers SYNCING with part of its owners, then SYNCED", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const chain = sim.world.evm.chain("0x89")
@@ -236,7 +237,7 @@ describe("simulator, family A", () => {
         assert.isTrue(later.result.length > first.result.length)
       }))
 
-    it.effect("the newest block is not yet indexed: A1 says index_complete false, A2 leaves it out", () =>
+    test.effect("the newest block is not yet indexed: A1 says index_complete false, A2 leaves it out", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const chain = sim.world.evm.chain("0x1")
@@ -245,15 +246,15 @@ describe("simulator, family A", () => {
         assert.deepStrictEqual(a1.index_complete, Option.some(false))
         assert.deepStrictEqual(a1.block_exists, Option.some(true))
         assert.strictEqual(a1.result.length, 0)
-        const wallet = [...chain.transfersByWallet].sort((a, b) => b[1].length - a[1].length)[0]![0]
+        const wallet = [...chain.transfersByWallet].toSorted((a, b) => b[1].length - a[1].length)[0]![0]
         const a2 = decode(EvmPage.TransfersPage, (yield* get(`${api}/${wallet}/nft/transfers?chain=eth`, { key: sim.apiKey })).json)
         assert.deepStrictEqual(a2.index_complete, Option.some(false))
         assert.isTrue(a2.result.every((t) => t.block_number < BigInt(chain.head)))
       }))
   })
 
-  layer(Simulator.layer({ seed: 5, history: 5 }))("determinism", (it) => {
-    it.effect("the same seed gives the same world", () =>
+  layer(Simulator.layer({ seed: 5, history: 5 }))("determinism", (test) => {
+    test.effect("the same seed gives the same world", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const other = new World(sim.world.options)

@@ -13,8 +13,8 @@ import { get } from "./support/http.js"
 const blockUrl = (sim: Simulator.Simulator["Service"]) => `${sim.evmUrl}/api/v2.2/block/${sim.world.evm.chain("0x1").head}?chain=eth`
 
 describe("simulator faults, limits and CLI", () => {
-  layer(Simulator.layer({ seed: 3, history: 10, indexing: false }))("faults", (it) => {
-    it.effect("injects the configured faults on the configured routes, and counts them", () =>
+  layer(Simulator.layer({ seed: 3, history: 10, indexing: false }))("faults", (test) => {
+    test.effect("injects the configured faults on the configured routes, and counts them", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         yield* sim.resetStats
@@ -44,7 +44,7 @@ describe("simulator faults, limits and CLI", () => {
         assert.strictEqual(stats.requests.byOperation.getBlock, 4)
       }))
 
-    it.effect("rejects an invalid fault configuration with a reason", () =>
+    test.effect("rejects an invalid fault configuration with a reason", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const problem = yield* Effect.flip(sim.setFaults({ latency: { probability: 2 } } as never))
@@ -52,8 +52,8 @@ describe("simulator faults, limits and CLI", () => {
       }))
   })
 
-  layer(Simulator.layer({ seed: 3, history: 5, indexing: false, rateLimit: { unitsPerSecond: 20 } }))("rate limit", (it) => {
-    it.effect("answers 429 with Retry-After once the compute units of the second are spent", () =>
+  layer(Simulator.layer({ seed: 3, history: 5, indexing: false, rateLimit: { unitsPerSecond: 20 } }))("rate limit", (test) => {
+    test.effect("answers 429 with Retry-After once the compute units of the second are spent", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const statuses: Array<number> = []

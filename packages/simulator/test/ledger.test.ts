@@ -22,8 +22,8 @@ const sampleOf = (sim: Simulator.Simulator["Service"], network: "mainnet" | "tes
   Effect.map(get(`${sim.url}/__sim/sample?chain=aptos-${network}`), (answer) => answer.json as Sample)
 
 describe("simulator, family B", () => {
-  layer(Simulator.layer({ seed: 21, indexing: false, history: 30 }))((it) => {
-    it.effect("serves all seven operations on both networks, each decoding with @chainquery/schema", () =>
+  layer(Simulator.layer({ seed: 21, indexing: false, history: 30 }))((test) => {
+    test.effect("serves all seven operations on both networks, each decoding with @chainquery/schema", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         for (const network of ["mainnet", "testnet"] as const) {
@@ -48,16 +48,16 @@ describe("simulator, family B", () => {
           const coins = yield* check(LedgerPage.CoinsPage, `/coins/names?limit=100&from_name=B&to_name=D`)
           const names = (coins.result as ReadonlyArray<{ readonly name: string }>).map((c) => c.name)
           assert.isTrue(names.length > 0 && names.every((n) => n >= "B" && n <= "D"))
-          assert.deepStrictEqual(names, [...names].sort())
+          assert.deepStrictEqual(names, [...names].toSorted())
         }
       }))
 
-    it.effect("mainnet and testnet are separate worlds", () =>
+    test.effect("mainnet and testnet are separate worlds", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const main = yield* sampleOf(sim, "mainnet")
-        const test = yield* sampleOf(sim, "testnet")
-        assert.notDeepEqual(main.wallets, test.wallets)
+        const testnet = yield* sampleOf(sim, "testnet")
+        assert.notDeepEqual(main.wallets, testnet.wallets)
         const url = (network: "mainnet" | "testnet") => `${sim.ledgerUrl[network]}/wallets/nfts?limit=5&owner_addresses=${main.wallets[0]}`
         const onMain = decode(LedgerPage.HoldingsPage, (yield* get(url("mainnet"), { key: sim.apiKey })).json)
         const onTest = decode(LedgerPage.HoldingsPage, (yield* get(url("testnet"), { key: sim.apiKey })).json)
@@ -65,7 +65,7 @@ describe("simulator, family B", () => {
         assert.strictEqual(onTest.result.length, 0)
       }))
 
-    it.effect("answers bad requests with 400 in family B's shape", () =>
+    test.effect("answers bad requests with 400 in family B's shape", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const base = sim.ledgerUrl.mainnet
@@ -83,7 +83,7 @@ describe("simulator, family B", () => {
         assert.strictEqual((yield* get(`${base}/coins/names?limit=5`)).status, 401)
       }))
 
-    it.effect("a full walk of B3 returns each transfer once while the ledger advances", () =>
+    test.effect("a full walk of B3 returns each transfer once while the ledger advances", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const world = sim.world.aptos.mainnet
@@ -105,10 +105,10 @@ describe("simulator, family B", () => {
           yield* sim.advance(1)
         } while (cursor !== undefined)
         assert.strictEqual(new Set(seen).size, seen.length, "no duplicates")
-        assert.deepStrictEqual([...seen].sort(), [...truth].sort(), "no misses")
+        assert.deepStrictEqual([...seen].toSorted(), [...truth].toSorted(), "no misses")
       }))
 
-    it.effect("holdings (B5) equal the fold of the transfers (B3)", () =>
+    test.effect("holdings (B5) equal the fold of the transfers (B3)", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const sample = yield* sampleOf(sim, "testnet")
@@ -135,7 +135,7 @@ describe("simulator, family B", () => {
             cursor = Option.getOrUndefined(page.cursor)
           } while (cursor !== undefined)
           for (const [k, v] of folded) if (v === 0n) folded.delete(k)
-          assert.deepStrictEqual(new Map([...held].sort()), new Map([...folded].sort()), wallet)
+          assert.deepStrictEqual(new Map([...held].toSorted()), new Map([...folded].toSorted()), wallet)
         }
       }))
   })

@@ -26,10 +26,10 @@ export const encode = (state: CursorState): string =>
   Buffer.from(JSON.stringify(state), "utf8").toString("base64url")
 
 /** Decodes a cursor for the query `fingerprint`, or `undefined` when it is not one of ours. */
-export const decode = (cursor: string, fingerprint: string): CursorState | undefined => {
+export const decode = (cursor: string, expected: string): CursorState | undefined => {
   try {
     const state = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Partial<CursorState>
-    return state.q === fingerprint && Number.isSafeInteger(state.s) && Number.isSafeInteger(state.p) &&
+    return state.q === expected && Number.isSafeInteger(state.s) && Number.isSafeInteger(state.p) &&
         (state.k === undefined || Number.isSafeInteger(state.k)) && (state.w === undefined || Number.isSafeInteger(state.w))
       ? state as CursorState
       : undefined
@@ -41,7 +41,7 @@ export const decode = (cursor: string, fingerprint: string): CursorState | undef
 /** A stable fingerprint of a route and the parameters that shape its listing. */
 export const fingerprint = (route: string, params: Record<string, unknown>): string => {
   const text = `${route}?${
-    Object.keys(params).filter((key) => params[key] !== undefined).sort().map((key) =>
+    Object.keys(params).filter((key) => params[key] !== undefined).toSorted().map((key) =>
       `${key}=${JSON.stringify(params[key], (_, v) => (typeof v === "bigint" ? v.toString() : v))}`
     ).join("&")
   }`
@@ -58,8 +58,8 @@ export class InvalidCursor extends Error {
 }
 
 /** Decodes a cursor, throwing {@link InvalidCursor} when it is not one of this listing's. */
-export const decodeOrThrow = (cursor: string, fingerprint: string): CursorState => {
-  const state = decode(cursor, fingerprint)
+export const decodeOrThrow = (cursor: string, expected: string): CursorState => {
+  const state = decode(cursor, expected)
   if (state === undefined) throw new InvalidCursor()
   return state
 }

@@ -175,7 +175,7 @@ export class EvmChain {
       }
       if (row.to !== zeroAddress) balances.set(row.to, (balances.get(row.to) ?? 0n) + row.amount)
     }
-    return [...balances].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return [...balances].toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   }
 
   /** Block of the last transfer of a token at or before `snapshot` (its mint block at least). */
