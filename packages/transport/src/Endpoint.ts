@@ -1,0 +1,91 @@
+/**
+ * What a client asks the transport to do for one operation: where to send the request (path and
+ * wire query, already built and encoded) and how to read the answer (a decoder for the success
+ * body). `Endpoint.fromHttpApi` builds these from the HttpApi definitions of
+ * `@chainquery/schema`, so the clients use the same paths, query spellings and schemas the
+ * simulator serves.
+ *
+ * @since 0.1.0
+ */
+import { Decode } from "@chainquery/schema"
+import type { Result, Schema } from "effect"
+import type { HttpApiEndpoint } from "effect/http-api"
+import { Schema as S } from "effect"
+
+/**
+ * One request of one operation, ready to send.
+ *
+ * @example
+ * ```ts
+ * import { Endpoint } from "@chainquery/transport"
+ *
+ * const request: Endpoint.Request<unknown> = {
+ *   operation: "getBlock",
+ *   path: "/api/v2.2/block/15846571",
+ *   query: [["chain", "0x1"]],
+ *   decode: (body) => ({ _tag: "Success", success: body }) as never
+ * }
+ * ```
+ * @since 0.1.0
+ */
+export interface Request<A> {
+  /** The service's operation id, e.g. `getWalletNFTTransfers`: names spans and picks the weight. */
+  readonly operation: string
+  /** Path from the base URL, with path parameters filled in and percent-encoded. */
+  readonly path: string
+  /** Query parameters as wire pairs; list parameters appear once per element as `name[]`. */
+  readonly query: ReadonlyArray<readonly [string, string]>
+  /** Reads a JSON body into the operation's response. */
+  readonly decode: (body: unknown) => Result.Result<A, Schema.SchemaError>
+  /** The chain or network, for spans. */
+  readonly chain?: string | undefined
+}
+
+/**
+ * Builds requests for one HttpApi endpoint: `build(params, query)` takes the endpoint's decoded
+ * path parameters and query (the `Type` side of its schemas, i.e. already validated values),
+ * encodes them with the endpoint's own schemas, fills the path template, and spells list
+ * parameters as `name[]=` (as the official SDK does).
+ *
+ * @example
+ * ```ts
+ * import { EvmApi } from "@chainquery/schema"
+ * import { Endpoint } from "@chainquery/transport"
+ *
+ * const getBlock = Endpoint.fromHttpApi(EvmApi.EvmGroup.endpoints.getBlock)
+ * const request = getBlock.build({ block_number_or_hash: 15846571n }, { chain: "0x1" })
+ * request.path // "/api/v2.2/block/15846571"
+ * ```
+ * @since 0.1.0
+ */
+export const fromHttpApi = <E extends HttpApiEndpoint.Constraint>(endpoint: E) => {
+  const paramsSchema = (endpoint as unknown as { readonly params: Schema.Top | undefined }).params
+  const querySchema = (endpoint as unknown as { readonly query: Schema.Top | undefined }).query
+  const success = [...(endpoint as unknown as { readonly success: ReadonlySet<Schema.Top> }).success][0]!
+  const encodeParams = paramsSchema === undefined ? undefined : S.encodeSync(paramsSchema as Schema.Codec<unknown, unknown>)
+  const encodeQuery = querySchema === undefined ? undefined : S.encodeSync(querySchema as Schema.Codec<unknown, unknown>)
+  const decode = Decode.decoder(success as Schema.Decoder<unknown>)
+  const { identifier: name, path: template } = endpoint as unknown as { readonly identifier: string; readonly path: string }
+  return {
+    name,
+    build: <A = SuccessOf<E>>(
+      params: Record<string, unknown> | undefined,
+      query: Record<string, unknown> | undefined,
+      chain?: string
+    ): Request<A> => {
+      const wireParams = (encodeParams === undefined ? {} : encodeParams(params ?? {})) as Record<string, string>
+      const path = template.replace(/:([A-Za-z_]+)/g, (_, key: string) => encodeURIComponent(String(wireParams[key])))
+      const wireQuery = (encodeQuery === undefined ? {} : encodeQuery(query ?? {})) as Record<string, unknown>
+      const pairs: Array<readonly [string, string]> = []
+      for (const [key, value] of Object.entries(wireQuery)) {
+        if (value === undefined) continue
+        if (Array.isArray(value)) for (const item of value) pairs.push([`${key}[]`, String(item)])
+        else pairs.push([key, String(value)])
+      }
+      return { operation: name, path, query: pairs, decode: decode as Request<A>["decode"], chain }
+    }
+  }
+}
+
+/** The decoded success type of an endpoint. */
+type SuccessOf<E> = E extends { readonly "~Success": infer Success extends Schema.Top } ? Success["Type"] : unknown

@@ -1,0 +1,200 @@
+/**
+ * When and how a failed request is tried again. Retried: transport failures (network, timeout),
+ * 408, 429, 500, 502, 503 and 504. Never retried: 400, 401, 403, 404, decode failures, an
+ * oversized body. The delay grows exponentially with jitter up to a cap, and is at least the
+ * `Retry-After` the service asked for (within a bound).
+ *
+ * @since 0.1.0
+ */
+import type { Errors } from "@chainquery/schema"
+import { Duration, Effect, Option, Schedule } from "effect"
+
+/**
+ * The knobs of the default retry policy.
+ *
+ * @example
+ * ```ts
+ * import type { RetryPolicy } from "@chainquery/transport"
+ *
+ * const patient: RetryPolicy.RetryOptions = { times: 5, base: "500 millis", cap: "10 seconds" }
+ * ```
+ * @since 0.1.0
+ */
+export interface RetryOptions {
+  /** Retries after the first attempt. Default 3. */
+  readonly times?: number | undefined
+  /** Delay before the first retry, doubled each time. Default 250 ms. */
+  readonly base?: Duration.Input | undefined
+  /** Largest backoff delay. Default 4 s. */
+  readonly cap?: Duration.Input | undefined
+  /** Longest `Retry-After` honoured; a longer one fails with `RateLimited` at once. Default 30 s. */
+  readonly maxRetryAfter?: Duration.Input | undefined
+}
+
+/**
+ * The default knobs: 3 retries, 250 ms doubling, capped at 4 s, `Retry-After` honoured up to 30 s.
+ *
+ * @example
+ * ```ts
+ * import { RetryPolicy } from "@chainquery/transport"
+ *
+ * RetryPolicy.defaults.times // 3
+ * ```
+ * @since 0.1.0
+ */
+export const defaults = {
+  times: 3,
+  base: Duration.millis(250),
+  cap: Duration.seconds(4),
+  maxRetryAfter: Duration.seconds(30)
+} as const
+
+/** Errors a request can fail with before decoding. */
+type AttemptError = Errors.RequestError | Errors.NotFound
+
+const retryableStatuses = new Set([408, 429, 500, 502, 503, 504])
+
+/**
+ * Whether an error is worth another attempt.
+ *
+ * @example
+ * ```ts
+ * import { Errors } from "@chainquery/schema"
+ * import { RetryPolicy } from "@chainquery/transport"
+ *
+ * RetryPolicy.isRetryable(new Errors.ServerError({ status: 503, message: "" })) // true
+ * RetryPolicy.isRetryable(new Errors.BadRequest({ message: "limit" })) // false
+ * ```
+ * @since 0.1.0
+ */
+export const isRetryable = (error: AttemptError): boolean => {
+  switch (error._tag) {
+    case "Transport":
+      return error.reason !== "BodyTooLarge"
+    case "RateLimited":
+      return true
+    case "ServerError":
+      return retryableStatuses.has(error.status)
+    default:
+      return false
+  }
+}
+
+/**
+ * Parses a `Retry-After` header: delay-seconds or an HTTP date (relative to `now`, in ms).
+ *
+ * @example
+ * ```ts
+ * import { RetryPolicy } from "@chainquery/transport"
+ *
+ * RetryPolicy.parseRetryAfter("2", 0) // Option.some(Duration.seconds(2))
+ * RetryPolicy.parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT", Date.parse("Wed, 21 Oct 2015 07:27:50 GMT"))
+ * // Option.some(Duration.seconds(10))
+ * ```
+ * @since 0.1.0
+ */
+export const parseRetryAfter = (header: string | undefined, now: number): Option.Option<Duration.Duration> => {
+  if (header === undefined) return Option.none()
+  const text = header.trim()
+  if (/^\d+(\.\d+)?$/.test(text)) return Option.some(Duration.millis(Math.round(Number(text) * 1000)))
+  const date = Date.parse(text)
+  return Number.isNaN(date) ? Option.none() : Option.some(Duration.millis(Math.max(0, date - now)))
+}
+
+/**
+ * The delay the service asked for, if the error carries one.
+ *
+ * @example
+ * ```ts
+ * import { Errors } from "@chainquery/schema"
+ * import { Duration, Option } from "effect"
+ * import { RetryPolicy } from "@chainquery/transport"
+ *
+ * RetryPolicy.retryAfterOf(new Errors.RateLimited({ message: "", retryAfter: Option.some(Duration.seconds(3)) }))
+ * ```
+ * @since 0.1.0
+ */
+export const retryAfterOf = (error: unknown): Option.Option<Duration.Duration> =>
+  typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "RateLimited"
+    ? (error as Errors.RateLimited).retryAfter
+    : Option.none()
+
+/**
+ * The default retry schedule: exponential backoff with jitter, capped, and never shorter than a
+ * `Retry-After` (bounded by `maxRetryAfter`). Use with `Effect.retry({ schedule, times, while })`.
+ *
+ * @example
+ * ```ts
+ * import { RetryPolicy } from "@chainquery/transport"
+ *
+ * const schedule = RetryPolicy.schedule({ base: "100 millis", cap: "2 seconds" })
+ * ```
+ * @since 0.1.0
+ */
+export const schedule = (options: RetryOptions = {}): Schedule.Schedule<Duration.Duration, unknown> => {
+  const cap = Duration.fromInputUnsafe(options.cap ?? defaults.cap)
+  const maxRetryAfter = Duration.fromInputUnsafe(options.maxRetryAfter ?? defaults.maxRetryAfter)
+  return Schedule.exponential(options.base ?? defaults.base).pipe(
+    Schedule.modifyDelay(({ duration }) => Effect.succeed(Duration.min(duration, cap))),
+    Schedule.jittered,
+    Schedule.modifyDelay(({ duration, input }) =>
+      Effect.succeed(Option.match(retryAfterOf(input), {
+        onNone: () => duration,
+        onSome: (asked) => Duration.max(duration, Duration.min(asked, maxRetryAfter))
+      }))
+    )
+  ) as Schedule.Schedule<Duration.Duration, unknown>
+}
+
+/**
+ * A retry policy: the knobs of the default schedule, or a `Schedule` of your own (its input is the
+ * failed attempt's error). Which errors are retried does not change.
+ *
+ * @example
+ * ```ts
+ * import { Schedule } from "effect"
+ * import type { RetryPolicy } from "@chainquery/transport"
+ *
+ * const none: RetryPolicy.RetryPolicy = { times: 0 }
+ * const custom: RetryPolicy.RetryPolicy = { schedule: Schedule.spaced("1 second"), times: 2 }
+ * ```
+ * @since 0.1.0
+ */
+export type RetryPolicy = RetryOptions | {
+  readonly schedule: Schedule.Schedule<unknown, unknown>
+  readonly times?: number | undefined
+  readonly maxRetryAfter?: Duration.Input | undefined
+}
+
+/**
+ * Retries `effect` per `policy`, only for retryable errors. A `Retry-After` longer than
+ * `maxRetryAfter` is not waited for: the `RateLimited` error is returned at once.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { RetryPolicy } from "@chainquery/transport"
+ *
+ * const attempt: Effect.Effect<string> = Effect.succeed("ok")
+ * const withRetries = RetryPolicy.retry(attempt, { times: 2 })
+ * ```
+ * @since 0.1.0
+ */
+export const retry = <A, E extends AttemptError, R>(
+  effect: Effect.Effect<A, E, R>,
+  policy: RetryPolicy = {}
+): Effect.Effect<A, E, R> => {
+  const maxRetryAfter = Duration.fromInputUnsafe(policy.maxRetryAfter ?? defaults.maxRetryAfter)
+  const times = policy.times ?? defaults.times
+  if (times <= 0) return effect
+  return Effect.retry(effect, {
+    schedule: "schedule" in policy ? policy.schedule : schedule(policy),
+    times,
+    while: (error: E) =>
+      isRetryable(error) &&
+      Option.match(retryAfterOf(error), {
+        onNone: () => true,
+        onSome: (asked) => Duration.isLessThanOrEqualTo(asked, maxRetryAfter)
+      })
+  })
+}

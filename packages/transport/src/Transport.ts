@@ -1,0 +1,218 @@
+/**
+ * The request pipeline both clients share. For each operation call: wait for the compute-unit
+ * budget and a concurrency slot, send `GET base + path?query` with the API key (`X-API-Key`, from a
+ * `Redacted` that is never logged or put in an error), `Accept: application/json` and a
+ * `User-Agent`, bound each attempt and the whole call by timeouts, retry what is worth retrying,
+ * read at most `maxBodyBytes`, map statuses to the typed errors, and decode the body. One span per
+ * call, with the operation, chain, final status and number of attempts.
+ *
+ * @since 0.1.0
+ */
+import { Errors, ErrorBody, IssuePath } from "@chainquery/schema"
+import { Clock, Duration, Effect, Option, Redacted, Result, Semaphore } from "effect"
+import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import * as ComputeBudget from "./ComputeBudget.js"
+import type { Request } from "./Endpoint.js"
+import * as ResponseBody from "./ResponseBody.js"
+import * as RetryPolicy from "./RetryPolicy.js"
+import { version } from "./Version.js"
+
+/**
+ * How a transport behaves. Only `baseUrl` and `apiKey` are required.
+ *
+ * @example
+ * ```ts
+ * import { Redacted } from "effect"
+ * import type { Transport } from "@chainquery/transport"
+ *
+ * const options: Transport.Options = {
+ *   baseUrl: "https://deep-index.moralis.io",
+ *   apiKey: Redacted.make(process.env.MORALIS_API_KEY ?? ""),
+ *   retry: { times: 5 },
+ *   rateLimit: { unitsPerSecond: 25, maxConcurrency: 4 }
+ * }
+ * ```
+ * @since 0.1.0
+ */
+export interface Options {
+  readonly baseUrl: string
+  readonly apiKey: string | Redacted.Redacted<string>
+  /** Longest wait for one attempt (headers and body). Default 10 s. */
+  readonly attemptTimeout?: Duration.Input | undefined
+  /** Longest wait for a whole call, retries included. Default 60 s. */
+  readonly totalTimeout?: Duration.Input | undefined
+  /** Retry policy; `{ times: 0 }` disables retries. Default: 3 retries, see `RetryPolicy`. */
+  readonly retry?: RetryPolicy.RetryPolicy | undefined
+  /** Compute-unit budget and concurrency cap (default 8 requests in flight). */
+  readonly rateLimit?: (ComputeBudget.BudgetOptions & { readonly maxConcurrency?: number | undefined }) | undefined
+  /** Largest response body read. Default 16 MiB. */
+  readonly maxBodyBytes?: number | undefined
+  /** Extra text for the `User-Agent` header, after `chainquery/<version>`. */
+  readonly userAgent?: string | undefined
+}
+
+/**
+ * Per-call overrides.
+ *
+ * @example
+ * ```ts
+ * import type { Transport } from "@chainquery/transport"
+ *
+ * const urgent: Transport.CallOptions = { retry: { times: 0 }, timeout: "2 seconds" }
+ * ```
+ * @since 0.1.0
+ */
+export interface CallOptions {
+  readonly retry?: RetryPolicy.RetryPolicy | undefined
+  /** Overrides `totalTimeout` for this call. */
+  readonly timeout?: Duration.Input | undefined
+}
+
+/**
+ * A transport: sends one operation's request and returns its decoded response.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Transport } from "@chainquery/transport"
+ *
+ * const program = Effect.gen(function*() {
+ *   const transport = yield* Transport.make({ baseUrl: "http://127.0.0.1:4000", apiKey: "key" })
+ *   // yield* transport.send(request)
+ * })
+ * ```
+ * @since 0.1.0
+ */
+export interface Transport {
+  readonly send: <A>(request: Request<A>, options?: CallOptions) => Effect.Effect<A, Errors.RequestError | Errors.NotFound>
+}
+
+type AttemptError = Errors.RequestError | Errors.NotFound
+
+const statusError = (status: number, body: unknown, retryAfter: Option.Option<Duration.Duration>): AttemptError => {
+  const message = ErrorBody.messageOf(body) || `HTTP ${status}`
+  if (status === 400) return new Errors.BadRequest({ message })
+  if (status === 401 || status === 403) return new Errors.Unauthorized({ status, message })
+  if (status === 404) return new Errors.NotFound({ message })
+  if (status === 429) return new Errors.RateLimited({ message, retryAfter })
+  return new Errors.ServerError({ status, message })
+}
+
+const networkError = (error: { readonly message: string }) =>
+  new Errors.Transport({ reason: "Network", message: `the request failed: ${error.message}` })
+
+const describeQuery = (pairs: ReadonlyArray<readonly [string, string]>) =>
+  pairs.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join("&")
+
+/**
+ * Makes a transport on the `HttpClient` in context.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { FetchHttpClient } from "effect/http"
+ * import { Transport } from "@chainquery/transport"
+ *
+ * const transport = Transport.make({ baseUrl: "http://127.0.0.1:4000", apiKey: "key" }).pipe(
+ *   Effect.provide(FetchHttpClient.layer)
+ * )
+ * ```
+ * @since 0.1.0
+ */
+export const make = Effect.fnUntraced(function*(options: Options) {
+  const client = yield* HttpClient.HttpClient
+  const apiKey = Redacted.isRedacted(options.apiKey) ? options.apiKey : Redacted.make(options.apiKey)
+  const budget = yield* ComputeBudget.make(options.rateLimit ?? {})
+  const slots = yield* Semaphore.make(options.rateLimit?.maxConcurrency ?? 8)
+  const attemptTimeout = Duration.fromInputUnsafe(options.attemptTimeout ?? "10 seconds")
+  const totalTimeout = options.totalTimeout ?? "60 seconds"
+  const maxBodyBytes = options.maxBodyBytes ?? ResponseBody.defaultMaxBytes
+  const baseUrl = options.baseUrl.replace(/\/+$/, "")
+  const userAgent = `chainquery/${version}${options.userAgent === undefined ? "" : ` ${options.userAgent}`}`
+
+  const readAnswer = (response: HttpClientResponse.HttpClientResponse) =>
+    Effect.gen(function*() {
+      const text = yield* ResponseBody.readText(response, maxBodyBytes)
+      const body = ResponseBody.parseJson(text)
+      if (response.status >= 200 && response.status < 300) {
+        if (body === undefined) {
+          return yield* new Errors.ResponseDecode({
+            path: "",
+            message: `the body is not valid JSON (${text.length} characters${text.length > 0 ? `, starting ${JSON.stringify(text.slice(0, 40))}` : ""})`
+          })
+        }
+        return body
+      }
+      const now = yield* Clock.currentTimeMillis
+      const retryAfter = RetryPolicy.parseRetryAfter(response.headers["retry-after"], now)
+      const error = statusError(response.status, body ?? text, retryAfter)
+      if (error._tag === "RateLimited") yield* budget.rateLimited(Option.getOrUndefined(retryAfter))
+      return yield* Effect.fail(error)
+    })
+
+  const send = <A>(request: Request<A>, callOptions?: CallOptions): Effect.Effect<A, AttemptError> => {
+    let attempts = 0
+    let lastStatus = 0
+    const url = `${baseUrl}${request.path}${request.query.length === 0 ? "" : `?${describeQuery(request.query)}`}`
+    const httpRequest = HttpClientRequest.get(url).pipe(
+      HttpClientRequest.setHeaders({
+        "x-api-key": Redacted.value(apiKey),
+        accept: "application/json",
+        "user-agent": userAgent
+      })
+    )
+    const attempt = Effect.gen(function*() {
+      yield* budget.take(request.operation)
+      attempts++
+      const body = yield* slots.withPermits(1)(
+        client.execute(httpRequest).pipe(
+          Effect.mapError(networkError),
+          Effect.tap((response) => Effect.sync(() => (lastStatus = response.status))),
+          Effect.flatMap(readAnswer),
+          Effect.timeoutOrElse({
+            duration: attemptTimeout,
+            orElse: () =>
+              Effect.fail(new Errors.Transport({ reason: "Timeout", message: `no complete answer within ${Duration.format(attemptTimeout)}` }))
+          })
+        )
+      )
+      yield* budget.succeeded
+      return body
+    })
+    const total = Duration.fromInputUnsafe(callOptions?.timeout ?? totalTimeout)
+    return RetryPolicy.retry(attempt, callOptions?.retry ?? options.retry ?? {}).pipe(
+      Effect.timeoutOrElse({
+        duration: total,
+        orElse: () =>
+          Effect.fail(new Errors.Transport({ reason: "Timeout", message: `the call did not complete within ${Duration.format(total)}` }))
+      }),
+      Effect.flatMap((body) => {
+        const decoded = request.decode(body)
+        if (Result.isSuccess(decoded)) return Effect.succeed(decoded.success)
+        const issue = decoded.failure.issue
+        return Effect.fail(new Errors.ResponseDecode({
+          path: IssuePath.format(IssuePath.of(issue)),
+          message: decoded.failure.message.split("\n")[0] ?? "the response does not match the operation's schema"
+        }))
+      }),
+      Effect.tap((value) => logRejected(request.operation, value)),
+      Effect.ensuring(Effect.suspend(() =>
+        Effect.annotateCurrentSpan({ "http.status_code": lastStatus, "chainquery.attempts": attempts })
+      )),
+      Effect.withSpan(`chainquery.${request.operation}`, {
+        attributes: { "chainquery.operation": request.operation, "chainquery.chain": request.chain ?? "" }
+      })
+    )
+  }
+
+  return { send } satisfies Transport
+})
+
+/** Pages report records that did not decode; they are logged (without their content) once per call. */
+const logRejected = (operation: string, value: unknown) => {
+  const rejected = (value as { readonly rejected?: ReadonlyArray<{ readonly index: number; readonly path: string; readonly message: string }> })?.rejected
+  if (rejected === undefined || rejected.length === 0) return Effect.void
+  return Effect.logWarning(`${operation}: ${rejected.length} record(s) of the page did not decode and are reported in \`rejected\``).pipe(
+    Effect.annotateLogs({ first: `result[${rejected[0]!.index}].${rejected[0]!.path}: ${rejected[0]!.message}` })
+  )
+}
