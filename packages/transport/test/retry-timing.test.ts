@@ -1,0 +1,112 @@
+/**
+ * Retry timing, exactly, with TestClock and a scripted HttpClient: which statuses are retried,
+ * the backoff of a schedule, Retry-After honoured (and refused when too long), the attempt count.
+ */
+import { Errors } from "@chainquery/schema"
+import { assert, describe, it } from "@effect/vitest"
+import { Duration, Effect, Fiber, Option, Result, Schedule } from "effect"
+import { TestClock } from "effect/testing"
+import { Transport } from "../src/index.js"
+import { type Scripted, scriptedClient } from "./support/fakeHttp.js"
+
+const request = {
+  operation: "getBlock",
+  path: "/api/v2.2/block/1",
+  query: [["chain", "0x1"]] as const,
+  decode: (body: unknown) => Result.succeed(body)
+}
+
+const run = (script: ReadonlyArray<Scripted>, options: Partial<Transport.Options> = {}) => {
+  const fake = scriptedClient(script)
+  const call = Effect.gen(function*() {
+    const transport = yield* Transport.make({ baseUrl: "http://service.test", apiKey: "k", ...options })
+    return yield* transport.send(request)
+  }).pipe(Effect.provide(fake.layer))
+  return { call, asked: fake.asked }
+}
+
+describe("transport retry timing", () => {
+  it.effect("retries 503 on the given schedule, exactly", () =>
+    Effect.gen(function*() {
+      const { call, asked } = run([{ status: 503 }, { status: 503 }, { status: 200, body: '{"ok":true}' }], {
+        retry: { schedule: Schedule.exponential("100 millis"), times: 3 }
+      })
+      const fiber = yield* Effect.forkChild(call)
+      yield* TestClock.adjust("99 millis")
+      assert.strictEqual(asked.length, 1)
+      yield* TestClock.adjust("1 millis")
+      assert.strictEqual(asked.length, 2)
+      yield* TestClock.adjust("199 millis")
+      assert.strictEqual(asked.length, 2)
+      yield* TestClock.adjust("1 millis")
+      assert.deepStrictEqual(yield* Fiber.join(fiber), { ok: true })
+      assert.deepStrictEqual(asked.map((a) => a.at), [0, 100, 300])
+    }))
+
+  it.effect("waits for Retry-After when it is longer than the backoff", () =>
+    Effect.gen(function*() {
+      const { call, asked } = run([{ status: 429, headers: { "retry-after": "3" } }, { status: 200, body: "[]" }])
+      const fiber = yield* Effect.forkChild(call)
+      yield* TestClock.adjust("2999 millis")
+      assert.strictEqual(asked.length, 1)
+      yield* TestClock.adjust("1 millis")
+      assert.deepStrictEqual(yield* Fiber.join(fiber), [])
+      assert.deepStrictEqual(asked.map((a) => a.at), [0, 3000])
+    }))
+
+  it.effect("a Retry-After beyond the bound fails at once with RateLimited", () =>
+    Effect.gen(function*() {
+      const { call, asked } = run([{ status: 429, headers: { "retry-after": "120" } }])
+      const error = yield* Effect.flip(call)
+      assert.instanceOf(error, Errors.RateLimited)
+      assert.deepStrictEqual(Option.map((error as Errors.RateLimited).retryAfter, Duration.toSeconds), Option.some(120))
+      assert.strictEqual(asked.length, 1)
+    }))
+
+  it.effect("gives up after `times` retries with the last error", () =>
+    Effect.gen(function*() {
+      const { call, asked } = run([{ status: 502, body: '{"message":"bad gateway"}' }], {
+        retry: { schedule: Schedule.spaced("10 millis"), times: 2 }
+      })
+      const fiber = yield* Effect.forkChild(Effect.flip(call))
+      yield* TestClock.adjust("100 millis")
+      const error = yield* Fiber.join(fiber)
+      assert.strictEqual(error._tag, "ServerError")
+      assert.strictEqual((error as Errors.ServerError).status, 502)
+      assert.strictEqual(error.message, "bad gateway")
+      assert.strictEqual(asked.length, 3)
+    }))
+
+  for (const [status, tag] of [[400, "BadRequest"], [401, "Unauthorized"], [403, "Unauthorized"], [404, "NotFound"]] as const) {
+    it.effect(`never retries ${status}`, () =>
+      Effect.gen(function*() {
+        const { call, asked } = run([{ status, body: '{"message":"no"}' }, { status: 200 }])
+        const error = yield* Effect.flip(call)
+        assert.strictEqual(error._tag, tag)
+        assert.strictEqual(error.message, "no")
+        assert.strictEqual(asked.length, 1)
+      }))
+  }
+
+  it.effect("retries 408 and 504 too, with the default jittered backoff (within 0.8-1.2x of 250 ms)", () =>
+    Effect.gen(function*() {
+      const { call, asked } = run([{ status: 408 }, { status: 504 }, { status: 200, body: "1" }])
+      const fiber = yield* Effect.forkChild(call)
+      yield* TestClock.adjust("2 seconds")
+      assert.strictEqual(yield* Fiber.join(fiber), 1)
+      const first = asked[1]!.at - asked[0]!.at
+      const second = asked[2]!.at - asked[1]!.at
+      assert.isTrue(first >= 200 && first <= 300, `first delay ${first}`)
+      assert.isTrue(second >= 400 && second <= 600, `second delay ${second}`)
+    }))
+
+  it.effect("sends the key, Accept and a User-Agent naming chainquery", () =>
+    Effect.gen(function*() {
+      const { call, asked } = run([{ status: 200 }])
+      yield* call
+      assert.strictEqual(asked[0]!.headers["x-api-key"], "k")
+      assert.strictEqual(asked[0]!.headers["accept"], "application/json")
+      assert.match(asked[0]!.headers["user-agent"]!, /^chainquery\/\d+\.\d+\.\d+/)
+      assert.strictEqual(asked[0]!.url, "http://service.test/api/v2.2/block/1?chain=0x1")
+    }))
+})
