@@ -31,10 +31,38 @@ const collectionFilters = {
   collection_whitelist: list(AptosHash)
 }
 
-const name = (maxLength: number) =>
-  optional(Schema.String.check(Schema.isMaxLength(maxLength)).annotate({
+const nameBound = (maxLength: number) =>
+  Schema.String.check(Schema.isMaxLength(maxLength)).annotate({
     description: `a name of at most ${maxLength} characters (inclusive bound, case sensitive)`
-  }))
+  })
+
+/**
+ * A bound of B4's collection name range (`fromName`/`toName`): at most 128 characters.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { LedgerApi } from "@chainquery/schema"
+ *
+ * Schema.decodeUnknownSync(LedgerApi.CollectionNameBound)("Aptos Monkeys")
+ * ```
+ * @since 0.1.0
+ */
+export const CollectionNameBound = nameBound(128)
+
+/**
+ * A bound of B7's coin name range (`from_name`/`to_name`): at most 32 characters.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { LedgerApi } from "@chainquery/schema"
+ *
+ * Schema.decodeUnknownSync(LedgerApi.CoinNameBound)("A")
+ * ```
+ * @since 0.1.0
+ */
+export const CoinNameBound = nameBound(32)
 
 const errors = [LedgerBadRequestBody, RateLimitedBody]
 
@@ -68,7 +96,7 @@ export class LedgerGroup extends HttpApiGroup.make("ledger", { topLevel: true })
       error: errors
     }),
     HttpApiEndpoint.get("getNFTCollections", "/collections", {
-      query: { ...paging, fromName: name(128), toName: name(128) },
+      query: { ...paging, fromName: optional(CollectionNameBound), toName: optional(CollectionNameBound) },
       success: CollectionsPage,
       error: errors
     }),
@@ -83,7 +111,7 @@ export class LedgerGroup extends HttpApiGroup.make("ledger", { topLevel: true })
       error: errors
     }),
     HttpApiEndpoint.get("getCoinsByNameRange", "/coins/names", {
-      query: { ...paging, from_name: name(32), to_name: name(32) },
+      query: { ...paging, from_name: optional(CoinNameBound), to_name: optional(CoinNameBound) },
       success: CoinsPage,
       error: errors
     })

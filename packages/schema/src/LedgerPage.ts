@@ -20,7 +20,8 @@ const pageFields = {
  *
  * @example
  * ```ts
- *  * import { LedgerPage } from "@chainquery/schema"
+ * import { Schema } from "effect"
+ * import { LedgerPage } from "@chainquery/schema"
  *
  * const decode = Schema.decodeUnknownSync(LedgerPage.HoldingsPage)
  * ```
@@ -44,7 +45,8 @@ export type HoldingsPage = typeof HoldingsPage.Type
  *
  * @example
  * ```ts
- *  * import { LedgerPage } from "@chainquery/schema"
+ * import { Schema } from "effect"
+ * import { LedgerPage } from "@chainquery/schema"
  *
  * const decode = Schema.decodeUnknownSync(LedgerPage.TransfersPage)
  * ```
@@ -68,7 +70,8 @@ export type TransfersPage = typeof TransfersPage.Type
  *
  * @example
  * ```ts
- *  * import { LedgerPage } from "@chainquery/schema"
+ * import { Schema } from "effect"
+ * import { LedgerPage } from "@chainquery/schema"
  *
  * const decode = Schema.decodeUnknownSync(LedgerPage.CollectionsPage)
  * ```
@@ -92,7 +95,8 @@ export type CollectionsPage = typeof CollectionsPage.Type
  *
  * @example
  * ```ts
- *  * import { LedgerPage } from "@chainquery/schema"
+ * import { Schema } from "effect"
+ * import { LedgerPage } from "@chainquery/schema"
  *
  * const decode = Schema.decodeUnknownSync(LedgerPage.CoinsPage)
  * ```

@@ -9,6 +9,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import type { Chain } from "@chainquery/schema"
 import { Context, Duration, Effect, Layer } from "effect"
 import type { FaultConfig } from "./internal/front/Faults.js"
+import type { StatsSnapshot } from "./internal/front/Stats.js"
 import { type Running, start } from "./internal/Server.js"
 import type { World } from "./internal/World.js"
 
@@ -25,6 +26,19 @@ import type { World } from "./internal/World.js"
  * @since 0.1.0
  */
 export type { FaultConfig }
+
+/**
+ * What `stats` reports.
+ *
+ * @example
+ * ```ts
+ * import type { Simulator } from "@chainquery/simulator"
+ *
+ * const requests = (stats: Simulator.StatsSnapshot) => stats.requests.total
+ * ```
+ * @since 0.1.0
+ */
+export type { StatsSnapshot }
 
 /**
  * The API key the simulator accepts unless told otherwise.
@@ -114,8 +128,8 @@ export class Simulator extends Context.Service<Simulator, {
   readonly reorg: (chain: Chain.ChainId, depth: number) => Effect.Effect<number>
   /** Replaces the fault configuration; fails with the reason when it is not valid. */
   readonly setFaults: (faults: FaultConfig) => Effect.Effect<void, string>
-  /** Requests per route, faults injected, units spent. */
-  readonly stats: Effect.Effect<unknown>
+  /** Requests per operation, family and network, faults injected, rate-limited answers, units spent. */
+  readonly stats: Effect.Effect<StatsSnapshot>
   /** Zeroes the stats. */
   readonly resetStats: Effect.Effect<void>
 }>()("@chainquery/simulator/Simulator") {}

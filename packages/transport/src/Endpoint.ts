@@ -79,8 +79,11 @@ export const fromHttpApi = <E extends HttpApiEndpoint.Constraint>(endpoint: E) =
       const pairs: Array<readonly [string, string]> = []
       for (const [key, value] of Object.entries(wireQuery)) {
         if (value === undefined) continue
-        if (Array.isArray(value)) for (const item of value) pairs.push([`${key}[]`, String(item)])
-        else pairs.push([key, String(value)])
+        // A list parameter is always spelled `name[]`, even with one element (which the schema
+        // encodes as a bare value).
+        if (Array.isArray(query?.[key])) {
+          for (const item of Array.isArray(value) ? value : [value]) pairs.push([`${key}[]`, String(item)])
+        } else pairs.push([key, String(value)])
       }
       return { operation: name, path, query: pairs, decode: decode as Request<A>["decode"], chain }
     }

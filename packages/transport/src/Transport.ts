@@ -128,6 +128,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const totalTimeout = options.totalTimeout ?? "60 seconds"
   const maxBodyBytes = options.maxBodyBytes ?? ResponseBody.defaultMaxBytes
   const baseUrl = options.baseUrl.replace(/\/+$/, "")
+  const maxPause = Duration.fromInputUnsafe(options.retry?.maxRetryAfter ?? RetryPolicy.defaults.maxRetryAfter)
   const userAgent = `chainquery/${version}${options.userAgent === undefined ? "" : ` ${options.userAgent}`}`
 
   const readAnswer = (response: HttpClientResponse.HttpClientResponse) =>
@@ -146,7 +147,11 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       const now = yield* Clock.currentTimeMillis
       const retryAfter = RetryPolicy.parseRetryAfter(response.headers["retry-after"], now)
       const error = statusError(response.status, body ?? text, retryAfter)
-      if (error._tag === "RateLimited") yield* budget.rateLimited(Option.getOrUndefined(retryAfter))
+      // Everyone waits for the service's Retry-After, but never longer than the retry policy
+      // would: a longer one fails this call at once and must not stall the others.
+      if (error._tag === "RateLimited") {
+        yield* budget.rateLimited(Option.getOrUndefined(Option.map(retryAfter, (asked) => Duration.min(asked, maxPause))))
+      }
       return yield* Effect.fail(error)
     })
 

@@ -37,4 +37,12 @@ describe("Endpoint.fromHttpApi", () => {
     expect(request.path).toBe(`/nfts/collections/${"ab".repeat(32)}/owners`)
     expect(request.query).toEqual([["limit", "5"]])
   })
+
+  it("spells a list of one element with brackets too", () => {
+    const request = Endpoint.fromHttpApi(LedgerApi.LedgerGroup.endpoints.getNFTByOwners).build(
+      undefined,
+      { limit: 5, owner_addresses: [`0x${"1".repeat(64)}`] }
+    )
+    expect(request.query).toEqual([["limit", "5"], ["owner_addresses[]", `0x${"1".repeat(64)}`]])
+  })
 })

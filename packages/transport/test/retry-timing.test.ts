@@ -63,6 +63,23 @@ describe("transport retry timing", () => {
       assert.strictEqual(asked.length, 1)
     }))
 
+  it.effect("a refused Retry-After pauses the client's other calls only up to maxRetryAfter", () =>
+    Effect.gen(function*() {
+      const fake = scriptedClient([{ status: 429, headers: { "retry-after": "3600" } }, { status: 200, body: "2" }])
+      const program = Effect.gen(function*() {
+        const transport = yield* Transport.make({ baseUrl: "http://service.test", apiKey: "k", retry: { maxRetryAfter: "5 seconds" } })
+        const refused = yield* Effect.flip(transport.send(request))
+        assert.strictEqual(refused._tag, "RateLimited")
+        const next = yield* Effect.forkChild(transport.send(request))
+        yield* TestClock.adjust("4999 millis")
+        assert.strictEqual(fake.asked.length, 1)
+        yield* TestClock.adjust("1 millis")
+        return yield* Fiber.join(next)
+      }).pipe(Effect.provide(fake.layer))
+      assert.strictEqual(yield* program, 2)
+      assert.deepStrictEqual(fake.asked.map((a) => a.at), [0, 5000])
+    }))
+
   it.effect("gives up after `times` retries with the last error", () =>
     Effect.gen(function*() {
       const { call, asked } = run([{ status: 502, body: '{"message":"bad gateway"}' }], {
