@@ -8,9 +8,11 @@
  * @since 0.1.0
  */
 import { Transport } from "@chainquery/transport"
-import { Config, Context, Effect, Layer, Option, Schema } from "effect"
+import type { PageFailed } from "@chainquery/pagination"
+import { Config, Context, Effect, Layer, Option, Schema, type Stream } from "effect"
 import { FetchHttpClient, type HttpClient } from "effect/http"
 import type { LedgerOperation } from "./LedgerOperation.js"
+import * as LedgerStream from "./LedgerStream.js"
 import { defaultBaseUrls, type Network } from "./Network.js"
 import * as GetCoinsByNameRange from "./operations/getCoinsByNameRange.js"
 import * as GetNFTByOwners from "./operations/getNFTByOwners.js"
@@ -103,6 +105,41 @@ export class LedgerClient extends Context.Service<LedgerClient, {
     params: GetCoinsByNameRange.Parameters,
     options?: Transport.CallOptions
   ) => Effect.Effect<GetCoinsByNameRange.ReturnType, GetCoinsByNameRange.ErrorType>
+  /** B1 as a stream of holdings. `limit` is the page size; see `LedgerStream.StreamOptions`. */
+  readonly streamNFTOwnersByCollection: (
+    params: GetNFTOwnersByCollection.Parameters,
+    options?: LedgerStream.StreamOptions
+  ) => Stream.Stream<GetNFTOwnersByCollection.ReturnType["result"][number], PageFailed.PageFailed<GetNFTOwnersByCollection.ErrorType>>
+  /** B2 as a stream of transfers, newest first. `limit` is the page size; see `LedgerStream.StreamOptions`. */
+  readonly streamNFTTransfersByCreators: (
+    params: GetNFTTransfersByCreators.Parameters,
+    options?: LedgerStream.StreamOptions
+  ) => Stream.Stream<GetNFTTransfersByCreators.ReturnType["result"][number], PageFailed.PageFailed<GetNFTTransfersByCreators.ErrorType>>
+  /** B3 as a stream of transfers, newest first. `limit` is the page size; see `LedgerStream.StreamOptions`. */
+  readonly streamWalletsNFTTransfers: (
+    params: GetWalletsNFTTransfers.Parameters,
+    options?: LedgerStream.StreamOptions
+  ) => Stream.Stream<GetWalletsNFTTransfers.ReturnType["result"][number], PageFailed.PageFailed<GetWalletsNFTTransfers.ErrorType>>
+  /** B4 as a stream of collections in name order. `limit` is the page size; see `LedgerStream.StreamOptions`. */
+  readonly streamNFTCollections: (
+    params: GetNFTCollections.Parameters,
+    options?: LedgerStream.StreamOptions
+  ) => Stream.Stream<GetNFTCollections.ReturnType["result"][number], PageFailed.PageFailed<GetNFTCollections.ErrorType>>
+  /** B5 as a stream of holdings. `limit` is the page size; see `LedgerStream.StreamOptions`. */
+  readonly streamNFTByOwners: (
+    params: GetNFTByOwners.Parameters,
+    options?: LedgerStream.StreamOptions
+  ) => Stream.Stream<GetNFTByOwners.ReturnType["result"][number], PageFailed.PageFailed<GetNFTByOwners.ErrorType>>
+  /** B6 as a stream of holdings. `limit` is the page size; see `LedgerStream.StreamOptions`. */
+  readonly streamNFTOwnersByTokens: (
+    params: GetNFTOwnersByTokens.Parameters,
+    options?: LedgerStream.StreamOptions
+  ) => Stream.Stream<GetNFTOwnersByTokens.ReturnType["result"][number], PageFailed.PageFailed<GetNFTOwnersByTokens.ErrorType>>
+  /** B7 as a stream of coins in name order. `limit` is the page size; see `LedgerStream.StreamOptions`. */
+  readonly streamCoinsByNameRange: (
+    params: GetCoinsByNameRange.Parameters,
+    options?: LedgerStream.StreamOptions
+  ) => Stream.Stream<GetCoinsByNameRange.ReturnType["result"][number], PageFailed.PageFailed<GetCoinsByNameRange.ErrorType>>
 }>()("@chainquery/ledger-client/LedgerClient") {}
 
 const bind = <P, A>(operation: LedgerOperation<P, A>, transport: Transport.Transport, network: Network) => {
@@ -131,9 +168,7 @@ export const make: (options: Options) => Effect.Effect<LedgerClient["Service"], 
     const network = options.network ?? "mainnet"
     const baseUrl = options.baseUrl ?? defaultBaseUrls[network]
     const transport = yield* Transport.make({ ...options, baseUrl })
-    return LedgerClient.of({
-      network,
-      baseUrl,
+    const methods = {
       getNFTOwnersByCollection: bind(GetNFTOwnersByCollection.operation, transport, network),
       getNFTTransfersByCreators: bind(GetNFTTransfersByCreators.operation, transport, network),
       getWalletsNFTTransfers: bind(GetWalletsNFTTransfers.operation, transport, network),
@@ -141,6 +176,18 @@ export const make: (options: Options) => Effect.Effect<LedgerClient["Service"], 
       getNFTByOwners: bind(GetNFTByOwners.operation, transport, network),
       getNFTOwnersByTokens: bind(GetNFTOwnersByTokens.operation, transport, network),
       getCoinsByNameRange: bind(GetCoinsByNameRange.operation, transport, network)
+    }
+    return LedgerClient.of({
+      network,
+      baseUrl,
+      ...methods,
+    streamNFTOwnersByCollection: LedgerStream.streamOf(methods.getNFTOwnersByCollection),
+    streamNFTTransfersByCreators: LedgerStream.streamOf(methods.getNFTTransfersByCreators),
+    streamWalletsNFTTransfers: LedgerStream.streamOf(methods.getWalletsNFTTransfers),
+    streamNFTCollections: LedgerStream.streamOf(methods.getNFTCollections),
+    streamNFTByOwners: LedgerStream.streamOf(methods.getNFTByOwners),
+    streamNFTOwnersByTokens: LedgerStream.streamOf(methods.getNFTOwnersByTokens),
+    streamCoinsByNameRange: LedgerStream.streamOf(methods.getCoinsByNameRange),
     })
   }
 )
