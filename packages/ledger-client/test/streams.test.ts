@@ -13,6 +13,15 @@ import { sampleOf, stats, TestLayer } from "./support.js"
 const key = (t: { readonly transaction_version: bigint; readonly event_creation_number: bigint; readonly event_sequence_number: bigint; readonly token_data_id_hash: string }) =>
   `${t.transaction_version}:${t.event_creation_number}:${t.event_sequence_number}:${t.token_data_id_hash}`
 
+  /** Reads a listing sequentially and 4 offset windows at a time; both must agree. */
+const both = <A>(stream: (options: { readonly concurrency?: number }) => Stream.Stream<A, unknown>) =>
+    Effect.gen(function*() {
+      const sequential = yield* Stream.runCollect(stream({}))
+      const parallel = yield* Stream.runCollect(stream({ concurrency: 4 }))
+      assert.deepStrictEqual(parallel, sequential)
+      return sequential
+    })
+
 describe("LedgerClient streams", () => {
   layer(TestLayer, { excludeTestServices: true })((test) => {
     test.effect("every listing streams completely, once, and parallel reads equal the cursor walk", () =>
@@ -22,14 +31,6 @@ describe("LedgerClient streams", () => {
         const world = sim.world.aptos.mainnet
         const sample = yield* sampleOf("mainnet")
         const wallets = sample.wallets.slice(0, 3)
-        const both = <A>(stream: (options: { readonly concurrency?: number }) => Stream.Stream<A, unknown>) =>
-          Effect.gen(function*() {
-            const sequential = yield* Stream.runCollect(stream({}))
-            const parallel = yield* Stream.runCollect(stream({ concurrency: 4 }))
-            assert.deepStrictEqual(parallel, sequential)
-            return sequential
-          })
-
         const snapshot = world.latestVersion()
         const b3 = yield* both((o) => client.streamWalletsNFTTransfers({ walletAddresses: wallets, limit: 7 }, o))
         const b3Truth = world.transfersSince(0n).filter((t) =>
@@ -93,13 +94,15 @@ describe("LedgerClient streams", () => {
           Stream.tap((c) =>
             Effect.gen(function*() {
               delivered.push(c.collection_name)
-              if (delivered.length % 5 === 0 && ++pages === 2) yield* sim.setFaults({ serverError: { probability: 1, statuses: [500] } })
+              if (delivered.length % 5 === 0 && ++pages === 2) {
+                yield* Effect.orDie(sim.setFaults({ serverError: { probability: 1, statuses: [500] } }))
+              }
             })
           ),
           Stream.runDrain,
           Effect.flip
         )
-        yield* sim.setFaults({})
+        yield* Effect.orDie(sim.setFaults({}))
         assert.strictEqual(error._tag, "PageFailed")
         assert.strictEqual(error.cause._tag, "ServerError")
         const rest = yield* Stream.runCollect(client.streamNFTCollections({ limit: 5 }, { startCursor: Option.getOrThrow(error.resumeFrom) }))
