@@ -1,0 +1,157 @@
+/**
+ * A2, `getWalletNFTTransfers`: the NFT transfers sent or received by a wallet, optionally
+ * filtered by contracts and by a block or date range.
+ * `GET /api/v2.2/{address}/nft/transfers`.
+ *
+ * @since 0.1.0
+ */
+import {
+  BlockNumberOrHash,
+  Chain,
+  DateInput,
+  type Errors,
+  EvmAddress,
+  EvmApi,
+  type EvmPage,
+  Input,
+  Paging,
+  TokenId
+} from "@chainquery/schema"
+import { Operation, type Transport } from "@chainquery/transport"
+import { Effect } from "effect"
+import type * as Inputs from "../Inputs.js"
+import { compact, exclusive, paging } from "../internal/prepare.js"
+
+/**
+ * The parameters of {@link make}. `fromBlock`/`fromDate` and `toBlock`/`toDate` are alternatives:
+ * the types let you give one of each pair, never both.
+ *
+ * @example
+ * ```ts
+ * import type { GetWalletNFTTransfers } from "@chainquery/evm-client"
+ *
+ * const params: GetWalletNFTTransfers.Parameters = {
+ *   address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+ *   chain: "polygon",
+ *   contractAddresses: ["0x2953399124f0cbb46d2cbacd8a89cf0599974963"],
+ *   fromDate: "2024-01-01",
+ *   toBlock: 60000000,
+ *   limit: 100
+ * }
+ * ```
+ * @since 0.1.0
+ */
+export type Parameters =
+  & {
+    /** The wallet, sender or recipient of the transfers. */
+    readonly address: Inputs.Address
+    /** The chain; the service's default (eth) when absent. */
+    readonly chain?: Inputs.ChainInput | undefined
+    /** Only transfers of these NFT contracts (at least one: an empty list is rejected, not read as "all"). */
+    readonly contractAddresses?: ReadonlyArray<Inputs.Address> | undefined
+    /** How token ids are written in the response. */
+    readonly format?: Inputs.TokenIdFormat | undefined
+    /** `ASC` or `DESC`. */
+    readonly order?: Inputs.Order | undefined
+  }
+  & Inputs.FromBound
+  & Inputs.ToBound
+  & Inputs.Paging
+
+/**
+ * A page of the wallet's transfers with `block_exists` and `index_complete`; `cursor` is
+ * `Option.none()` on the last page.
+ *
+ * @example
+ * ```ts
+ * import type { GetWalletNFTTransfers } from "@chainquery/evm-client"
+ *
+ * const received = (page: GetWalletNFTTransfers.ReturnType, wallet: string) =>
+ *   page.result.filter((transfer) => transfer.to_address === wallet)
+ * ```
+ * @since 0.1.0
+ */
+export type ReturnType = EvmPage.TransfersPage
+
+/**
+ * What the call can fail with: `InvalidInput` (nothing sent), or what the service or the network
+ * answered.
+ *
+ * @example
+ * ```ts
+ * import type { GetWalletNFTTransfers } from "@chainquery/evm-client"
+ *
+ * const retryable = (error: GetWalletNFTTransfers.ErrorType) => error._tag === "RateLimited"
+ * ```
+ * @since 0.1.0
+ */
+export type ErrorType =
+  | Errors.InvalidInput
+  | Errors.Unauthorized
+  | Errors.RateLimited
+  | Errors.BadRequest
+  | Errors.ServerError
+  | Errors.Transport
+  | Errors.ResponseDecode
+
+/** The operation: validates the parameters into the endpoint's wire values. */
+const definition = Operation.define(
+  EvmApi.EvmGroup.endpoints.getWalletNFTTransfers,
+  Effect.fnUntraced(function*(params: Parameters) {
+    const address = yield* Input.validate(EvmAddress.EvmAddress, "address", params.address)
+    const chain = yield* Input.validateOptional(Chain.Chain, "chain", params.chain)
+    const contractAddresses = params.contractAddresses === undefined
+      ? undefined
+      : yield* Input.validateAll(EvmAddress.EvmAddress, "contractAddresses", params.contractAddresses, { nonEmpty: true })
+    const format = yield* Input.validateOptional(TokenId.TokenIdFormat, "format", params.format)
+    yield* exclusive("fromBlock", params.fromBlock, "fromDate", params.fromDate)
+    yield* exclusive("toBlock", params.toBlock, "toDate", params.toDate)
+    const fromBlock = yield* Input.validateOptional(BlockNumberOrHash.BlockNumber, "fromBlock", params.fromBlock)
+    const fromDate = yield* Input.validateOptional(DateInput.DateInput, "fromDate", params.fromDate)
+    const toBlock = yield* Input.validateOptional(BlockNumberOrHash.BlockNumber, "toBlock", params.toBlock)
+    const toDate = yield* Input.validateOptional(DateInput.DateInput, "toDate", params.toDate)
+    const order = yield* Input.validateOptional(Paging.Order, "order", params.order)
+    const { limit, cursor } = yield* paging(params)
+    return {
+      params: { address },
+      query: compact({
+        chain,
+        contract_addresses: contractAddresses,
+        format,
+        from_block: fromBlock,
+        to_block: toBlock,
+        from_date: fromDate,
+        to_date: toDate,
+        limit,
+        order,
+        cursor
+      }),
+      chain
+    }
+  })
+)
+
+/**
+ * The call on a transport.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { EvmClient } from "@chainquery/evm-client"
+ *
+ * const program = Effect.gen(function*() {
+ *   const client = yield* EvmClient.EvmClient
+ *   const page = yield* client.getWalletNFTTransfers({
+ *     address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+ *     chain: "eth",
+ *     fromDate: "2024-01-01T00:00:00Z",
+ *     limit: 100
+ *   })
+ *   return page.result
+ * })
+ * ```
+ * @since 0.1.0
+ */
+export const make = (
+  transport: Transport.Transport
+): (params: Parameters, options?: Transport.CallOptions) => Effect.Effect<ReturnType, ErrorType> => definition.make(transport)

@@ -1,0 +1,181 @@
+/**
+ * What the network and the service do to a call, over real HTTP with the simulator's faults:
+ * 429 with Retry-After waited for, a 5xx retried into a success, retries exhausted, timeouts,
+ * truncated and malformed bodies, an oversized body, a dropped connection.
+ */
+import { Simulator } from "@chainquery/simulator"
+import { assert, describe, layer } from "@effect/vitest"
+import { Duration, Effect, Fiber, Option } from "effect"
+import { EvmClient } from "../src/index.js"
+import { clientOn, simulatorWithClient, stats, timed } from "./support/fixtures.js"
+
+/** Runs `effect` with `faults` set, clearing them afterwards whatever happens. */
+const withFaults = <A, E, R>(sim: Simulator.Simulator["Service"], faults: Simulator.FaultConfig, effect: Effect.Effect<A, E, R>) =>
+  Effect.orDie(sim.setFaults(faults)).pipe(Effect.andThen(effect), Effect.ensuring(Effect.orDie(sim.setFaults({}))))
+
+describe("EvmClient resilience", () => {
+  layer(simulatorWithClient({ seed: 5, indexing: false, history: 10, chains: ["0x1"] }), { excludeTestServices: true })((it) => {
+    it.effect("a 5xx is retried; the call succeeds once the service recovers", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const client = yield* EvmClient.EvmClient
+        const head = sim.world.evm.chain("0x1").head
+        const before = yield* stats(sim)
+        yield* Effect.orDie(sim.setFaults({ routes: { getBlock: { serverError: { probability: 1, statuses: [503] } } } }))
+        const recover = yield* Effect.forkChild(Effect.sleep("100 millis").pipe(Effect.andThen(Effect.orDie(sim.setFaults({})))))
+        const block = yield* client.getBlock({ block: head, chain: "eth" }, { retry: { times: 3, base: "300 millis" } })
+        yield* Fiber.join(recover)
+        assert.strictEqual(Option.getOrThrow(block).number, BigInt(head))
+        const after = yield* stats(sim)
+        assert.strictEqual(after.faults["serverError"]! - before.faults["serverError"]!, 1, "exactly one injected fault")
+        assert.strictEqual(after.requests.byOperation.getBlock! - before.requests.byOperation.getBlock!, 2)
+      }))
+
+    it.effect("retries exhausted: ServerError after times + 1 requests", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const client = yield* EvmClient.EvmClient
+        const before = yield* stats(sim)
+        const error = yield* withFaults(
+          sim,
+          { routes: { getBlock: { serverError: { probability: 1, statuses: [502] } } } },
+          Effect.flip(client.getBlock({ block: 1, chain: "eth" }, { retry: { times: 2, base: "10 millis" } }))
+        )
+        assert.strictEqual(error._tag, "ServerError")
+        if (error._tag === "ServerError") assert.strictEqual(error.status, 502)
+        const after = yield* stats(sim)
+        assert.strictEqual(after.requests.byOperation.getBlock! - before.requests.byOperation.getBlock!, 3)
+        assert.strictEqual(after.faults["serverError"]! - before.faults["serverError"]!, 3)
+      }))
+
+    it.effect("an attempt that takes too long fails with Transport Timeout", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const impatient = yield* clientOn(sim, { attemptTimeout: "200 millis" })
+        const [elapsed, error] = yield* withFaults(
+          sim,
+          { routes: { getBlock: { latency: { probability: 1, ms: 2000 } } } },
+          timed(Effect.flip(impatient.getBlock({ block: 1, chain: "eth" }, { retry: { times: 0 } })))
+        )
+        assert.strictEqual(error._tag, "Transport")
+        if (error._tag === "Transport") assert.strictEqual(error.reason, "Timeout")
+        assert.isBelow(elapsed, 1500, "the client did not wait for the slow answer")
+      }))
+
+    it.effect("a call that takes too long overall (retries included) fails with Transport Timeout", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const client = yield* EvmClient.EvmClient
+        const [elapsed, error] = yield* withFaults(
+          sim,
+          { routes: { getDefiPositionsSummary: { serverError: 1 } } },
+          timed(Effect.flip(client.getDefiPositionsSummary(
+            { address: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed" },
+            { timeout: "300 millis", retry: { times: 10, base: "100 millis" } }
+          )))
+        )
+        assert.strictEqual(error._tag, "Transport")
+        if (error._tag === "Transport") assert.strictEqual(error.reason, "Timeout")
+        assert.isBelow(elapsed, 1500)
+      }))
+
+    it.effect("a truncated body is a ResponseDecode error, not retried", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const client = yield* EvmClient.EvmClient
+        const before = yield* stats(sim)
+        const error = yield* withFaults(
+          sim,
+          { routes: { getNFTTransfersByBlock: { truncated: 1 } } },
+          Effect.flip(client.getNFTTransfersByBlock({ block: sim.world.evm.chain("0x1").head, chain: "eth" }))
+        )
+        assert.strictEqual(error._tag, "ResponseDecode")
+        assert.include(error.message, "not valid JSON")
+        const after = yield* stats(sim)
+        assert.strictEqual(after.requests.byOperation.getNFTTransfersByBlock! - before.requests.byOperation.getNFTTransfersByBlock!, 1)
+        assert.strictEqual(after.faults["truncated"]! - before.faults["truncated"]!, 1)
+      }))
+
+    it.effect("a malformed body is a ResponseDecode error", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const client = yield* EvmClient.EvmClient
+        const error = yield* withFaults(
+          sim,
+          { routes: { getDefiPositionsSummary: { malformed: 1 } } },
+          Effect.flip(client.getDefiPositionsSummary({ address: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed" }))
+        )
+        assert.strictEqual(error._tag, "ResponseDecode")
+      }))
+
+    it.effect("a body over maxBodyBytes fails with Transport BodyTooLarge, not retried", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const capped = yield* clientOn(sim, { maxBodyBytes: 1_000_000 })
+        const before = yield* stats(sim)
+        const error = yield* withFaults(
+          sim,
+          { routes: { getBlock: { huge: { probability: 1, bytes: 2 * 1024 * 1024 } } } },
+          Effect.flip(capped.getBlock({ block: 1, chain: "eth" }))
+        )
+        assert.strictEqual(error._tag, "Transport")
+        if (error._tag === "Transport") assert.strictEqual(error.reason, "BodyTooLarge")
+        const after = yield* stats(sim)
+        assert.strictEqual(after.requests.byOperation.getBlock! - before.requests.byOperation.getBlock!, 1)
+      }))
+
+    it.effect("a dropped connection is a Transport Network error after the retries", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const client = yield* EvmClient.EvmClient
+        const before = yield* stats(sim)
+        const error = yield* withFaults(
+          sim,
+          { routes: { getNFTOwners: { reset: 1 } } },
+          Effect.flip(client.getNFTOwners({ address: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed" }, { retry: { times: 1, base: "10 millis" } }))
+        )
+        assert.strictEqual(error._tag, "Transport")
+        if (error._tag === "Transport") assert.strictEqual(error.reason, "Network")
+        const after = yield* stats(sim)
+        assert.strictEqual(after.requests.byOperation.getNFTOwners! - before.requests.byOperation.getNFTOwners!, 2)
+      }))
+  })
+
+  layer(
+    simulatorWithClient({ seed: 5, indexing: false, history: 10, chains: ["0x1"], rateLimit: { unitsPerSecond: 10 } }),
+    { excludeTestServices: true }
+  )("rate limited", (it) => {
+    it.effect("a 429 with Retry-After is waited for, then the call succeeds", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const client = yield* EvmClient.EvmClient
+        const head = sim.world.evm.chain("0x1").head
+        const before = yield* stats(sim)
+        const first = yield* client.getBlock({ block: head, chain: "eth" })
+        const [elapsed, second] = yield* timed(client.getBlock({ block: head - 1, chain: "eth" }))
+        assert.isTrue(Option.isSome(first) && Option.isSome(second))
+        assert.isAtLeast(elapsed, 950, "waited for Retry-After (1 s)")
+        const after = yield* stats(sim)
+        assert.strictEqual(after.rateLimited - before.rateLimited, 1)
+        assert.strictEqual(after.requests.byOperation.getBlock! - before.requests.byOperation.getBlock!, 3)
+      }))
+
+    it.effect("a Retry-After longer than maxRetryAfter fails at once with RateLimited", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        // A client of its own: a 429 pauses every request of the client that received it.
+        const client = yield* clientOn(sim, { apiKey: sim.apiKey })
+        const [elapsed, error] = yield* withFaults(
+          sim,
+          { routes: { getNFTOwners: { rateLimited: { probability: 1, retryAfterSeconds: 120 } } } },
+          timed(Effect.flip(client.getNFTOwners({ address: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed" })))
+        )
+        assert.strictEqual(error._tag, "RateLimited")
+        if (error._tag === "RateLimited") {
+          assert.deepStrictEqual(Option.map(error.retryAfter, Duration.toSeconds), Option.some(120))
+        }
+        // Well under the 120 s asked for (the simulator's own budget may add a 1 s wait first).
+        assert.isBelow(elapsed, 2500)
+      }))
+  })
+})
