@@ -109,6 +109,8 @@ describe("simulator, family A", () => {
         assert.deepStrictEqual(none.json, { message: "API KEY missing from x-api-key header" })
         const wrong = yield* get(url, { key: "nope" })
         assert.strictEqual(wrong.status, 401)
+        assert.deepStrictEqual(wrong.json, { message: "Invalid key" })
+        assert.strictEqual((yield* get(url, { headers: { authorization: "Bearer nope" } })).status, 401)
         assert.strictEqual((yield* get(url, { headers: { authorization: `Bearer ${sim.apiKey}` } })).status, 200)
       }))
 

@@ -7,7 +7,7 @@
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { ApiKey, type Chain, ErrorBody, EvmApi, LedgerApi } from "@chainquery/schema"
-import { Duration, Effect, Layer, Redacted, Schedule } from "effect"
+import { Duration, Effect, Layer, Schedule } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { createServer, type Server } from "node:http"
@@ -45,18 +45,26 @@ export interface Running {
   readonly frontDoor: ReturnType<typeof makeFrontDoor>
 }
 
+/**
+ * The API key check. Both schemes (X-API-Key, Bearer) are declared, and HttpApi tries each; the
+ * key given is read from the request itself, so that a wrong key says "Invalid key" whichever
+ * scheme is tried last.
+ */
 const authLayer = (apiKey: string) => {
-  const check = <A, E, R>(effect: Effect.Effect<A, E, R>, credential: Redacted.Redacted<string>) => {
-    const given = Redacted.value(credential)
-    return given === apiKey
-      ? effect
-      : Effect.fail(new ErrorBody.UnauthorizedBody({
-        message: given === "" ? "API KEY missing from x-api-key header" : "Invalid key"
+  const check = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const header = request.headers["x-api-key"]
+      const bearer = /^Bearer\s+(.+)$/i.exec(request.headers["authorization"] ?? "")?.[1]
+      const given = header ?? bearer
+      if (given === apiKey || bearer === apiKey) return yield* effect
+      return yield* Effect.fail(new ErrorBody.UnauthorizedBody({
+        message: given === undefined || given === "" ? "API KEY missing from x-api-key header" : "Invalid key"
       }))
-  }
+    })
   return Layer.succeed(ApiKey.ApiKeyAuth, {
-    apiKey: (effect, { credential }) => check(effect, credential),
-    bearer: (effect, { credential }) => check(effect, credential)
+    apiKey: (effect) => check(effect),
+    bearer: (effect) => check(effect)
   })
 }
 
