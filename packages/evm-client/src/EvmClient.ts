@@ -7,9 +7,12 @@
  *
  * @since 0.1.0
  */
+import type { PageFailed } from "@chainquery/pagination"
+import type { Errors } from "@chainquery/schema"
 import { Transport } from "@chainquery/transport"
-import { Config, Context, Effect, Layer, Option, Schema } from "effect"
+import { Config, Context, Effect, Layer, Option, Schema, type Stream } from "effect"
 import { FetchHttpClient, type HttpClient } from "effect/http"
+import * as EvmStream from "./EvmStream.js"
 import * as GetBlock from "./operations/getBlock.js"
 import * as GetDefiPositionsSummary from "./operations/getDefiPositionsSummary.js"
 import * as GetNFTOwners from "./operations/getNFTOwners.js"
@@ -105,6 +108,31 @@ export interface Service {
     params: GetDefiPositionsSummary.Parameters,
     options?: Transport.CallOptions
   ) => Effect.Effect<GetDefiPositionsSummary.ReturnType, GetDefiPositionsSummary.ErrorType>
+  /** A1 as a stream of transfers. `limit` is the page size. */
+  readonly streamNFTTransfersByBlock: (
+    params: GetNFTTransfersByBlock.Parameters,
+    options?: EvmStream.StreamOptions
+  ) => Stream.Stream<GetNFTTransfersByBlock.ReturnType["result"][number], PageFailed.PageFailed<GetNFTTransfersByBlock.ErrorType>>
+  /** A2 as a stream of transfers; `parts` splits a block range. `limit` is the page size. */
+  readonly streamWalletNFTTransfers: (
+    params: GetWalletNFTTransfers.Parameters,
+    options?: EvmStream.RangeStreamOptions
+  ) => Stream.Stream<GetWalletNFTTransfers.ReturnType["result"][number], PageFailed.PageFailed<GetWalletNFTTransfers.ErrorType | Errors.InvalidInput>>
+  /** A3 as a stream of transfers. `limit` is the page size. */
+  readonly streamNFTTransfers: (
+    params: GetNFTTransfers.Parameters,
+    options?: EvmStream.StreamOptions
+  ) => Stream.Stream<GetNFTTransfers.ReturnType["result"][number], PageFailed.PageFailed<GetNFTTransfers.ErrorType>>
+  /** A4 as a stream of trades; `parts` splits a block range. `limit` is the page size. */
+  readonly streamNFTTradesByWallet: (
+    params: GetNFTTradesByWallet.Parameters,
+    options?: EvmStream.RangeStreamOptions
+  ) => Stream.Stream<GetNFTTradesByWallet.ReturnType["result"][number], PageFailed.PageFailed<GetNFTTradesByWallet.ErrorType | Errors.InvalidInput>>
+  /** A5 as a stream of owners. `limit` is the page size. */
+  readonly streamNFTOwners: (
+    params: GetNFTOwners.Parameters,
+    options?: EvmStream.StreamOptions
+  ) => Stream.Stream<GetNFTOwners.ReturnType["result"][number], PageFailed.PageFailed<GetNFTOwners.ErrorType>>
 }
 
 /**
@@ -147,8 +175,8 @@ const normaliseBaseUrl = (baseUrl: string): string => baseUrl.replace(/\/+$/, ""
 export const make = (options: Options): Effect.Effect<Service, never, HttpClient.HttpClient> =>
   Effect.map(
     Transport.make({ ...options, baseUrl: normaliseBaseUrl(options.baseUrl ?? defaultBaseUrl) }),
-    (transport) =>
-      EvmClient.of({
+    (transport) => {
+      const methods = {
         getNFTTransfersByBlock: GetNFTTransfersByBlock.make(transport),
         getWalletNFTTransfers: GetWalletNFTTransfers.make(transport),
         getNFTTransfers: GetNFTTransfers.make(transport),
@@ -156,7 +184,16 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
         getNFTOwners: GetNFTOwners.make(transport),
         getBlock: GetBlock.make(transport),
         getDefiPositionsSummary: GetDefiPositionsSummary.make(transport)
+      }
+      return EvmClient.of({
+        ...methods,
+        streamNFTTransfersByBlock: EvmStream.streamOf(methods.getNFTTransfersByBlock),
+        streamWalletNFTTransfers: EvmStream.rangeStreamOf(methods.getWalletNFTTransfers),
+        streamNFTTransfers: EvmStream.streamOf(methods.getNFTTransfers),
+        streamNFTTradesByWallet: EvmStream.rangeStreamOf(methods.getNFTTradesByWallet),
+        streamNFTOwners: EvmStream.streamOf(methods.getNFTOwners),
       })
+    }
   )
 
 /**

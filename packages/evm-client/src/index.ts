@@ -15,3 +15,4 @@ export type * as GetNFTTradesByWallet from "./operations/getNFTTradesByWallet.js
 export type * as GetNFTOwners from "./operations/getNFTOwners.js"
 export type * as GetBlock from "./operations/getBlock.js"
 export type * as GetDefiPositionsSummary from "./operations/getDefiPositionsSummary.js"
+export * as EvmStream from "./EvmStream.js"
