@@ -42,10 +42,16 @@ export const readText = (
 ): Effect.Effect<string, Errors.Transport> => {
   const declared = Number(response.headers["content-length"])
   if (Number.isFinite(declared) && declared > maxBytes) return Effect.fail(tooLarge(maxBytes))
+  const failed = (error: { readonly message: string }) =>
+    new Errors.Transport({ reason: "Network", message: `reading the response failed: ${error.message}` })
+  if (response.headers["content-length"] !== undefined && Number.isFinite(declared)) {
+    // A declared length within the cap: read the body in one go (the common case, and cheaper).
+    return Effect.mapError(response.text, failed)
+  }
   const chunks: Array<Uint8Array> = []
   let size = 0
   return response.stream.pipe(
-    Stream.mapError((error) => new Errors.Transport({ reason: "Network", message: `reading the response failed: ${error.message}` })),
+    Stream.mapError(failed),
     Stream.runForEach((chunk) => {
       size += chunk.length
       if (size > maxBytes) return Effect.fail(tooLarge(maxBytes))

@@ -180,21 +180,36 @@ export type RetryPolicy = RetryOptions | {
  * ```
  * @since 0.1.0
  */
-export const retry = <A, E extends AttemptError, R>(
+export const retry = <A, E extends AttemptError, R, E2 = never>(
   effect: Effect.Effect<A, E, R>,
-  policy: RetryPolicy = {}
-): Effect.Effect<A, E, R> => {
+  policy: RetryPolicy = {},
+  /** Wraps the retries (everything after the first failure), e.g. to bound them by a deadline. */
+  aroundRetries: (retries: Effect.Effect<A, E, R>) => Effect.Effect<A, E | E2, R> = (retries) => retries
+): Effect.Effect<A, E | E2, R> => {
   const maxRetryAfter = Duration.fromInputUnsafe(policy.maxRetryAfter ?? defaults.maxRetryAfter)
   const times = policy.times ?? defaults.times
   if (times <= 0) return effect
-  return Effect.retry(effect, {
-    schedule: "schedule" in policy ? policy.schedule : schedule(policy),
-    times,
-    while: (error: E) =>
-      isRetryable(error) &&
-      Option.match(retryAfterOf(error), {
-        onNone: () => true,
-        onSome: (asked) => Duration.isLessThanOrEqualTo(asked, maxRetryAfter)
-      })
+  const worthIt = (error: E) =>
+    isRetryable(error) &&
+    Option.match(retryAfterOf(error), {
+      onNone: () => true,
+      onSome: (asked) => Duration.isLessThanOrEqualTo(asked, maxRetryAfter)
+    })
+  // The first attempt runs bare (no schedule to build on the common, successful path). After a
+  // failure worth retrying, the schedule starts with that failure as its first input, exactly as
+  // `Effect.retry` around the whole effect would.
+  return Effect.catch(effect, (first) => {
+    if (!worthIt(first)) return Effect.fail(first)
+    let replayed = false
+    const again = Effect.suspend(() => {
+      if (replayed) return effect
+      replayed = true
+      return Effect.fail(first)
+    })
+    return aroundRetries(Effect.retry(again, {
+      schedule: "schedule" in policy ? policy.schedule : schedule(policy),
+      times,
+      while: worthIt
+    }))
   })
 }

@@ -185,12 +185,22 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       return body
     })
     const total = Duration.fromInputUnsafe(callOptions?.timeout ?? totalTimeout)
-    return RetryPolicy.retry(attempt, callOptions?.retry ?? options.retry ?? {}).pipe(
-      Effect.timeoutOrElse({
-        duration: total,
-        orElse: () =>
-          Effect.fail(new Errors.Transport({ reason: "Timeout", message: `the call did not complete within ${Duration.format(total)}` }))
-      }),
+    const callTimeout = () =>
+      Effect.fail(new Errors.Transport({ reason: "Timeout", message: `the call did not complete within ${Duration.format(total)}` }))
+    const policy = callOptions?.retry ?? options.retry ?? {}
+    // The first attempt is bounded by its own timeout; when that cannot outlast the call, only
+    // the retries need the call's deadline (the common, successful path then runs one timer).
+    const withDeadline = Duration.isLessThanOrEqualTo(attemptTimeout, total)
+      ? Effect.flatMap(Clock.currentTimeMillis, (start) =>
+        RetryPolicy.retry(attempt, policy, (retries) =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            Effect.timeoutOrElse(retries, {
+              duration: Duration.millis(Math.max(0, Duration.toMillis(total) - (now - start))),
+              orElse: callTimeout
+            })
+          )))
+      : RetryPolicy.retry(attempt, policy).pipe(Effect.timeoutOrElse({ duration: total, orElse: callTimeout }))
+    return withDeadline.pipe(
       Effect.flatMap((body) => {
         const decoded = request.decode(body)
         if (Result.isSuccess(decoded)) return Effect.succeed(decoded.success)
