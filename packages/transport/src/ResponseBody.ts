@@ -24,6 +24,9 @@ export const defaultMaxBytes = 16 * 1024 * 1024
 const tooLarge = (maxBytes: number) =>
   new Errors.Transport({ reason: "BodyTooLarge", message: `the response body is larger than ${maxBytes} bytes` })
 
+const failed = (error: { readonly message: string }) =>
+  new Errors.Transport({ reason: "Network", message: `reading the response failed: ${error.message}` })
+
 /**
  * Reads the body as text, failing once it grows past `maxBytes` (checked against
  * `Content-Length` first, then while streaming).
@@ -42,8 +45,6 @@ export const readText = (
 ): Effect.Effect<string, Errors.Transport> => {
   const declared = Number(response.headers["content-length"])
   if (Number.isFinite(declared) && declared > maxBytes) return Effect.fail(tooLarge(maxBytes))
-  const failed = (error: { readonly message: string }) =>
-    new Errors.Transport({ reason: "Network", message: `reading the response failed: ${error.message}` })
   if (response.headers["content-length"] !== undefined && Number.isFinite(declared)) {
     // A declared length within the cap: read the body in one go (the common case, and cheaper).
     return Effect.mapError(response.text, failed)
