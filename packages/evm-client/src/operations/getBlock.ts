@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { type Block, BlockNumberOrHash, Chain, type Errors, EvmApi, Input } from "@chainquery/schema"
+import { type Block, BlockNumberOrHash, Chain, EvmApi, Input } from "@chainquery/schema"
 import { Operation, type Transport } from "@chainquery/transport"
 import { Effect, Option, Schema } from "effect"
 import type * as Inputs from "../Inputs.js"
@@ -61,14 +61,7 @@ export type ReturnType = Option.Option<Block.Block>
  * ```
  * @since 0.1.0
  */
-export type ErrorType =
-  | Errors.InvalidInput
-  | Errors.Unauthorized
-  | Errors.RateLimited
-  | Errors.BadRequest
-  | Errors.ServerError
-  | Errors.Transport
-  | Errors.ResponseDecode
+export type ErrorType = Operation.ErrorType
 
 /** The operation: validates the parameters into the endpoint's wire values. */
 const definition = Operation.define(

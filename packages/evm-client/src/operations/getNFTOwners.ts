@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Chain, type Errors, EvmAddress, EvmApi, type EvmPage, Input, TokenId } from "@chainquery/schema"
+import { Chain, EvmAddress, EvmApi, type EvmPage, Input, TokenId } from "@chainquery/schema"
 import { Operation, type Transport } from "@chainquery/transport"
 import { Effect, Schema } from "effect"
 import type * as Inputs from "../Inputs.js"
@@ -69,14 +69,7 @@ export type ReturnType = EvmPage.OwnersPage
  * ```
  * @since 0.1.0
  */
-export type ErrorType =
-  | Errors.InvalidInput
-  | Errors.Unauthorized
-  | Errors.RateLimited
-  | Errors.BadRequest
-  | Errors.ServerError
-  | Errors.Transport
-  | Errors.ResponseDecode
+export type ErrorType = Operation.ErrorType
 
 /** The operation: validates the parameters into the endpoint's wire values. */
 const definition = Operation.define(

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Chain, type Errors, EvmAddress, EvmApi, type EvmPage, Input, Paging, TokenId } from "@chainquery/schema"
+import { Chain, EvmAddress, EvmApi, type EvmPage, Input, Paging, TokenId } from "@chainquery/schema"
 import { Operation, type Transport } from "@chainquery/transport"
 import { Effect } from "effect"
 import type * as Inputs from "../Inputs.js"
@@ -66,14 +66,7 @@ export type ReturnType = EvmPage.TransfersPage
  * ```
  * @since 0.1.0
  */
-export type ErrorType =
-  | Errors.InvalidInput
-  | Errors.Unauthorized
-  | Errors.RateLimited
-  | Errors.BadRequest
-  | Errors.ServerError
-  | Errors.Transport
-  | Errors.ResponseDecode
+export type ErrorType = Operation.ErrorType
 
 /** The operation: validates the parameters into the endpoint's wire values. */
 const definition = Operation.define(

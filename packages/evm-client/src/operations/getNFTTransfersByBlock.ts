@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { BlockNumberOrHash, Chain, type Errors, EvmApi, type EvmPage, Input, Paging } from "@chainquery/schema"
+import { BlockNumberOrHash, Chain, EvmApi, type EvmPage, Input, Paging } from "@chainquery/schema"
 import { Operation, type Transport } from "@chainquery/transport"
 import { Effect } from "effect"
 import type * as Inputs from "../Inputs.js"
@@ -56,14 +56,7 @@ export type ReturnType = EvmPage.TransfersByBlockPage
  * ```
  * @since 0.1.0
  */
-export type ErrorType =
-  | Errors.InvalidInput
-  | Errors.Unauthorized
-  | Errors.RateLimited
-  | Errors.BadRequest
-  | Errors.ServerError
-  | Errors.Transport
-  | Errors.ResponseDecode
+export type ErrorType = Operation.ErrorType
 
 /** The operation: validates the parameters into the endpoint's wire values. */
 const definition = Operation.define(

@@ -9,7 +9,6 @@ import {
   BlockNumberOrHash,
   Chain,
   DateInput,
-  type Errors,
   EvmAddress,
   EvmApi,
   type EvmPage,
@@ -85,14 +84,7 @@ export type ReturnType = EvmPage.TransfersPage
  * ```
  * @since 0.1.0
  */
-export type ErrorType =
-  | Errors.InvalidInput
-  | Errors.Unauthorized
-  | Errors.RateLimited
-  | Errors.BadRequest
-  | Errors.ServerError
-  | Errors.Transport
-  | Errors.ResponseDecode
+export type ErrorType = Operation.ErrorType
 
 /** The operation: validates the parameters into the endpoint's wire values. */
 const definition = Operation.define(
