@@ -10,7 +10,7 @@ import { Schema } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { positionChanges } from "./evm/Defi.js"
 import type { EvmChain } from "./evm/EvmChain.js"
-import { transferRecord } from "./evm/EvmQueries.js"
+import { transferRecord } from "./evm/EvmRecords.js"
 import type { Network, World } from "./World.js"
 
 const encodeTransfer = Schema.encodeSync(NftTransfer.NftTransfer)
