@@ -1,8 +1,24 @@
 /**
  * @chainquery/watcher: a long-running CLI that polls wallets through chainquery and prints what
- * changed.
+ * changed. These are its foundations:
  *
- * This app is laid out but not filled yet; its CLI arrives with its own issue.
+ * - `WatchedWallet`: one wallet on one EVM chain or Aptos network;
+ * - `WalletSpec`: wallets parsed from `eth:0x…`-style specs and wallet files;
+ * - `WatchEvent`: the event model (Effect Schemas, exact JSON) and its pure constructors, defined
+ *   per family in `NftEvents`, `TradeEvents`, `AptosEvents` and `DefiChanges`;
+ * - `EventId`: how each event's stable id is derived;
+ * - `Output`: NDJSON and aligned, optionally coloured, lines;
+ * - `StateStore`: the crash-safe state (checkpoints, block hashes, DeFi snapshots, last batch).
  *
  * @since 0.1.0
  */
+export * as AptosEvents from "./AptosEvents.js"
+export * as DefiChanges from "./DefiChanges.js"
+export * as EventId from "./EventId.js"
+export * as NftEvents from "./NftEvents.js"
+export * as Output from "./Output.js"
+export * as StateStore from "./StateStore.js"
+export * as TradeEvents from "./TradeEvents.js"
+export * as WalletSpec from "./WalletSpec.js"
+export * as WatchedWallet from "./WatchedWallet.js"
+export * as WatchEvent from "./WatchEvent.js"

@@ -1,0 +1,165 @@
+/**
+ * The events of Aptos tokens: `aptos.token.in` / `aptos.token.out` (from the token transfer
+ * records of B2, B3), as Schemas, with their pure constructor, seen from one watched wallet: the
+ * same record always gives the same events with the same ids. All of it is re-exported by
+ * `WatchEvent`.
+ *
+ * @since 0.1.0
+ */
+import { AptosAddress, type AptosToken } from "@chainquery/schema"
+import { Option, Schema } from "effect"
+import * as EventId from "./EventId.js"
+import { Amount, RecordAddress, Timestamp } from "./internal/eventFields.js"
+import { AptosNetwork } from "./WatchedWallet.js"
+
+const aptosFields = {
+  id: Schema.String,
+  network: AptosNetwork,
+  wallet: AptosAddress.AptosAddress,
+  /** The collection's name and `collection_data_id_hash`. */
+  collection: Schema.String,
+  collectionId: Schema.String,
+  creator: RecordAddress,
+  /** The token's `token_data_id_hash` and name. */
+  tokenDataId: Schema.String,
+  name: Schema.String,
+  amount: Amount,
+  /** The other side; `null` for a mint (no sender) or a burn (no recipient). */
+  counterparty: Schema.NullOr(RecordAddress),
+  /** The Move event type, e.g. `0x3::token::DepositEvent`. */
+  transferType: Schema.String,
+  /** Coins that moved with the token (a sale), if any. */
+  coinAmount: Schema.NullOr(Amount),
+  coinType: Schema.NullOr(Schema.String),
+  /** The ledger version (transaction) and the event: its handle's account and creation number, its sequence number. */
+  version: Amount,
+  eventAccount: RecordAddress,
+  eventCreationNumber: Amount,
+  eventSequenceNumber: Amount,
+  timestamp: Timestamp
+}
+
+/**
+ * An Aptos token arrived in a watched wallet.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { WatchEvent } from "@chainquery/watcher"
+ *
+ * Schema.is(WatchEvent.AptosTokenIn)(event)
+ * ```
+ * @since 0.1.0
+ */
+export const AptosTokenIn = Schema.Struct({ kind: Schema.tag("aptos.token.in"), ...aptosFields })
+
+/**
+ * @example
+ * ```ts
+ * import type { WatchEvent } from "@chainquery/watcher"
+ *
+ * const label = (event: WatchEvent.AptosTokenIn) => `${event.collection}/${event.name}`
+ * ```
+ * @since 0.1.0
+ */
+export type AptosTokenIn = typeof AptosTokenIn.Type
+
+/**
+ * An Aptos token left a watched wallet.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { WatchEvent } from "@chainquery/watcher"
+ *
+ * Schema.is(WatchEvent.AptosTokenOut)(event)
+ * ```
+ * @since 0.1.0
+ */
+export const AptosTokenOut = Schema.Struct({ kind: Schema.tag("aptos.token.out"), ...aptosFields })
+
+/**
+ * @example
+ * ```ts
+ * import type { WatchEvent } from "@chainquery/watcher"
+ *
+ * const sold = (event: WatchEvent.AptosTokenOut) => event.coinAmount !== null
+ * ```
+ * @since 0.1.0
+ */
+export type AptosTokenOut = typeof AptosTokenOut.Type
+
+/**
+ * Either side of an Aptos token transfer.
+ *
+ * @example
+ * ```ts
+ * import type { WatchEvent } from "@chainquery/watcher"
+ *
+ * const at = (event: WatchEvent.AptosEvent) => event.version
+ * ```
+ * @since 0.1.0
+ */
+export type AptosEvent = AptosTokenIn | AptosTokenOut
+
+/** Pads a well-formed Aptos address to 64 lower-case hex digits; anything else is kept as sent. */
+const normalise = (address: string): string =>
+  /^0x[0-9a-fA-F]{1,64}$/.test(address) ? `0x${address.slice(2).toLowerCase().padStart(64, "0")}` : address
+
+/**
+ * The events of one Aptos token transfer for a watched wallet: `aptos.token.out` when the
+ * wallet is the sender, `aptos.token.in` when it is the recipient, both (out first) for a
+ * transfer to itself, none otherwise. A mint has no sender and a burn no recipient: their
+ * counterparty is `null`.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { AptosToken } from "@chainquery/schema"
+ * import { WatchEvent } from "@chainquery/watcher"
+ *
+ * const transfer = Schema.decodeUnknownSync(AptosToken.TokenTransfer)(record)
+ * const events = WatchEvent.fromAptosTransfer("mainnet", wallet, transfer) // [{ kind: "aptos.token.in", … }]
+ * ```
+ * @since 0.1.0
+ */
+export const fromAptosTransfer = (
+  network: AptosNetwork,
+  wallet: AptosAddress.AptosAddress,
+  transfer: AptosToken.TokenTransfer
+): ReadonlyArray<AptosEvent> => {
+  const from = Option.getOrNull(Option.map(transfer.from_address, normalise))
+  const to = Option.getOrNull(Option.map(transfer.to_address, normalise))
+  const eventAccount = normalise(transfer.event_account_address)
+  const common = {
+    network,
+    wallet,
+    collection: transfer.collection_name,
+    collectionId: transfer.collection_data_id_hash,
+    creator: normalise(transfer.creator_address),
+    tokenDataId: transfer.token_data_id_hash,
+    name: transfer.name,
+    amount: transfer.token_amount,
+    transferType: transfer.transfer_type,
+    coinAmount: Option.getOrNull(transfer.coin_amount),
+    coinType: Option.getOrNull(transfer.coin_type),
+    version: transfer.transaction_version,
+    eventAccount,
+    eventCreationNumber: transfer.event_creation_number,
+    eventSequenceNumber: transfer.event_sequence_number,
+    timestamp: transfer.transaction_timestamp
+  }
+  const id = (direction: "in" | "out") =>
+    EventId.aptos(
+      network,
+      transfer.transaction_version,
+      eventAccount,
+      transfer.event_creation_number,
+      transfer.event_sequence_number,
+      direction
+    )
+  const events: Array<AptosEvent> = []
+  if (from === wallet) events.push({ kind: "aptos.token.out", id: id("out"), ...common, counterparty: to })
+  if (to === wallet) events.push({ kind: "aptos.token.in", id: id("in"), ...common, counterparty: from })
+  return events
+}

@@ -1,0 +1,251 @@
+/**
+ * The watcher's crash-safe state: per watched wallet and chain (or Aptos network) the
+ * checkpoint (the last block or ledger version read completely, and that block's hash), the
+ * recent block hashes of each chain (to notice a reorganisation; the last `keepBlocks` are
+ * kept), the last DeFi snapshot per wallet and chain, and the ids of the events of the last
+ * committed batch (after a restart, only those may be printed again). {@link StateStore.commit}
+ * writes all of a batch in ONE transaction: all of it is stored, or none.
+ *
+ * Why `node:sqlite`: it is SQLite built into Node (>= 22.5), so there is no native module to
+ * compile or download, nothing to install and nothing that breaks on a Node upgrade; SQLite is the
+ * most widely deployed and tested embedded database, and one file is easy to back up or inspect
+ * with the `sqlite3` shell. With the WAL journal and `synchronous = FULL`, `COMMIT` returns only
+ * after the transaction is fsynced to the write-ahead log, so a committed batch survives `kill -9`
+ * (and a power cut) at any later moment, and a batch interrupted before its commit leaves no
+ * trace. Node prints an ExperimentalWarning when the module is loaded: that one warning (and only
+ * it) is suppressed.
+ *
+ * @since 0.1.0
+ */
+import type { Chain, DefiPositions } from "@chainquery/schema"
+import { Clock, Context, type DateTime, Effect, Layer, Option, Schema } from "effect"
+import { openDatabase } from "./internal/sqlite.js"
+import { stateTables } from "./internal/stateTables.js"
+import type { EvmWallet, WatchedWallet } from "./WatchedWallet.js"
+
+/**
+ * The state store failed: it could not be opened, read or written. Nothing was committed.
+ *
+ * @example
+ * ```ts
+ * import { StateStore } from "@chainquery/watcher"
+ *
+ * new StateStore.StateStoreError({ operation: "commit", message: "disk I/O error", cause: undefined })
+ * ```
+ * @since 0.1.0
+ */
+export class StateStoreError extends Schema.TaggedError<StateStoreError>()("StateStoreError", {
+  operation: Schema.Literals(["open", "read", "commit"]),
+  message: Schema.String,
+  cause: Schema.Defect()
+}) {}
+
+/**
+ * Where a wallet was read up to: the last block (EVM) or ledger version (Aptos) read completely,
+ * and that block's hash (`null` for Aptos).
+ *
+ * @example
+ * ```ts
+ * import type { StateStore } from "@chainquery/watcher"
+ *
+ * const start = (checkpoint: StateStore.Checkpoint) => checkpoint.position + 1n
+ * ```
+ * @since 0.1.0
+ */
+export interface Checkpoint {
+  readonly wallet: WatchedWallet
+  readonly position: bigint
+  readonly hash: string | null
+}
+
+/**
+ * The hash of one block of a chain.
+ *
+ * @example
+ * ```ts
+ * import type { StateStore } from "@chainquery/watcher"
+ *
+ * const block: StateStore.BlockHash = { chain: "0x1", number: 19_000_000n, hash: "0xabc…" }
+ * ```
+ * @since 0.1.0
+ */
+export interface BlockHash {
+  readonly chain: Chain.ChainId
+  readonly number: bigint
+  readonly hash: string
+}
+
+/**
+ * The DeFi positions of a wallet on a chain as last seen, at a block.
+ *
+ * @example
+ * ```ts
+ * import type { StateStore } from "@chainquery/watcher"
+ *
+ * const protocols = (snapshot: StateStore.DefiSnapshot) => snapshot.summaries.map((s) => s.protocol_id)
+ * ```
+ * @since 0.1.0
+ */
+export interface DefiSnapshot {
+  readonly wallet: EvmWallet
+  readonly blockNumber: bigint
+  readonly summaries: ReadonlyArray<DefiPositions.ProtocolSummary>
+}
+
+/**
+ * What one cycle commits. `forgetBlocks` drops a chain's hashes from a block on (orphaned by a
+ * reorganisation) before `blocks` are written; `eventIds` replaces the last batch's ids.
+ *
+ * @example
+ * ```ts
+ * import type { StateStore } from "@chainquery/watcher"
+ *
+ * const batch: StateStore.Batch = {
+ *   checkpoints: [{ wallet, position: 19_000_010n, hash: "0xabc…" }],
+ *   blocks: [{ chain: "0x1", number: 19_000_010n, hash: "0xabc…" }],
+ *   eventIds: events.map((event) => event.id)
+ * }
+ * ```
+ * @since 0.1.0
+ */
+export interface Batch {
+  readonly checkpoints?: ReadonlyArray<Checkpoint> | undefined
+  readonly forgetBlocks?: ReadonlyArray<{ readonly chain: Chain.ChainId; readonly fromBlock: bigint }> | undefined
+  readonly blocks?: ReadonlyArray<BlockHash> | undefined
+  readonly defiSnapshots?: ReadonlyArray<DefiSnapshot> | undefined
+  readonly eventIds: ReadonlyArray<string>
+}
+
+/**
+ * The last committed batch: its sequence number (1, 2, …), when it was committed, its event ids.
+ *
+ * @example
+ * ```ts
+ * import type { StateStore } from "@chainquery/watcher"
+ *
+ * const mayRepeat = (last: StateStore.LastBatch, id: string) => last.eventIds.includes(id)
+ * ```
+ * @since 0.1.0
+ */
+export interface LastBatch {
+  readonly sequence: number
+  readonly committedAt: DateTime.Utc
+  readonly eventIds: ReadonlyArray<string>
+}
+
+/**
+ * Options of a file-backed store: how many recent block hashes to keep per chain (default 256).
+ *
+ * @example
+ * ```ts
+ * import type { StateStore } from "@chainquery/watcher"
+ *
+ * const options: StateStore.Options = { keepBlocks: 64 }
+ * ```
+ * @since 0.1.0
+ */
+export interface Options {
+  readonly keepBlocks?: number | undefined
+}
+
+const failure = (operation: StateStoreError["operation"]) => (cause: unknown) =>
+  new StateStoreError({ operation, message: cause instanceof Error ? cause.message : String(cause), cause })
+
+const read = <A>(body: () => A) => Effect.try({ try: body, catch: failure("read") })
+
+/** The service over the tables of an open database. */
+const make = (tables: ReturnType<typeof stateTables>): StateStore["Service"] =>
+  StateStore.of({
+    checkpoints: read(tables.checkpoints),
+    checkpoint: (wallet) => read(() => Option.fromUndefinedOr(tables.checkpoint(wallet))),
+    blockHashes: (chain) => read(() => tables.blockHashes(chain)),
+    defiSnapshot: (wallet) => read(() => Option.fromUndefinedOr(tables.defiSnapshot(wallet))),
+    lastBatch: read(() => Option.fromUndefinedOr(tables.lastBatch())),
+    commit: (batch) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.try({ try: () => tables.commit(batch, now), catch: failure("commit") }))
+  })
+
+const acquire = (path: string, options: Options | undefined) => {
+  const wanted = options?.keepBlocks ?? 256
+  const keepBlocks = Number.isFinite(wanted) ? Math.max(1, Math.floor(wanted)) : 256
+  return Effect.acquireRelease(
+    Effect.try({
+      try: () => openDatabase(path),
+      catch: (cause) =>
+        new StateStoreError({
+          operation: "open",
+          message: `cannot open the state file ${path}: ${cause instanceof Error ? cause.message : String(cause)}`,
+          cause
+        })
+    }),
+    (db) => Effect.sync(() => {
+      if (db.isOpen) db.close()
+    })
+  ).pipe(Effect.map((db) => make(stateTables(db, keepBlocks))))
+}
+
+/**
+ * The state store service. Read the checkpoints at start, then `commit` once per cycle, after
+ * the cycle's events were written.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { StateStore } from "@chainquery/watcher"
+ *
+ * const program = Effect.gen(function*() {
+ *   const store = yield* StateStore.StateStore
+ *   const checkpoints = yield* store.checkpoints
+ *   yield* store.commit({ checkpoints: [{ wallet, position: 100n, hash: "0xabc…" }], eventIds: ["evm:0x1:…"] })
+ * }).pipe(Effect.provide(StateStore.StateStore.layer("watcher-state.sqlite")))
+ * ```
+ * @since 0.1.0
+ */
+export class StateStore extends Context.Service<StateStore, {
+  /** Every checkpoint, ordered by chain or network, then wallet. */
+  readonly checkpoints: Effect.Effect<ReadonlyArray<Checkpoint>, StateStoreError>
+  /** The checkpoint of one wallet, `None` before its first commit. */
+  readonly checkpoint: (wallet: WatchedWallet) => Effect.Effect<Option.Option<Checkpoint>, StateStoreError>
+  /** The recent block hashes of a chain, oldest first. */
+  readonly blockHashes: (chain: Chain.ChainId) => Effect.Effect<ReadonlyArray<BlockHash>, StateStoreError>
+  /** The last DeFi snapshot of a wallet on its chain. */
+  readonly defiSnapshot: (wallet: EvmWallet) => Effect.Effect<Option.Option<DefiSnapshot>, StateStoreError>
+  /** The last committed batch, `None` before the first commit. */
+  readonly lastBatch: Effect.Effect<Option.Option<LastBatch>, StateStoreError>
+  /** Writes a batch in one transaction (all or nothing) and returns it as the new last batch. */
+  readonly commit: (batch: Batch) => Effect.Effect<LastBatch, StateStoreError>
+}>()("@chainquery/watcher/StateStore") {
+  /** A store in the SQLite file at `path` (created if missing), closed when the layer is released. */
+  static readonly layer = (path: string, options?: Options): Layer.Layer<StateStore, StateStoreError> =>
+    Layer.effect(StateStore, acquire(path, options))
+
+  /** A store in memory, gone when the layer is released: for tests and runs that must keep no state. */
+  static readonly layerMemory: Layer.Layer<StateStore, StateStoreError> = Layer.effect(StateStore, acquire(":memory:", undefined))
+}
+
+/**
+ * Same as `StateStore.layer`: a store in the SQLite file at `path`.
+ *
+ * @example
+ * ```ts
+ * import { StateStore } from "@chainquery/watcher"
+ *
+ * const live = StateStore.layer("/var/lib/watcher/state.sqlite", { keepBlocks: 128 })
+ * ```
+ * @since 0.1.0
+ */
+export const layer = StateStore.layer
+
+/**
+ * Same as `StateStore.layerMemory`: a store in memory.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { StateStore } from "@chainquery/watcher"
+ *
+ * const test = (program: Effect.Effect<void, never, StateStore.StateStore>) => program.pipe(Effect.provide(StateStore.layerMemory))
+ * ```
+ * @since 0.1.0
+ */
+export const layerMemory = StateStore.layerMemory

@@ -1,0 +1,133 @@
+/**
+ * The events of EVM NFT trades: `trade.bought` / `trade.sold` (from the trade records of A4),
+ * with the price, the price token and the marketplace, as Schemas, with their pure constructor,
+ * seen from one watched wallet. All of it is re-exported by `WatchEvent`.
+ *
+ * @since 0.1.0
+ */
+import type { Chain, EvmAddress, NftTrade } from "@chainquery/schema"
+import { Option, Schema } from "effect"
+import * as EventId from "./EventId.js"
+import { Amount, evmFields, normaliseEvm as normalise, RecordAddress, Timestamp } from "./internal/eventFields.js"
+
+const tradeFields = {
+  ...evmFields,
+  collection: RecordAddress,
+  tokenIds: Schema.Array(Amount),
+  /** The seller of a bought NFT, the buyer of a sold one. */
+  counterparty: RecordAddress,
+  /** In the smallest unit of `priceToken`. */
+  price: Amount,
+  /** The ERC-20 paid with; `null` for the chain's native coin. */
+  priceToken: Schema.NullOr(RecordAddress),
+  marketplace: RecordAddress,
+  transactionHash: Schema.String,
+  blockNumber: Amount,
+  blockHash: Schema.String,
+  timestamp: Timestamp
+}
+
+/**
+ * A watched wallet bought NFTs.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { WatchEvent } from "@chainquery/watcher"
+ *
+ * Schema.is(WatchEvent.TradeBought)(event)
+ * ```
+ * @since 0.1.0
+ */
+export const TradeBought = Schema.Struct({ kind: Schema.tag("trade.bought"), ...tradeFields })
+
+/**
+ * @example
+ * ```ts
+ * import type { WatchEvent } from "@chainquery/watcher"
+ *
+ * const seller = (event: WatchEvent.TradeBought) => event.counterparty
+ * ```
+ * @since 0.1.0
+ */
+export type TradeBought = typeof TradeBought.Type
+
+/**
+ * A watched wallet sold NFTs.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { WatchEvent } from "@chainquery/watcher"
+ *
+ * Schema.is(WatchEvent.TradeSold)(event)
+ * ```
+ * @since 0.1.0
+ */
+export const TradeSold = Schema.Struct({ kind: Schema.tag("trade.sold"), ...tradeFields })
+
+/**
+ * @example
+ * ```ts
+ * import type { WatchEvent } from "@chainquery/watcher"
+ *
+ * const buyer = (event: WatchEvent.TradeSold) => event.counterparty
+ * ```
+ * @since 0.1.0
+ */
+export type TradeSold = typeof TradeSold.Type
+
+/**
+ * Either side of a trade.
+ *
+ * @example
+ * ```ts
+ * import type { WatchEvent } from "@chainquery/watcher"
+ *
+ * const paid = (event: WatchEvent.TradeEvent) => event.kind === "trade.bought" ? event.price : 0n
+ * ```
+ * @since 0.1.0
+ */
+export type TradeEvent = TradeBought | TradeSold
+
+/**
+ * The events of one NFT trade for a watched wallet: `trade.bought` when it is the buyer,
+ * `trade.sold` when it is the seller (both, sold first, if it traded with itself).
+ *
+ * @example
+ * ```ts
+ * import { WatchEvent } from "@chainquery/watcher"
+ *
+ * const events = WatchEvent.fromTrade("0x1", wallet, trade) // [{ kind: "trade.bought", price: 5n * 10n ** 17n, … }]
+ * ```
+ * @since 0.1.0
+ */
+export const fromTrade = (
+  chain: Chain.ChainId,
+  wallet: EvmAddress.EvmAddress,
+  trade: NftTrade.NftTrade
+): ReadonlyArray<TradeEvent> => {
+  const buyer = normalise(trade.buyer_address)
+  const seller = normalise(trade.seller_address)
+  const transactionHash = trade.transaction_hash.toLowerCase()
+  const collection = normalise(trade.token_address)
+  const common = {
+    chain,
+    wallet,
+    collection,
+    tokenIds: trade.token_ids,
+    price: trade.price,
+    priceToken: Option.getOrNull(Option.map(trade.price_token_address, normalise)),
+    marketplace: normalise(trade.marketplace_address),
+    transactionHash,
+    blockNumber: trade.block_number,
+    blockHash: trade.block_hash.toLowerCase(),
+    timestamp: trade.block_timestamp
+  }
+  const id = (direction: "bought" | "sold") =>
+    EventId.trade(chain, transactionHash, collection, trade.token_ids, direction)
+  const events: Array<TradeEvent> = []
+  if (seller === wallet) events.push({ kind: "trade.sold", id: id("sold"), ...common, counterparty: buyer })
+  if (buyer === wallet) events.push({ kind: "trade.bought", id: id("bought"), ...common, counterparty: seller })
+  return events
+}

@@ -1,0 +1,151 @@
+/**
+ * The wallets the watcher watches: one wallet on one EVM chain or one Aptos network, as Effect
+ * Schemas (so they can be stored and read back), with the identity used to de-duplicate them.
+ *
+ * @since 0.1.0
+ */
+import { AptosAddress, Chain, EvmAddress } from "@chainquery/schema"
+import { Schema } from "effect"
+
+/**
+ * An Aptos network: `mainnet` or `testnet`.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { WatchedWallet } from "@chainquery/watcher"
+ *
+ * Schema.decodeUnknownSync(WatchedWallet.AptosNetwork)("testnet") // "testnet"
+ * ```
+ * @since 0.1.0
+ */
+export const AptosNetwork = Schema.Literals(["mainnet", "testnet"])
+
+/**
+ * @example
+ * ```ts
+ * import type { WatchedWallet } from "@chainquery/watcher"
+ *
+ * const network: WatchedWallet.AptosNetwork = "mainnet"
+ * ```
+ * @since 0.1.0
+ */
+export type AptosNetwork = typeof AptosNetwork.Type
+
+/**
+ * A watched EVM wallet on one chain: the chain's canonical hex id and the lower-case address.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { WatchedWallet } from "@chainquery/watcher"
+ *
+ * Schema.decodeUnknownSync(WatchedWallet.EvmWallet)({ family: "evm", chain: "eth", address: "0x" + "ab".repeat(20) })
+ * // { family: "evm", chain: "0x1", address: "0xabab…" }
+ * ```
+ * @since 0.1.0
+ */
+export const EvmWallet = Schema.Struct({
+  family: Schema.tag("evm"),
+  chain: Chain.Chain,
+  address: EvmAddress.EvmAddress
+})
+
+/**
+ * @example
+ * ```ts
+ * import type { WatchedWallet } from "@chainquery/watcher"
+ *
+ * const chainOf = (wallet: WatchedWallet.EvmWallet) => wallet.chain
+ * ```
+ * @since 0.1.0
+ */
+export type EvmWallet = typeof EvmWallet.Type
+
+/**
+ * A watched Aptos wallet on one network, its address padded to 64 hex digits.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { WatchedWallet } from "@chainquery/watcher"
+ *
+ * Schema.decodeUnknownSync(WatchedWallet.AptosWallet)({ family: "aptos", network: "mainnet", address: "0x1" })
+ * ```
+ * @since 0.1.0
+ */
+export const AptosWallet = Schema.Struct({
+  family: Schema.tag("aptos"),
+  network: AptosNetwork,
+  address: AptosAddress.AptosAddress
+})
+
+/**
+ * @example
+ * ```ts
+ * import type { WatchedWallet } from "@chainquery/watcher"
+ *
+ * const networkOf = (wallet: WatchedWallet.AptosWallet) => wallet.network
+ * ```
+ * @since 0.1.0
+ */
+export type AptosWallet = typeof AptosWallet.Type
+
+/**
+ * One wallet on one chain or network: what the watcher keeps a checkpoint for.
+ *
+ * @example
+ * ```ts
+ * import { WatchedWallet } from "@chainquery/watcher"
+ *
+ * const where = (wallet: WatchedWallet.WatchedWallet) =>
+ *   WatchedWallet.WatchedWallet.match(wallet, { evm: (w) => w.chain, aptos: (w) => `aptos-${w.network}` })
+ * ```
+ * @since 0.1.0
+ */
+export const WatchedWallet = Schema.Union([EvmWallet, AptosWallet]).pipe(Schema.toTaggedUnion("family"))
+
+/**
+ * @example
+ * ```ts
+ * import type { WatchedWallet } from "@chainquery/watcher"
+ *
+ * const address = (wallet: WatchedWallet.WatchedWallet): string => wallet.address
+ * ```
+ * @since 0.1.0
+ */
+export type WatchedWallet = EvmWallet | AptosWallet
+
+/**
+ * The identity of a watched wallet: `evm:<chainId>:<address>` or `aptos:<network>:<address>`.
+ *
+ * @example
+ * ```ts
+ * import { WatchedWallet } from "@chainquery/watcher"
+ *
+ * WatchedWallet.key({ family: "aptos", network: "testnet", address: wallet }) // "aptos:testnet:0x…"
+ * ```
+ * @since 0.1.0
+ */
+export const key = (wallet: WatchedWallet): string =>
+  wallet.family === "evm" ? `evm:${wallet.chain}:${wallet.address}` : `aptos:${wallet.network}:${wallet.address}`
+
+/**
+ * Drops repeated wallets (same family, chain or network, and address), keeping the first.
+ *
+ * @example
+ * ```ts
+ * import { WatchedWallet } from "@chainquery/watcher"
+ *
+ * WatchedWallet.dedupe([wallet, wallet]).length // 1
+ * ```
+ * @since 0.1.0
+ */
+export const dedupe = (wallets: Iterable<WatchedWallet>): ReadonlyArray<WatchedWallet> => {
+  const seen = new Map<string, WatchedWallet>()
+  for (const wallet of wallets) {
+    const id = key(wallet)
+    if (!seen.has(id)) seen.set(id, wallet)
+  }
+  return [...seen.values()]
+}

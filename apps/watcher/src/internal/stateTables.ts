@@ -1,0 +1,117 @@
+/**
+ * The state store's reads and its one-transaction commit, as plain synchronous functions over an
+ * open database (they throw on failure; `StateStore` turns that into typed errors).
+ *
+ * @internal
+ */
+import { type Chain, DefiPositions } from "@chainquery/schema"
+import { DateTime, Schema } from "effect"
+import type { DatabaseSync, SQLOutputValue } from "node:sqlite"
+import type { Batch, BlockHash, Checkpoint, DefiSnapshot, LastBatch } from "../StateStore.js"
+import { type EvmWallet, WatchedWallet } from "../WatchedWallet.js"
+import { transaction } from "./sqlite.js"
+
+const scopeOf = (wallet: WatchedWallet): string => wallet.family === "evm" ? wallet.chain : `aptos:${wallet.network}`
+const decodeWallet = Schema.decodeUnknownSync(WatchedWallet)
+const summariesJson = Schema.fromJsonString(DefiPositions.DefiPositionsSummary)
+const encodeSummaries = Schema.encodeSync(summariesJson)
+const decodeSummaries = Schema.decodeUnknownSync(summariesJson)
+
+const bigintOf = (value: SQLOutputValue | undefined): bigint => typeof value === "bigint" ? value : BigInt(String(value))
+const stringOf = (value: SQLOutputValue | undefined): string => String(value)
+const hashOf = (value: SQLOutputValue | undefined): string | null => value === null || value === undefined ? null : String(value)
+
+const walletOf = (scope: string, address: string): WatchedWallet =>
+  decodeWallet(scope.startsWith("aptos:")
+    ? { family: "aptos", network: scope.slice("aptos:".length), address }
+    : { family: "evm", chain: scope, address })
+
+/** The operations of the state store over `db`, keeping `keepBlocks` block hashes per chain. */
+export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
+  const sql = {
+    checkpoints: db.prepare("SELECT scope, wallet, position, hash FROM checkpoints ORDER BY scope, wallet"),
+    checkpoint: db.prepare("SELECT position, hash FROM checkpoints WHERE scope = ? AND wallet = ?"),
+    blockHashes: db.prepare("SELECT number, hash FROM block_hashes WHERE chain = ? ORDER BY number"),
+    defi: db.prepare("SELECT block, summaries FROM defi_snapshots WHERE chain = ? AND wallet = ?"),
+    batch: db.prepare("SELECT sequence, committed_at FROM last_batch WHERE id = 1"),
+    batchEvents: db.prepare("SELECT event_id FROM last_batch_events ORDER BY position"),
+    putCheckpoint: db.prepare(
+      "INSERT INTO checkpoints (scope, wallet, position, hash) VALUES (?, ?, ?, ?) " +
+        "ON CONFLICT (scope, wallet) DO UPDATE SET position = excluded.position, hash = excluded.hash"
+    ),
+    forgetBlocks: db.prepare("DELETE FROM block_hashes WHERE chain = ? AND number >= ?"),
+    putBlock: db.prepare("INSERT OR REPLACE INTO block_hashes (chain, number, hash) VALUES (?, ?, ?)"),
+    pruneBlocks: db.prepare(
+      "DELETE FROM block_hashes WHERE chain = ? AND number <= (SELECT MAX(number) FROM block_hashes WHERE chain = ?) - ?"
+    ),
+    putDefi: db.prepare("INSERT OR REPLACE INTO defi_snapshots (chain, wallet, block, summaries) VALUES (?, ?, ?, ?)"),
+    clearEvents: db.prepare("DELETE FROM last_batch_events"),
+    putEvent: db.prepare("INSERT INTO last_batch_events (position, event_id) VALUES (?, ?)"),
+    putBatch: db.prepare(
+      "INSERT INTO last_batch (id, sequence, committed_at) VALUES (1, 1, ?) " +
+        "ON CONFLICT (id) DO UPDATE SET sequence = sequence + 1, committed_at = excluded.committed_at"
+    )
+  }
+
+  return {
+    checkpoints: (): Array<Checkpoint> =>
+      sql.checkpoints.all().map((row) => ({
+        wallet: walletOf(stringOf(row["scope"]), stringOf(row["wallet"])),
+        position: bigintOf(row["position"]),
+        hash: hashOf(row["hash"])
+      })),
+
+    checkpoint: (wallet: WatchedWallet): Checkpoint | undefined => {
+      const row = sql.checkpoint.get(scopeOf(wallet), wallet.address)
+      return row === undefined ? undefined : { wallet, position: bigintOf(row["position"]), hash: hashOf(row["hash"]) }
+    },
+
+    blockHashes: (chain: Chain.ChainId): Array<BlockHash> =>
+      sql.blockHashes.all(chain).map((row) => ({ chain, number: bigintOf(row["number"]), hash: stringOf(row["hash"]) })),
+
+    defiSnapshot: (wallet: EvmWallet): DefiSnapshot | undefined => {
+      const row = sql.defi.get(wallet.chain, wallet.address)
+      return row === undefined
+        ? undefined
+        : { wallet, blockNumber: bigintOf(row["block"]), summaries: decodeSummaries(stringOf(row["summaries"])) }
+    },
+
+    lastBatch: (): LastBatch | undefined => {
+      const row = sql.batch.get()
+      return row === undefined ? undefined : {
+        sequence: Number(row["sequence"]),
+        committedAt: DateTime.makeUnsafe(Number(row["committed_at"])),
+        eventIds: sql.batchEvents.all().map((event) => stringOf(event["event_id"]))
+      }
+    },
+
+    /**
+     * Writes `batch` in one transaction, committed at `now` (epoch millis): checkpoints, then
+     * forgotten and new block hashes (pruned to the last `keepBlocks` per chain), DeFi snapshots,
+     * and the event ids, which replace the previous batch's. Any failure rolls all of it back.
+     */
+    commit: (batch: Batch, now: number): LastBatch => {
+      const defi = (batch.defiSnapshots ?? []).map((snapshot) => ({ snapshot, json: encodeSummaries(snapshot.summaries) }))
+      return transaction(db, () => {
+        for (const { wallet, position, hash } of batch.checkpoints ?? []) {
+          sql.putCheckpoint.run(scopeOf(wallet), wallet.address, position, hash)
+        }
+        for (const { chain, fromBlock } of batch.forgetBlocks ?? []) sql.forgetBlocks.run(chain, fromBlock)
+        const chains = new Set<string>()
+        for (const { chain, number, hash } of batch.blocks ?? []) {
+          sql.putBlock.run(chain, number, hash)
+          chains.add(chain)
+        }
+        for (const chain of chains) sql.pruneBlocks.run(chain, chain, keepBlocks)
+        for (const { snapshot, json } of defi) {
+          sql.putDefi.run(snapshot.wallet.chain, snapshot.wallet.address, snapshot.blockNumber, json)
+        }
+        sql.clearEvents.run()
+        batch.eventIds.forEach((id, index) => sql.putEvent.run(index, id))
+        sql.putBatch.run(now)
+        const sequence = Number(sql.batch.get()?.["sequence"])
+        return { sequence, committedAt: DateTime.makeUnsafe(now), eventIds: [...batch.eventIds] }
+      })
+    }
+  }
+}

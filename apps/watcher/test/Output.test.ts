@@ -1,0 +1,97 @@
+/**
+ * Output: NDJSON is the schema's exact encoding and decodes back to equal events; pretty lines
+ * are aligned, use short addresses, and carry ANSI escapes only when colour is asked for.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { DateTime, Effect, Schema } from "effect"
+import { Output, WatchEvent } from "../src/index.js"
+import { alice, aptosAlice, aptosTransfer, collection, nftTransfer, summary, trade } from "./fixtures.js"
+
+const ansi = new RegExp(`${String.fromCharCode(27)}\\[`)
+
+const at = { chain: "0x89" as const, wallet: alice, blockNumber: 55_000_000n, timestamp: DateTime.makeUnsafe("2024-05-01T12:30:00Z") }
+const pool = "0x" + "dd".repeat(20)
+const nft = WatchEvent.fromNftTransfer("0x1", alice, nftTransfer({ from_address: alice, token_id: "115792089237316195423570985008687907853269984665640564039457584007913129639935" }))
+const events: ReadonlyArray<WatchEvent.WatchEvent> = [
+  ...nft,
+  ...WatchEvent.fromTrade("0x1", alice, trade()),
+  ...WatchEvent.fromTrade("0x2105", alice, trade({ buyer_address: "0x" + "99".repeat(20), seller_address: alice, price_token_address: pool })),
+  ...WatchEvent.defiChanges(at, [summary("aave-v3", [["supplied", pool, 1000], ["borrowed", pool, 10]])], [summary("aave-v3", [["supplied", pool, 1200.5], ["staked", pool, 3]])], 0.05),
+  ...WatchEvent.fromAptosTransfer("testnet", aptosAlice, aptosTransfer({ from_address: aptosAlice, coin_amount: "100000000", coin_type: "0x1::aptos_coin::AptosCoin" })),
+  WatchEvent.retract(nft[0] as WatchEvent.NftEvent)
+]
+
+describe("Output.json", () => {
+  it("NDJSON: one line per event, bigints as strings, round-trips through the schema", () =>
+    Effect.gen(function*() {
+      const text = Output.lines(events, { format: "json", color: true })
+      const lines = text.split("\n")
+      assert.strictEqual(lines.pop(), "")
+      assert.strictEqual(lines.length, events.length)
+      assert.notMatch(text, ansi)
+      for (const [index, line] of lines.entries()) {
+        const raw = JSON.parse(line)
+        assert.deepStrictEqual(raw, Schema.encodeSync(WatchEvent.WatchEvent)(events[index]!))
+        const decoded = yield* Output.fromJson(line)
+        assert.deepStrictEqual(decoded, events[index])
+        assert.strictEqual(Output.json(decoded), line)
+      }
+      const first = JSON.parse(lines[0]!)
+      assert.strictEqual(first.kind, "nft.sent")
+      assert.strictEqual(first.tokenId, "115792089237316195423570985008687907853269984665640564039457584007913129639935")
+      assert.strictEqual(first.blockNumber, "19000000")
+      assert.strictEqual(first.amount, "1")
+      assert.strictEqual(first.timestamp, "2024-05-01T12:00:07.000Z")
+      assert.strictEqual(first.chain, "0x1")
+      const bought = JSON.parse(lines[2]!)
+      assert.deepStrictEqual(bought.tokenIds, ["1", "2"])
+      assert.strictEqual(bought.price, "1500000000000000000")
+      assert.isNull(bought.priceToken)
+    }))
+
+  it("the formatter ignores colour for JSON", () => {
+    const write = Output.formatter({ format: "json", color: true })
+    for (const event of events) assert.strictEqual(write(event), Output.json(event))
+  })
+})
+
+describe("Output.pretty", () => {
+  it("no ANSI escapes when color is false; escapes when it is true", () => {
+    for (const event of events) {
+      assert.notMatch(Output.pretty(event, { color: false }), ansi)
+      assert.match(Output.pretty(event, { color: true }), ansi)
+    }
+    assert.notMatch(Output.lines(events, { format: "pretty", color: false }), ansi)
+  })
+
+  it("one aligned line per event with short addresses", () => {
+    const lines = events.map((event) => Output.pretty(event, { color: false }))
+    for (const line of lines) assert.notInclude(line, "\n")
+    const kindColumn = lines.map((line, index) => line.indexOf(events[index]!.kind))
+    assert.strictEqual(new Set(kindColumn).size, 1, lines.join("\n"))
+    const walletColumn = lines.map((line) => line.indexOf("0x5aae…eaed"))
+    assert.strictEqual(new Set(walletColumn.filter((_, index) => !events[index]!.kind.startsWith("aptos"))).size, 1)
+    const [sent] = lines
+    assert.include(sent, "2024-05-01 12:00:07")
+    assert.include(sent, "nft.sent")
+    assert.include(sent, "eth")
+    assert.include(sent, `${Output.short(collection)} #11579…9935`)
+    assert.include(sent, "×1")
+    assert.include(sent, "tx 0x1111…1111")
+    assert.notInclude(sent, alice)
+    assert.include(lines[1], "from 0x5aae…eaed")
+    assert.include(lines[2], "trade.bought")
+    assert.include(lines[2], "from 0xb0b0…b0b0")
+    assert.include(lines[2], "1.5 native")
+    assert.include(lines[3], "base")
+    assert.include(lines[3], "to 0x9999…9999")
+    assert.include(lines.find((line) => line.includes("defi.changed"))!, "$1,000.00→$1,200.50 +20.1%")
+    assert.include(lines.find((line) => line.includes("aptos.token.in"))!, "aptos-testnet")
+    assert.include(lines.at(-1)!, `retracts ${events.at(-1)!.kind === "retracted" ? (events.at(-1) as WatchEvent.Retracted).retracts : ""}`)
+  })
+
+  it("short keeps short strings and shortens long ones", () => {
+    assert.strictEqual(Output.short("0x1"), "0x1")
+    assert.strictEqual(Output.short(alice), "0x5aae…eaed")
+  })
+})

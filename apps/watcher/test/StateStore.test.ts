@@ -1,0 +1,187 @@
+/**
+ * The state store: reads what was committed; a commit is atomic (a failure inside the
+ * transaction leaves the previous state); a committed batch survives `kill -9` of the process,
+ * and a process killed at a random moment leaves a consistent state; only SQLite's
+ * ExperimentalWarning is suppressed.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { spawn, spawnSync } from "node:child_process"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { loadSqlite } from "../src/internal/sqlite.js"
+import { StateStore, type WatchedWallet } from "../src/index.js"
+import { alice, aptosAlice, summary } from "./fixtures.js"
+
+const child = fileURLToPath(new URL("./support/commit-and-die.mjs", import.meta.url))
+const tempFile = () => join(mkdtempSync(join(tmpdir(), "watcher-state-")), "state.sqlite")
+
+const evm: WatchedWallet.EvmWallet = { family: "evm", chain: "0x1", address: alice }
+const base: WatchedWallet.EvmWallet = { family: "evm", chain: "0x2105", address: alice }
+const aptos: WatchedWallet.AptosWallet = { family: "aptos", network: "testnet", address: aptosAlice }
+const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`
+
+const snapshot = (path: string) =>
+  Effect.gen(function*() {
+    const store = yield* StateStore.StateStore
+    return {
+      checkpoints: yield* store.checkpoints,
+      blocks: yield* store.blockHashes("0x1"),
+      defi: yield* store.defiSnapshot(evm),
+      last: yield* store.lastBatch
+    }
+  }).pipe(Effect.provide(StateStore.layer(path)))
+
+describe("StateStore", () => {
+  it.effect("a fresh store is empty", () =>
+    Effect.gen(function*() {
+      const store = yield* StateStore.StateStore
+      assert.deepStrictEqual(yield* store.checkpoints, [])
+      assert.isTrue(Option.isNone(yield* store.checkpoint(evm)))
+      assert.deepStrictEqual(yield* store.blockHashes("0x1"), [])
+      assert.isTrue(Option.isNone(yield* store.defiSnapshot(evm)))
+      assert.isTrue(Option.isNone(yield* store.lastBatch))
+    }).pipe(Effect.provide(StateStore.layerMemory)))
+
+  it.effect("reads back checkpoints, block hashes, DeFi snapshots and the last batch", () =>
+    Effect.gen(function*() {
+      const store = yield* StateStore.StateStore
+      const summaries = [summary("aave-v3", [["supplied", "0x" + "dd".repeat(20), 1234.5]])]
+      const first = yield* store.commit({
+        checkpoints: [
+          { wallet: evm, position: 19_000_000n, hash: hash(1) },
+          { wallet: base, position: 12n, hash: hash(2) },
+          { wallet: aptos, position: 9_007_199_254_740_993n, hash: null }
+        ],
+        blocks: [{ chain: "0x1", number: 19_000_000n, hash: hash(1) }, { chain: "0x1", number: 18_999_999n, hash: hash(3) }],
+        defiSnapshots: [{ wallet: evm, blockNumber: 19_000_000n, summaries }],
+        eventIds: ["b", "a", "b"]
+      })
+      assert.strictEqual(first.sequence, 1)
+      assert.deepStrictEqual(first.eventIds, ["b", "a", "b"])
+      assert.deepStrictEqual(yield* store.checkpoints, [
+        { wallet: evm, position: 19_000_000n, hash: hash(1) },
+        { wallet: base, position: 12n, hash: hash(2) },
+        { wallet: aptos, position: 9_007_199_254_740_993n, hash: null }
+      ])
+      assert.deepStrictEqual(yield* store.checkpoint(aptos), Option.some({ wallet: aptos, position: 9_007_199_254_740_993n, hash: null }))
+      assert.deepStrictEqual((yield* store.blockHashes("0x1")).map((b) => b.number), [18_999_999n, 19_000_000n])
+      assert.deepStrictEqual(yield* store.defiSnapshot(evm), Option.some({ wallet: evm, blockNumber: 19_000_000n, summaries }))
+      assert.isTrue(Option.isNone(yield* store.defiSnapshot(base)))
+      const second = yield* store.commit({ checkpoints: [{ wallet: evm, position: 19_000_001n, hash: hash(4) }], eventIds: ["c"] })
+      assert.strictEqual(second.sequence, 2)
+      const last = Option.getOrThrow(yield* store.lastBatch)
+      assert.strictEqual(last.sequence, 2)
+      assert.deepStrictEqual(last.eventIds, ["c"])
+      assert.deepStrictEqual(Option.map(yield* store.checkpoint(evm), (c) => c.position), Option.some(19_000_001n))
+      assert.deepStrictEqual(Option.map(yield* store.checkpoint(base), (c) => c.position), Option.some(12n))
+    }).pipe(Effect.provide(StateStore.layerMemory)))
+
+  it.effect("keeps the last N block hashes per chain; forgetBlocks drops orphaned ones", () =>
+    Effect.gen(function*() {
+      const store = yield* StateStore.StateStore
+      const blocks = [1, 2, 3, 4, 5].map((n) => ({ chain: "0x1" as const, number: BigInt(n), hash: hash(n) }))
+      yield* store.commit({ blocks: [...blocks, { chain: "0x89", number: 1n, hash: hash(9) }], eventIds: [] })
+      assert.deepStrictEqual((yield* store.blockHashes("0x1")).map((b) => b.number), [3n, 4n, 5n])
+      assert.deepStrictEqual((yield* store.blockHashes("0x89")).map((b) => b.hash), [hash(9)])
+      yield* store.commit({ forgetBlocks: [{ chain: "0x1", fromBlock: 4n }], blocks: [{ chain: "0x1", number: 4n, hash: hash(44) }], eventIds: [] })
+      assert.deepStrictEqual((yield* store.blockHashes("0x1")).map((b) => b.hash), [hash(3), hash(44)])
+    }).pipe(Effect.provide(StateStore.layer(tempFile(), { keepBlocks: 3 }))))
+
+  it.effect("a commit is atomic: a failure inside the transaction leaves the previous state", () =>
+    Effect.gen(function*() {
+      const path = tempFile()
+      const write = (batch: StateStore.Batch) =>
+        Effect.gen(function*() {
+          const store = yield* StateStore.StateStore
+          return yield* store.commit(batch)
+        }).pipe(Effect.provide(StateStore.layer(path)))
+      yield* write({
+        checkpoints: [{ wallet: evm, position: 100n, hash: hash(100) }],
+        blocks: [{ chain: "0x1", number: 100n, hash: hash(100) }],
+        eventIds: ["first"]
+      })
+      const before = yield* snapshot(path)
+      // The checkpoints and event ids are written first; the block number does not fit SQLite's
+      // 64-bit integers, so the transaction fails half-way and must be rolled back.
+      const error = yield* Effect.flip(write({
+        checkpoints: [{ wallet: evm, position: 101n, hash: hash(101) }, { wallet: aptos, position: 5n, hash: null }],
+        defiSnapshots: [{ wallet: evm, blockNumber: 101n, summaries: [] }],
+        blocks: [{ chain: "0x1", number: 101n, hash: hash(101) }, { chain: "0x1", number: 2n ** 70n, hash: hash(0) }],
+        eventIds: ["second"]
+      }))
+      assert.strictEqual(error._tag, "StateStoreError")
+      assert.strictEqual(error.operation, "commit")
+      assert.deepStrictEqual(yield* snapshot(path), before)
+      assert.strictEqual(Option.getOrThrow(before.last).sequence, 1)
+      const after = yield* write({ checkpoints: [{ wallet: evm, position: 101n, hash: hash(101) }], eventIds: ["second"] })
+      assert.strictEqual(after.sequence, 2, "the store is usable after a failed commit")
+    }))
+
+  it.effect("a state file from a newer watcher is refused with a StateStoreError", () =>
+    Effect.gen(function*() {
+      const path = tempFile()
+      const { DatabaseSync } = loadSqlite()
+      const db = new DatabaseSync(path)
+      db.exec("PRAGMA user_version = 99")
+      db.close()
+      const error = yield* Effect.flip(snapshot(path))
+      assert.strictEqual(error.operation, "open")
+      assert.include(error.message, "newer watcher")
+    }))
+})
+
+describe("StateStore durability", () => {
+  it.effect("a batch committed by a process that then dies of kill -9 is there after a restart", () =>
+    Effect.gen(function*() {
+      const path = tempFile()
+      const result = spawnSync(process.execPath, [child, path, "once"], { encoding: "utf8", timeout: 30_000 })
+      assert.strictEqual(result.signal, "SIGKILL", result.stderr)
+      assert.deepStrictEqual(JSON.parse(result.stdout), { sequence: 1 })
+      assert.include(result.stderr, "probe warning", "other warnings are still printed")
+      assert.notInclude(result.stderr, "SQLite is an experimental feature")
+      const state = yield* snapshot(path)
+      const last = Option.getOrThrow(state.last)
+      assert.strictEqual(last.sequence, 1)
+      assert.deepStrictEqual(last.eventIds, ["event-41-a", "event-41-b"])
+      assert.deepStrictEqual(state.checkpoints.map((c) => [c.wallet.family, c.position, c.hash]), [
+        ["evm", 41n, hash(41)],
+        ["aptos", 41_000n, null]
+      ])
+      assert.deepStrictEqual(state.blocks, [{ chain: "0x1", number: 41n, hash: hash(41) }])
+    }), { timeout: 60_000 })
+
+  it.effect("killed with kill -9 at a random moment of a commit loop: every reported commit kept, nothing half-written", () =>
+    Effect.gen(function*() {
+      const path = tempFile()
+      const reported = yield* Effect.promise(() =>
+        new Promise<number>((resolve, reject) => {
+          const process_ = spawn(process.execPath, [child, path, "loop"], { stdio: ["ignore", "pipe", "pipe"] })
+          const target = 20 + Math.floor(Math.random() * 200)
+          let last = 0
+          let buffer = ""
+          let stderr = ""
+          process_.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+          process_.stdout.on("data", (chunk: Buffer) => {
+            buffer += chunk.toString()
+            const lines = buffer.split("\n")
+            buffer = lines.pop() ?? ""
+            for (const line of lines) last = Math.max(last, Number(line))
+            if (last >= target) process_.kill("SIGKILL")
+          })
+          process_.on("exit", (_, signal) =>
+            signal === "SIGKILL" ? resolve(last) : reject(new Error(`the child exited without being killed: ${stderr}`))
+          )
+        })
+      )
+      const state = yield* snapshot(path)
+      const last = Option.getOrThrow(state.last)
+      assert.isAtLeast(last.sequence, reported)
+      const n = last.sequence
+      assert.deepStrictEqual(last.eventIds, [`event-${n}-a`, `event-${n}-b`])
+      assert.deepStrictEqual(state.checkpoints.map((c) => c.position), [BigInt(n), BigInt(n) * 1000n])
+      assert.deepStrictEqual(state.blocks.at(-1), { chain: "0x1", number: BigInt(n), hash: hash(n) })
+    }), { timeout: 60_000 })
+})
