@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { type Cause, Effect, Option, Queue, Semaphore, Stream } from "effect"
+import { type Cause, Effect, Exit, Option, Queue, Semaphore, Stream } from "effect"
 import type { Envelope } from "./Envelope.js"
 import { PageFailed } from "./PageFailed.js"
 
@@ -126,7 +126,10 @@ export const pages = <P, A, E, R>(
         Effect.flatMap(next(state), ([page, more]) =>
           Effect.flatMap(Queue.offer(queue, page), () =>
             Option.isSome(more) ? produce(more.value) : Queue.end(queue))))
-    yield* Effect.forkScoped(Effect.catch(produce(start), (error) => Queue.fail(queue, error)))
+    // The queue ends however the producer ends: done, failed, died or interrupted.
+    yield* Effect.forkScoped(produce(start).pipe(
+      Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : Queue.failCause(queue, exit.cause))
+    ))
     return Stream.fromQueue(queue).pipe(Stream.tap(() => permits.release(1)))
   }))
 }

@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { type Cause, Effect, Option, Queue, Stream } from "effect"
+import { type Cause, Effect, Exit, Option, Queue, Stream } from "effect"
 import type { Envelope } from "./Envelope.js"
 import { PageFailed } from "./PageFailed.js"
 import { type Fetch, type Page, pages } from "./Paginate.js"
@@ -41,20 +41,31 @@ export const byOffset = <P, A, E, R>(
   const start = options.startOffset ?? 0
   const indexes = Stream.iterate(0, (i) => i + 1)
   const limited = options.maxPages === undefined ? indexes : Stream.take(indexes, options.maxPages)
-  return limited.pipe(
-    Stream.mapEffect((index) =>
-      fetch(start + index * options.pageSize).pipe(
-        Effect.mapError((cause) => new PageFailed({ cause, resumeFrom: Option.none(), pagesRead: index })),
-        Effect.map((response): Page<P, A> => ({
-          response,
-          items: envelope.items(response),
+  return Stream.unwrap(Effect.sync(() => {
+    let delivered = 0
+    return limited.pipe(
+    // Each page's outcome is kept as a value, so that a request running ahead (past the end, or
+    // failing) cannot overtake the pages before it; outcomes are then read in order, and one
+    // past the first short page is never looked at.
+    Stream.mapEffect((index) => Effect.exit(fetch(start + index * options.pageSize)), {
+      concurrency: Math.max(1, options.concurrency)
+    }),
+    Stream.takeUntil((exit) => Exit.isSuccess(exit) && envelope.items(exit.value).length < options.pageSize),
+    Stream.mapEffect((exit) =>
+      Exit.isSuccess(exit)
+        ? Effect.succeed<Page<P, A>>({
+          response: exit.value,
+          items: envelope.items(exit.value),
           cursor: Option.none(),
           next: Option.none(),
-          index
-        }))
-      ), { concurrency: Math.max(1, options.concurrency) }),
-    Stream.takeUntil((page) => page.items.length < options.pageSize)
-  )
+          index: delivered++
+        })
+        : Effect.failCause(exit.cause).pipe(
+          Effect.mapError((cause) => new PageFailed({ cause, resumeFrom: Option.none(), pagesRead: delivered }))
+        )
+      )
+    )
+  }))
 }
 
 /**
@@ -77,7 +88,8 @@ export const splitRange = (
 ): ReadonlyArray<readonly [bigint, bigint]> => {
   const total = toBlock - fromBlock + 1n
   if (total <= 0n) return []
-  const count = BigInt(Math.max(1, Math.min(parts, Number(total))))
+  const wanted = Number.isSafeInteger(parts) && parts > 0 ? parts : 1
+  const count = BigInt(Math.max(1, Math.min(wanted, Number(total))))
   const ranges: Array<readonly [bigint, bigint]> = []
   for (let i = 0n; i < count; i++) {
     const lo = fromBlock + (total * i) / count
@@ -123,6 +135,9 @@ export const byBlockRange = <P, A, E, R>(
     let index = 0
     return Stream.fromIterable(queues).pipe(
       Stream.flatMap((queue) => Stream.fromQueue(queue)),
-      Stream.map((page): Page<P, A> => ({ ...page, index: index++ }))
+      Stream.map((page): Page<P, A> => ({ ...page, index: index++ })),
+      // A sub-range's failure is reported at the combined stream's position; its cursor only
+      // continues that sub-range, so it is not offered as a resume point of the whole stream.
+      Stream.mapError((error) => new PageFailed({ cause: error.cause, resumeFrom: Option.none(), pagesRead: index }))
     )
   }))

@@ -3,7 +3,7 @@
  * prefetch bound, interruption, and parallel reads equal to the sequential read.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Option, Stream } from "effect"
+import { Deferred, Effect, Exit, Fiber, Option, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { Envelope, Paginate, Parallel } from "../src/index.js"
 
@@ -104,6 +104,14 @@ describe("Paginate", () => {
       seenAt.forEach((requested, index) => assert.isTrue(requested <= index + 3, `page ${index}: ${requested} requested`))
     }))
 
+  it.effect("with prefetch, a defect in fetch fails the stream instead of hanging it", () =>
+    Effect.gen(function*() {
+      const exit = yield* Effect.exit(
+        Stream.runDrain(Paginate.pages(() => Effect.die(new Error("decoder bug")), Envelope.evm<APage, number>(), { prefetch: 1 }))
+      )
+      assert.isTrue(Exit.isFailure(exit))
+    }))
+
   it.effect("interrupting the stream interrupts the request in flight", () =>
     Effect.gen(function*() {
       for (const prefetch of [0, 1]) {
@@ -146,6 +154,32 @@ describe("Parallel", () => {
       yield* TestClock.adjust("40 millis")
       const pages = yield* Fiber.join(fiber)
       assert.strictEqual(pages.length, 9)
+    }))
+
+  it.effect("byOffset: a request running ahead that fails cannot overtake the last page", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.forkChild(Stream.runCollect(Parallel.byOffset(
+        (offset: number) =>
+          offset === 0
+            ? Effect.as(Effect.sleep("100 millis"), { result: [1, 2], cursor: Option.none<string>(), hasNextPage: false })
+            : Effect.fail(new Error(`offset ${offset} refused`)),
+        Envelope.ledger(),
+        { pageSize: 10, concurrency: 4 }
+      )))
+      yield* TestClock.adjust("100 millis")
+      const pages = yield* Fiber.join(fiber)
+      assert.deepStrictEqual(pages.flatMap((p) => p.items), [1, 2])
+    }))
+
+  it.effect("byOffset: a failing page reports how many pages were delivered", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(Stream.runDrain(Parallel.byOffset(
+        (offset: number) =>
+          offset === 20 ? Effect.fail(new Error("boom")) : Effect.succeed({ result: range(10), cursor: Option.none<string>(), hasNextPage: true }),
+        Envelope.ledger(),
+        { pageSize: 10, concurrency: 3 }
+      )))
+      assert.strictEqual(error.pagesRead, 2)
     }))
 
   it("splitRange covers the range exactly, in the listing's order", () => {
