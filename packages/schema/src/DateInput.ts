@@ -48,7 +48,8 @@ const validEpoch = (
   month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour <= 23 && minute <= 59 &&
     second <= 59
     ? year < 100
-      ? new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis)).setUTCFullYear(year)
+      // Date.UTC reads years 0-99 as 1900-1999; build in 2000 (a leap year) and set the year.
+      ? new Date(Date.UTC(2000, month - 1, day, hour, minute, second, millis)).setUTCFullYear(year)
       : Date.UTC(year, month - 1, day, hour, minute, second, millis)
     : undefined
 

@@ -31,7 +31,10 @@ const toSafeBigInt = (input: unknown): bigint | undefined => {
 
 const toNumber = (input: unknown): number | undefined => {
   if (typeof input === "number") return Number.isFinite(input) ? input : undefined
-  if (typeof input === "string" && decimalPattern.test(input)) return Number(input)
+  if (typeof input === "string" && decimalPattern.test(input)) {
+    const value = Number(input)
+    return Number.isFinite(value) ? value : undefined
+  }
   return undefined
 }
 

@@ -157,6 +157,18 @@ describe("simulator, family A", () => {
         assert.deepStrictEqual([...seen].toSorted(), [...truth].toSorted(), "no misses")
       }))
 
+    test.effect("a date bound past the head keeps the cursor valid while blocks arrive", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const { wallet } = busiest(sim)
+        const url = (cursor?: string) =>
+          `${sim.evmUrl}/api/v2.2/${wallet}/nft/transfers?chain=eth&limit=2&to_date=2030-01-01T00:00:00Z${cursor === undefined ? "" : `&cursor=${cursor}`}`
+        const first = decode(EvmPage.TransfersPage, (yield* get(url(), { key: sim.apiKey })).json)
+        yield* sim.advance(1)
+        const second = yield* get(url(Option.getOrThrow(first.cursor)), { key: sim.apiKey })
+        assert.strictEqual(second.status, 200, second.text)
+      }))
+
     test.effect("owners (A5) equal the fold of the token transfers (A3)", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator

@@ -104,8 +104,10 @@ export const make = (options: BudgetOptions = {}): Effect.Effect<ComputeBudget> 
 
     const refill = (now: number) => {
       if (rate === undefined || configured === undefined) return
-      if (updated !== undefined) tokens = Math.min(configured, tokens + ((now - updated) / 1000) * rate)
-      updated = now
+      if (updated === undefined || now > updated) {
+        if (updated !== undefined) tokens = Math.min(configured, tokens + ((now - updated) / 1000) * rate)
+        updated = now
+      }
     }
 
     const take = (operation: string): Effect.Effect<void> =>
@@ -130,6 +132,8 @@ export const make = (options: BudgetOptions = {}): Effect.Effect<ComputeBudget> 
         if (rate !== undefined && configured !== undefined) {
           rate = Math.max(configured / 16, rate / 2)
           tokens = 0
+          // Nothing accrues during the pause: after it, requests resume at the lowered rate.
+          updated = pausedUntil
         }
       })
 

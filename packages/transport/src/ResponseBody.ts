@@ -45,8 +45,10 @@ export const readText = (
 ): Effect.Effect<string, Errors.Transport> => {
   const declared = Number(response.headers["content-length"])
   if (Number.isFinite(declared) && declared > maxBytes) return Effect.fail(tooLarge(maxBytes))
-  if (response.headers["content-length"] !== undefined && Number.isFinite(declared)) {
-    // A declared length within the cap: read the body in one go (the common case, and cheaper).
+  const length = response.headers["content-length"]
+  if (length !== undefined && /^\d+$/.test(length.trim()) && response.headers["content-encoding"] === undefined) {
+    // An uncompressed body of declared length within the cap: read it in one go (the common case,
+    // and cheaper). A compressed one is counted as it is inflated.
     return Effect.mapError(response.text, failed)
   }
   const chunks: Array<Uint8Array> = []
@@ -63,11 +65,12 @@ export const readText = (
   )
 }
 
-const dangerous = /"(?:__proto__|constructor|prototype)"\s*:/
+const dangerous = /"(?:__proto__|constructor|prototype)"\s*:|\\u/
 
 /**
  * Parses JSON; keys `__proto__`, `constructor` and `prototype` are dropped (only looked for when
- * the text contains one, so the common case is a plain `JSON.parse`). `undefined` when the text is
+ * the text contains one, or a `\u` escape that could spell one, so the common case is a plain
+ * `JSON.parse`). `undefined` when the text is
  * not JSON.
  *
  * @example

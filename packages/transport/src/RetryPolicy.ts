@@ -180,12 +180,10 @@ export type RetryPolicy = RetryOptions | {
  * ```
  * @since 0.1.0
  */
-export const retry = <A, E extends AttemptError, R, E2 = never>(
+export const retry = <A, E extends AttemptError, R>(
   effect: Effect.Effect<A, E, R>,
-  policy: RetryPolicy = {},
-  /** Wraps the retries (everything after the first failure), e.g. to bound them by a deadline. */
-  aroundRetries: (retries: Effect.Effect<A, E, R>) => Effect.Effect<A, E | E2, R> = (retries) => retries
-): Effect.Effect<A, E | E2, R> => {
+  policy: RetryPolicy = {}
+): Effect.Effect<A, E, R> => {
   const maxRetryAfter = Duration.fromInputUnsafe(policy.maxRetryAfter ?? defaults.maxRetryAfter)
   const times = policy.times ?? defaults.times
   if (times <= 0) return effect
@@ -206,10 +204,10 @@ export const retry = <A, E extends AttemptError, R, E2 = never>(
       replayed = true
       return Effect.fail(first)
     })
-    return aroundRetries(Effect.retry(again, {
+    return Effect.retry(again, {
       schedule: "schedule" in policy ? policy.schedule : schedule(policy),
       times,
       while: worthIt
-    }))
+    })
   })
 }

@@ -128,10 +128,12 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const totalTimeout = options.totalTimeout ?? "60 seconds"
   const maxBodyBytes = options.maxBodyBytes ?? ResponseBody.defaultMaxBytes
   const baseUrl = options.baseUrl.replace(/\/+$/, "")
-  const maxPause = Duration.fromInputUnsafe(options.retry?.maxRetryAfter ?? RetryPolicy.defaults.maxRetryAfter)
   const userAgent = `chainquery/${version}${options.userAgent === undefined ? "" : ` ${options.userAgent}`}`
 
-  const readAnswer = (response: HttpClientResponse.HttpClientResponse) =>
+  const attemptTimedOut = () =>
+    Effect.fail(new Errors.Transport({ reason: "Timeout", message: `no complete answer within ${Duration.format(attemptTimeout)}` }))
+
+  const readAnswer = (response: HttpClientResponse.HttpClientResponse, maxPause: Duration.Duration) =>
     Effect.gen(function*() {
       const text = yield* ResponseBody.readText(response, maxBodyBytes)
       const body = ResponseBody.parseJson(text)
@@ -156,8 +158,6 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     })
 
   const send = <A>(request: Request<A>, callOptions?: CallOptions): Effect.Effect<A, AttemptError> => {
-    let attempts = 0
-    let lastStatus = 0
     const url = `${baseUrl}${request.path}${request.query.length === 0 ? "" : `?${describeQuery(request.query)}`}`
     const httpRequest = HttpClientRequest.get(url).pipe(
       HttpClientRequest.setHeaders({
@@ -166,54 +166,46 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         "user-agent": userAgent
       })
     )
-    const attempt = Effect.gen(function*() {
-      yield* budget.take(request.operation)
-      attempts++
-      const body = yield* slots.withPermits(1)(
-        client.execute(httpRequest).pipe(
-          Effect.mapError(networkError),
-          Effect.tap((response) => Effect.sync(() => (lastStatus = response.status))),
-          Effect.flatMap(readAnswer),
-          Effect.timeoutOrElse({
-            duration: attemptTimeout,
-            orElse: () =>
-              Effect.fail(new Errors.Transport({ reason: "Timeout", message: `no complete answer within ${Duration.format(attemptTimeout)}` }))
-          })
-        )
-      )
-      yield* budget.succeeded
-      return body
-    })
     const total = Duration.fromInputUnsafe(callOptions?.timeout ?? totalTimeout)
-    const callTimeout = () =>
-      Effect.fail(new Errors.Transport({ reason: "Timeout", message: `the call did not complete within ${Duration.format(total)}` }))
     const policy = callOptions?.retry ?? options.retry ?? {}
-    // The first attempt is bounded by its own timeout; when that cannot outlast the call, only
-    // the retries need the call's deadline (the common, successful path then runs one timer).
-    const withDeadline = Duration.isLessThanOrEqualTo(attemptTimeout, total)
-      ? Effect.flatMap(Clock.currentTimeMillis, (start) =>
-        RetryPolicy.retry(attempt, policy, (retries) =>
-          Effect.flatMap(Clock.currentTimeMillis, (now) =>
-            Effect.timeoutOrElse(retries, {
-              duration: Duration.millis(Math.max(0, Duration.toMillis(total) - (now - start))),
-              orElse: callTimeout
-            })
-          )))
-      : RetryPolicy.retry(attempt, policy).pipe(Effect.timeoutOrElse({ duration: total, orElse: callTimeout }))
-    return withDeadline.pipe(
-      Effect.flatMap((body) => {
-        const decoded = request.decode(body)
-        if (Result.isSuccess(decoded)) return Effect.succeed(decoded.success)
-        const issue = decoded.failure.issue
-        return Effect.fail(new Errors.ResponseDecode({
-          path: IssuePath.format(IssuePath.of(issue)),
-          message: decoded.failure.message.split("\n")[0] ?? "the response does not match the operation's schema"
-        }))
-      }),
-      Effect.tap((value) => logRejected(request.operation, value)),
-      Effect.ensuring(Effect.suspend(() =>
-        Effect.annotateCurrentSpan({ "http.status_code": lastStatus, "chainquery.attempts": attempts })
-      )),
+    const maxPause = Duration.fromInputUnsafe(policy.maxRetryAfter ?? RetryPolicy.defaults.maxRetryAfter)
+    const callTimedOut = () =>
+      Effect.fail(new Errors.Transport({ reason: "Timeout", message: `the call did not complete within ${Duration.format(total)}` }))
+    // Counters live per run of the returned effect (it may be run more than once).
+    return Effect.suspend(() => {
+      let attempts = 0
+      let lastStatus = 0
+      const attempt = Effect.gen(function*() {
+        yield* budget.take(request.operation)
+        attempts++
+        const body = yield* slots.withPermits(1)(
+          client.execute(httpRequest).pipe(
+            Effect.mapError(networkError),
+            Effect.tap((response) => Effect.sync(() => (lastStatus = response.status))),
+            Effect.flatMap((response) => readAnswer(response, maxPause)),
+            Effect.timeoutOrElse({ duration: attemptTimeout, orElse: attemptTimedOut })
+          )
+        )
+        yield* budget.succeeded
+        return body
+      })
+      // The call's deadline covers everything: waiting for compute units or a slot, attempts, retries.
+      return RetryPolicy.retry(attempt, policy).pipe(
+        Effect.timeoutOrElse({ duration: total, orElse: callTimedOut }),
+        Effect.flatMap((body) => {
+          const decoded = request.decode(body)
+          if (Result.isSuccess(decoded)) return Effect.succeed(decoded.success)
+          return Effect.fail(new Errors.ResponseDecode({
+            path: IssuePath.format(IssuePath.of(decoded.failure.issue)),
+            message: decoded.failure.message.split("\n")[0] ?? "the response does not match the operation's schema"
+          }))
+        }),
+        Effect.tap((value) => logRejected(request.operation, value)),
+        Effect.ensuring(Effect.suspend(() =>
+          Effect.annotateCurrentSpan({ "http.status_code": lastStatus, "chainquery.attempts": attempts })
+        ))
+      )
+    }).pipe(
       Effect.withSpan(`chainquery.${request.operation}`, {
         attributes: { "chainquery.operation": request.operation, "chainquery.chain": request.chain ?? "" }
       })

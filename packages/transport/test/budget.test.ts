@@ -34,6 +34,17 @@ describe("ComputeBudget", () => {
       assert.strictEqual(yield* budget.currentRate, 100)
     }))
 
+  it.effect("nothing accrues during a 429 pause: requests resume at the lowered rate", () =>
+    Effect.gen(function*() {
+      const budget = yield* ComputeBudget.make({ unitsPerSecond: 100 })
+      yield* budget.rateLimited(Duration.seconds(10))
+      const waiting = yield* Effect.forkChild(budget.take("getWalletNFTTransfers"))
+      yield* TestClock.adjust("10 seconds")
+      assert.isUndefined(waiting.pollUnsafe())
+      yield* TestClock.adjust("100 millis") // 5 units at the halved rate of 50 per second
+      yield* Fiber.join(waiting)
+    }))
+
   it.effect("without a budget nothing waits, but a 429 still pauses", () =>
     Effect.gen(function*() {
       const budget = yield* ComputeBudget.make({})

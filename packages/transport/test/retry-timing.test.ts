@@ -80,6 +80,43 @@ describe("transport retry timing", () => {
       assert.deepStrictEqual(fake.asked.map((a) => a.at), [0, 5000])
     }))
 
+  it.effect("the call's deadline covers waiting for compute units", () =>
+    Effect.gen(function*() {
+      const fake = scriptedClient([{ status: 200, body: "1" }])
+      const program = Effect.gen(function*() {
+        const transport = yield* Transport.make({
+          baseUrl: "http://service.test",
+          apiKey: "k",
+          attemptTimeout: "100 millis",
+          totalTimeout: "500 millis",
+          rateLimit: { unitsPerSecond: 1 }
+        })
+        yield* transport.send(request)
+        const second = yield* Effect.forkChild(Effect.flip(transport.send(request)))
+        yield* TestClock.adjust("500 millis")
+        return yield* Fiber.join(second)
+      }).pipe(Effect.provide(fake.layer))
+      const error = yield* program
+      assert.strictEqual(error._tag, "Transport")
+      assert.match(error.message, /did not complete within/)
+      assert.strictEqual(fake.asked.length, 1)
+    }))
+
+  it.effect("a call's own maxRetryAfter bounds the pause it imposes on the others", () =>
+    Effect.gen(function*() {
+      const fake = scriptedClient([{ status: 429, headers: { "retry-after": "20" } }, { status: 200, body: "3" }])
+      const program = Effect.gen(function*() {
+        const transport = yield* Transport.make({ baseUrl: "http://service.test", apiKey: "k" })
+        const refused = yield* Effect.flip(transport.send(request, { retry: { maxRetryAfter: "1 second" } }))
+        assert.strictEqual(refused._tag, "RateLimited")
+        const next = yield* Effect.forkChild(transport.send(request))
+        yield* TestClock.adjust("1 second")
+        return yield* Fiber.join(next)
+      }).pipe(Effect.provide(fake.layer))
+      assert.strictEqual(yield* program, 3)
+      assert.deepStrictEqual(fake.asked.map((a) => a.at), [0, 1000])
+    }))
+
   it.effect("gives up after `times` retries with the last error", () =>
     Effect.gen(function*() {
       const { call, asked } = run([{ status: 502, body: '{"message":"bad gateway"}' }], {

@@ -57,6 +57,17 @@ const blockBounds = (chain: EvmChain, range: Range): { readonly from: number; re
   return { from, to }
 }
 
+/**
+ * The range filter as the caller gave it, for cursor fingerprints: resolved bounds can move as the
+ * chain grows (a date past the head resolves to the current head), the filter does not.
+ */
+const rangeFilter = (range: Range) => ({
+  fromBlock: range.from_block,
+  toBlock: range.to_block,
+  fromDate: range.from_date === undefined ? undefined : DateTime.toEpochMillis(range.from_date),
+  toDate: range.to_date === undefined ? undefined : DateTime.toEpochMillis(range.to_date)
+})
+
 /** Resolves a block number or hash to a number, or undefined when no such block exists. */
 const blockNumberOf = (chain: EvmChain, block: BlockNumberOrHash.BlockNumberOrHash): number | undefined => {
   if (typeof block === "bigint") return block <= BigInt(chain.head) ? Number(block) : undefined
@@ -124,7 +135,7 @@ export class EvmQueries {
     const limit = params.limit ?? defaultLimit
     const indexed = this.world.indexedHead(chain.profile.id)
     const bounds = blockBounds(chain, params)
-    const fingerprint = Cursor.fingerprint(route, { ...filter, from: bounds.from, to: bounds.to, order: params.order })
+    const fingerprint = Cursor.fingerprint(route, { ...filter, ...rangeFilter(params), order: params.order })
     const state = resume(params, fingerprint, indexed)
     const page = readWindow({
       ids,
@@ -189,7 +200,7 @@ export class EvmQueries {
     const chain = this.chain(params.chain)
     const limit = params.limit ?? defaultLimit
     const bounds = blockBounds(chain, params)
-    const fingerprint = Cursor.fingerprint("A4", { chain: chain.profile.id, address: params.address, ...bounds })
+    const fingerprint = Cursor.fingerprint("A4", { chain: chain.profile.id, address: params.address, ...rangeFilter(params) })
     const state = resume(params, fingerprint, this.world.indexedHead(chain.profile.id))
     const page = readWindow({
       ids: chain.tradesByWallet.get(params.address) ?? [],
