@@ -7,6 +7,7 @@
  *
  * @since 0.1.0
  */
+import { ComputeUnits } from "@chainquery/schema"
 import { Clock, Duration, Effect } from "effect"
 
 /**
@@ -28,8 +29,8 @@ export interface BudgetOptions {
 }
 
 /**
- * Default weights per operation id (estimates: the service meters each endpoint, but its weights
- * are not in the spec). Listings 5, a block 10, DeFi positions 20; anything else 5.
+ * Default weights per operation id: `ComputeUnits.defaultWeights` of `@chainquery/schema`
+ * (estimates: the service meters each endpoint, but its weights are not in the spec).
  *
  * @example
  * ```ts
@@ -39,22 +40,7 @@ export interface BudgetOptions {
  * ```
  * @since 0.1.0
  */
-export const defaultWeights: Readonly<Record<string, number>> = {
-  getNFTTransfersByBlock: 5,
-  getWalletNFTTransfers: 5,
-  getNFTTransfers: 5,
-  getNFTTradesByWallet: 5,
-  getNFTOwners: 5,
-  getBlock: 10,
-  getDefiPositionsSummary: 20,
-  getNFTOwnersByCollection: 5,
-  getNFTTransfersByCreators: 5,
-  getWalletsNFTTransfers: 5,
-  getNFTCollections: 5,
-  getNFTByOwners: 5,
-  getNFTOwnersByTokens: 5,
-  getCoinsByNameRange: 5
-}
+export const defaultWeights: Readonly<Record<string, number>> = ComputeUnits.defaultWeights
 
 /**
  * A live budget.

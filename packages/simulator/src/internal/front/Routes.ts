@@ -5,42 +5,13 @@
  *
  * @internal
  */
+import { ComputeUnits } from "@chainquery/schema"
 
-/**
- * Every operation id the simulator serves, in the order of the service's documentation: family
- * A (`A1`..`A7`) then family B (`B1`..`B7`). The ids are the service's own `operationId`s.
- *
- * @example
- * ```ts
- * operationIds.includes("getBlock") // true
- * ```
- */
-export const operationIds = [
-  "getNFTTransfersByBlock",
-  "getWalletNFTTransfers",
-  "getNFTTransfers",
-  "getNFTTradesByWallet",
-  "getNFTOwners",
-  "getBlock",
-  "getDefiPositionsSummary",
-  "getNFTOwnersByCollection",
-  "getNFTTransfersByCreators",
-  "getWalletsNFTTransfers",
-  "getNFTCollections",
-  "getNFTByOwners",
-  "getNFTOwnersByTokens",
-  "getCoinsByNameRange"
-] as const
+/** Every operation id the simulator serves: `ComputeUnits.operationIds` of `@chainquery/schema`. */
+export const operationIds = ComputeUnits.operationIds
 
-/**
- * One of the 14 operations.
- *
- * @example
- * ```ts
- * const id: OperationId = "getNFTOwners"
- * ```
- */
-export type OperationId = (typeof operationIds)[number]
+/** One of the 14 operations. */
+export type OperationId = ComputeUnits.OperationId
 
 /**
  * The short label of each operation in the service description (`A1`..`B7`).
@@ -84,22 +55,7 @@ export const operationLabels: Readonly<Record<OperationId, string>> = {
  * defaultWeights.getDefiPositionsSummary // 20
  * ```
  */
-export const defaultWeights: Readonly<Record<OperationId, number>> = {
-  getNFTTransfersByBlock: 5,
-  getWalletNFTTransfers: 5,
-  getNFTTransfers: 5,
-  getNFTTradesByWallet: 5,
-  getNFTOwners: 5,
-  getBlock: 10,
-  getDefiPositionsSummary: 20,
-  getNFTOwnersByCollection: 5,
-  getNFTTransfersByCreators: 5,
-  getWalletsNFTTransfers: 5,
-  getNFTCollections: 5,
-  getNFTByOwners: 5,
-  getNFTOwnersByTokens: 5,
-  getCoinsByNameRange: 5
-}
+export const defaultWeights: Readonly<Record<OperationId, number>> = ComputeUnits.defaultWeights
 
 /**
  * Compute units charged for a request that matches no operation (it still reaches the service,
