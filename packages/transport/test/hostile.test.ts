@@ -119,6 +119,7 @@ describe("hostile responses", () => {
       assert.strictEqual(page.result.length, 0)
       assert.isUndefined(({} as { polluted?: boolean }).polluted)
       assert.isUndefined(Object.getPrototypeOf(ResponseBody.parseJson('{"__proto__":{"a":1}}')).a)
+      assert.deepStrictEqual(Object.keys(ResponseBody.parseJson('{"\\u005f_proto__":{"a":1},"b":2}') as object), ["b"])
     }))
 
   it.effect("a non-JSON error body keeps the status and the text", () =>
