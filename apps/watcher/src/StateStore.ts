@@ -2,8 +2,9 @@
  * The watcher's crash-safe state: per watched wallet and chain (or Aptos network) the
  * checkpoint (the last block or ledger version read completely, and that block's hash), the
  * recent block hashes of each chain (to notice a reorganisation; the last `keepBlocks` are
- * kept), the last DeFi snapshot per wallet and chain, and the ids of the events of the last
- * committed batch (after a restart, only those may be printed again). {@link StateStore.commit}
+ * kept), the NFT events emitted from each recent block (to retract them when that block is
+ * orphaned; as many blocks are kept), the last DeFi snapshot per wallet and chain, and the ids
+ * of the events of the last committed batch (after a restart, only those may be printed again). {@link StateStore.commit}
  * writes all of a batch in ONE transaction: all of it is stored, or none.
  *
  * Why `node:sqlite`: it is SQLite built into Node (>= 22.5), so there is no native module to
@@ -21,6 +22,7 @@ import type { Chain, DefiPositions } from "@chainquery/schema"
 import { Clock, Context, type DateTime, Effect, Layer, Option, Schema } from "effect"
 import { openDatabase } from "./internal/sqlite.js"
 import { stateTables } from "./internal/stateTables.js"
+import type { NftEvent } from "./NftEvents.js"
 import type { EvmWallet, WatchedWallet } from "./WatchedWallet.js"
 
 /**
@@ -59,7 +61,8 @@ export interface Checkpoint {
 }
 
 /**
- * The hash of one block of a chain.
+ * The hash of one block of a chain. The engine records every recent block it read, with `""` as
+ * the hash when no transfer it read carried one (an empty block, or none of a watched wallet).
  *
  * @example
  * ```ts
@@ -73,6 +76,25 @@ export interface BlockHash {
   readonly chain: Chain.ChainId
   readonly number: bigint
   readonly hash: string
+}
+
+/**
+ * The NFT events emitted from one block of a chain, with the block's hash when they were read:
+ * what to retract when that block is orphaned.
+ *
+ * @example
+ * ```ts
+ * import type { StateStore } from "@chainquery/watcher"
+ *
+ * const ids = (block: StateStore.BlockEvents) => block.events.map((event) => event.id)
+ * ```
+ * @since 0.1.0
+ */
+export interface BlockEvents {
+  readonly chain: Chain.ChainId
+  readonly number: bigint
+  readonly hash: string
+  readonly events: ReadonlyArray<NftEvent>
 }
 
 /**
@@ -93,8 +115,10 @@ export interface DefiSnapshot {
 }
 
 /**
- * What one cycle commits. `forgetBlocks` drops a chain's hashes from a block on (orphaned by a
- * reorganisation) before `blocks` are written; `eventIds` replaces the last batch's ids.
+ * What one cycle commits. `forgetBlocks` drops a chain's hashes and block events from a block on
+ * (orphaned by a reorganisation) before `blocks` and `blockEvents` are written (a `blockEvents`
+ * entry replaces that block's; one with no events removes it); `eventIds` replaces the last
+ * batch's ids.
  *
  * @example
  * ```ts
@@ -112,6 +136,7 @@ export interface Batch {
   readonly checkpoints?: ReadonlyArray<Checkpoint> | undefined
   readonly forgetBlocks?: ReadonlyArray<{ readonly chain: Chain.ChainId; readonly fromBlock: bigint }> | undefined
   readonly blocks?: ReadonlyArray<BlockHash> | undefined
+  readonly blockEvents?: ReadonlyArray<BlockEvents> | undefined
   readonly defiSnapshots?: ReadonlyArray<DefiSnapshot> | undefined
   readonly eventIds: ReadonlyArray<string>
 }
@@ -159,6 +184,7 @@ const make = (tables: ReturnType<typeof stateTables>): StateStore["Service"] =>
     checkpoints: read(tables.checkpoints),
     checkpoint: (wallet) => read(() => Option.fromUndefinedOr(tables.checkpoint(wallet))),
     blockHashes: (chain) => read(() => tables.blockHashes(chain)),
+    blockEvents: (chain) => read(() => tables.blockEvents(chain)),
     defiSnapshot: (wallet) => read(() => Option.fromUndefinedOr(tables.defiSnapshot(wallet))),
     lastBatch: read(() => Option.fromUndefinedOr(tables.lastBatch())),
     commit: (batch) =>
@@ -208,6 +234,8 @@ export class StateStore extends Context.Service<StateStore, {
   readonly checkpoint: (wallet: WatchedWallet) => Effect.Effect<Option.Option<Checkpoint>, StateStoreError>
   /** The recent block hashes of a chain, oldest first. */
   readonly blockHashes: (chain: Chain.ChainId) => Effect.Effect<ReadonlyArray<BlockHash>, StateStoreError>
+  /** The NFT events emitted from the recent blocks of a chain, oldest block first. */
+  readonly blockEvents: (chain: Chain.ChainId) => Effect.Effect<ReadonlyArray<BlockEvents>, StateStoreError>
   /** The last DeFi snapshot of a wallet on its chain. */
   readonly defiSnapshot: (wallet: EvmWallet) => Effect.Effect<Option.Option<DefiSnapshot>, StateStoreError>
   /** The last committed batch, `None` before the first commit. */

@@ -8,7 +8,10 @@
  *   per family in `NftEvents`, `TradeEvents`, `AptosEvents` and `DefiChanges`;
  * - `EventId`: how each event's stable id is derived;
  * - `Output`: NDJSON and aligned, optionally coloured, lines;
- * - `StateStore`: the crash-safe state (checkpoints, block hashes, DeFi snapshots, last batch).
+ * - `StateStore`: the crash-safe state (checkpoints, block hashes, per-block events, DeFi
+ *   snapshots, last batch);
+ * - `Engine`: one polling cycle (baseline, block scanning, per-wallet polling, Aptos batches,
+ *   reorganisations), its `EngineError`, and `LedgerClients` (the Aptos client per network).
  *
  * @since 0.1.0
  */
@@ -22,3 +25,6 @@ export * as TradeEvents from "./TradeEvents.js"
 export * as WalletSpec from "./WalletSpec.js"
 export * as WatchedWallet from "./WatchedWallet.js"
 export * as WatchEvent from "./WatchEvent.js"
+export * as Engine from "./Engine.js"
+export * as EngineError from "./EngineError.js"
+export * as LedgerClients from "./LedgerClients.js"

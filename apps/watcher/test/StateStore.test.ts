@@ -12,8 +12,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { loadSqlite } from "../src/internal/sqlite.js"
-import { StateStore, type WatchedWallet } from "../src/index.js"
-import { alice, aptosAlice, summary } from "./fixtures.js"
+import { StateStore, type WatchedWallet, WatchEvent } from "../src/index.js"
+import { alice, aptosAlice, nftTransfer, summary } from "./fixtures.js"
 
 const child = fileURLToPath(new URL("./support/commit-and-die.mjs", import.meta.url))
 const tempFile = () => join(mkdtempSync(join(tmpdir(), "watcher-state-")), "state.sqlite")
@@ -88,6 +88,23 @@ describe("StateStore", () => {
       assert.deepStrictEqual((yield* store.blockHashes("0x89")).map((b) => b.hash), [hash(9)])
       yield* store.commit({ forgetBlocks: [{ chain: "0x1", fromBlock: 4n }], blocks: [{ chain: "0x1", number: 4n, hash: hash(44) }], eventIds: [] })
       assert.deepStrictEqual((yield* store.blockHashes("0x1")).map((b) => b.hash), [hash(3), hash(44)])
+    }).pipe(Effect.provide(StateStore.layer(tempFile(), { keepBlocks: 3 }))))
+
+  it.effect("keeps the events emitted per recent block: replaced, removed when empty, forgotten and pruned like the hashes", () =>
+    Effect.gen(function*() {
+      const store = yield* StateStore.StateStore
+      const eventsAt = (n: number) =>
+        WatchEvent.fromNftTransfer("0x1", alice, nftTransfer({ block_number: String(n), block_hash: hash(n), log_index: n }))
+      const entry = (n: number) => ({ chain: "0x1" as const, number: BigInt(n), hash: hash(n), events: eventsAt(n) })
+      yield* store.commit({ blockEvents: [1, 2, 3, 4, 5].map(entry), eventIds: [] })
+      const kept = yield* store.blockEvents("0x1")
+      assert.deepStrictEqual(kept.map((b) => b.number), [3n, 4n, 5n])
+      assert.deepStrictEqual(kept[2], entry(5))
+      assert.deepStrictEqual(yield* store.blockEvents("0x89"), [])
+      yield* store.commit({ blockEvents: [{ chain: "0x1", number: 3n, hash: hash(33), events: [] }], eventIds: [] })
+      assert.deepStrictEqual((yield* store.blockEvents("0x1")).map((b) => b.number), [4n, 5n])
+      yield* store.commit({ forgetBlocks: [{ chain: "0x1", fromBlock: 5n }], eventIds: [] })
+      assert.deepStrictEqual((yield* store.blockEvents("0x1")).map((b) => b.number), [4n])
     }).pipe(Effect.provide(StateStore.layer(tempFile(), { keepBlocks: 3 }))))
 
   it.effect("a commit is atomic: a failure inside the transaction leaves the previous state", () =>

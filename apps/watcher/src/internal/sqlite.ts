@@ -64,6 +64,13 @@ CREATE TABLE IF NOT EXISTS defi_snapshots (
   summaries TEXT NOT NULL,
   PRIMARY KEY (chain, wallet)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS block_events (
+  chain TEXT NOT NULL,
+  number INTEGER NOT NULL,
+  hash TEXT NOT NULL,
+  events TEXT NOT NULL,
+  PRIMARY KEY (chain, number)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS last_batch (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   sequence INTEGER NOT NULL,

@@ -7,7 +7,8 @@
 import { type Chain, DefiPositions } from "@chainquery/schema"
 import { DateTime, Schema } from "effect"
 import type { DatabaseSync, SQLOutputValue } from "node:sqlite"
-import type { Batch, BlockHash, Checkpoint, DefiSnapshot, LastBatch } from "../StateStore.js"
+import { NftReceived, NftSent } from "../NftEvents.js"
+import type { Batch, BlockEvents, BlockHash, Checkpoint, DefiSnapshot, LastBatch } from "../StateStore.js"
 import { type EvmWallet, WatchedWallet } from "../WatchedWallet.js"
 import { transaction } from "./sqlite.js"
 
@@ -16,6 +17,10 @@ const decodeWallet = Schema.decodeUnknownSync(WatchedWallet)
 const summariesJson = Schema.fromJsonString(DefiPositions.DefiPositionsSummary)
 const encodeSummaries = Schema.encodeSync(summariesJson)
 const decodeSummaries = Schema.decodeUnknownSync(summariesJson)
+
+const eventsJson = Schema.fromJsonString(Schema.Array(Schema.Union([NftReceived, NftSent])))
+const encodeEvents = Schema.encodeSync(eventsJson)
+const decodeEvents = Schema.decodeUnknownSync(eventsJson)
 
 const bigintOf = (value: SQLOutputValue | undefined): bigint => typeof value === "bigint" ? value : BigInt(String(value))
 const stringOf = (value: SQLOutputValue | undefined): string => String(value)
@@ -44,6 +49,13 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
     pruneBlocks: db.prepare(
       "DELETE FROM block_hashes WHERE chain = ? AND number <= (SELECT MAX(number) FROM block_hashes WHERE chain = ?) - ?"
     ),
+    blockEvents: db.prepare("SELECT number, hash, events FROM block_events WHERE chain = ? ORDER BY number"),
+    forgetBlockEvents: db.prepare("DELETE FROM block_events WHERE chain = ? AND number >= ?"),
+    putBlockEvents: db.prepare("INSERT OR REPLACE INTO block_events (chain, number, hash, events) VALUES (?, ?, ?, ?)"),
+    dropBlockEvents: db.prepare("DELETE FROM block_events WHERE chain = ? AND number = ?"),
+    pruneBlockEvents: db.prepare(
+      "DELETE FROM block_events WHERE chain = ? AND number <= (SELECT MAX(number) FROM block_events WHERE chain = ?) - ?"
+    ),
     putDefi: db.prepare("INSERT OR REPLACE INTO defi_snapshots (chain, wallet, block, summaries) VALUES (?, ?, ?, ?)"),
     clearEvents: db.prepare("DELETE FROM last_batch_events"),
     putEvent: db.prepare("INSERT INTO last_batch_events (position, event_id) VALUES (?, ?)"),
@@ -69,6 +81,14 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
     blockHashes: (chain: Chain.ChainId): Array<BlockHash> =>
       sql.blockHashes.all(chain).map((row) => ({ chain, number: bigintOf(row["number"]), hash: stringOf(row["hash"]) })),
 
+    blockEvents: (chain: Chain.ChainId): Array<BlockEvents> =>
+      sql.blockEvents.all(chain).map((row) => ({
+        chain,
+        number: bigintOf(row["number"]),
+        hash: stringOf(row["hash"]),
+        events: decodeEvents(stringOf(row["events"]))
+      })),
+
     defiSnapshot: (wallet: EvmWallet): DefiSnapshot | undefined => {
       const row = sql.defi.get(wallet.chain, wallet.address)
       return row === undefined
@@ -92,17 +112,28 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
      */
     commit: (batch: Batch, now: number): LastBatch => {
       const defi = (batch.defiSnapshots ?? []).map((snapshot) => ({ snapshot, json: encodeSummaries(snapshot.summaries) }))
+      const blockEvents = (batch.blockEvents ?? []).map((entry) => ({ entry, json: encodeEvents(entry.events) }))
       return transaction(db, () => {
         for (const { wallet, position, hash } of batch.checkpoints ?? []) {
           sql.putCheckpoint.run(scopeOf(wallet), wallet.address, position, hash)
         }
-        for (const { chain, fromBlock } of batch.forgetBlocks ?? []) sql.forgetBlocks.run(chain, fromBlock)
+        for (const { chain, fromBlock } of batch.forgetBlocks ?? []) {
+          sql.forgetBlocks.run(chain, fromBlock)
+          sql.forgetBlockEvents.run(chain, fromBlock)
+        }
         const chains = new Set<string>()
         for (const { chain, number, hash } of batch.blocks ?? []) {
           sql.putBlock.run(chain, number, hash)
           chains.add(chain)
         }
         for (const chain of chains) sql.pruneBlocks.run(chain, chain, keepBlocks)
+        const eventChains = new Set<string>()
+        for (const { entry, json } of blockEvents) {
+          if (entry.events.length === 0) sql.dropBlockEvents.run(entry.chain, entry.number)
+          else sql.putBlockEvents.run(entry.chain, entry.number, entry.hash, json)
+          eventChains.add(entry.chain)
+        }
+        for (const chain of eventChains) sql.pruneBlockEvents.run(chain, chain, keepBlocks)
         for (const { snapshot, json } of defi) {
           sql.putDefi.run(snapshot.wallet.chain, snapshot.wallet.address, snapshot.blockNumber, json)
         }

@@ -1,0 +1,238 @@
+/**
+ * The watcher's engine: one `cycle` reads what changed since the committed checkpoints and
+ * returns the new events in chain order together with the `Batch` that records them. It commits
+ * nothing itself: the caller writes the events first, then calls `commit` (or uses `step`,
+ * which does both in that order). A crash between writing and committing repeats only that
+ * batch, with the same ids; a failed cycle commits nothing, so the next one reads the same
+ * blocks again.
+ *
+ * - First start (no checkpoint for a wallet): a baseline, its checkpoint at the current safe
+ *   head; nothing old is emitted.
+ * - EVM, `block-scan`: A1 for every block after the lowest checkpoint of the chain, filtered to
+ *   the watched wallets, until a block does not exist or is not fully indexed (read again next
+ *   cycle; the checkpoint never passes it); with `confirmations: N` only up to `head - N`.
+ *   Without confirmations, the last `reorgWindow` scanned blocks are read again each cycle: a
+ *   block whose transfers now carry another hash yields `retracted` events for what was emitted
+ *   from it, then its new events.
+ * - EVM, `per-wallet`: A2 per wallet from its checkpoint + 1 to the safe head (the last block
+ *   that exists, is indexed and is `confirmations` deep, found with O(log n) A1 probes). Without
+ *   confirmations the same request starts `reorgWindow` blocks earlier, and a recent block whose
+ *   transfers for the wallet changed hash (or vanished, or appeared) is retracted and replaced,
+ *   at no extra request.
+ * - EVM, `auto`: per chain and cycle, block scanning when the new blocks (plus the reorg window)
+ *   cost no more requests than one per wallet, per-wallet polling otherwise.
+ * - Aptos: wallets batched 50 per B3 request, read newest first down to the checkpoint, emitted
+ *   oldest first; the checkpoint is the highest ledger version seen.
+ *
+ * @since 0.1.0
+ */
+import { EvmClient } from "@chainquery/evm-client"
+import type { Chain } from "@chainquery/schema"
+import { Effect } from "effect"
+import { EngineError } from "./EngineError.js"
+import { networkCycle } from "./internal/aptosCycle.js"
+import { emptyStep, type Step } from "./internal/cycleStep.js"
+import { chainCycle, type Strategy as ChainStrategy } from "./internal/evmCycle.js"
+import { clientFor } from "./LedgerClients.js"
+import { type Batch, type LastBatch, StateStore, type StateStoreError } from "./StateStore.js"
+import type { WatchEvent } from "./WatchEvent.js"
+import { type AptosNetwork, type AptosWallet, dedupe, type EvmWallet, key, type WatchedWallet } from "./WatchedWallet.js"
+
+/**
+ * How EVM wallets are polled: one A1 listing per new block, one A2 listing per wallet, or the
+ * cheaper of the two per chain and cycle.
+ *
+ * @example
+ * ```ts
+ * import type { Engine } from "@chainquery/watcher"
+ *
+ * const strategy: Engine.Strategy = "auto"
+ * ```
+ * @since 0.1.0
+ */
+export type Strategy = ChainStrategy
+
+/**
+ * What to watch and how. `confirmations`: how deep a block must be to be read (0: read the
+ * newest indexed block, and watch for reorganisations). `reorgWindow` (default 6): how many
+ * recent blocks block scanning reads again each cycle to notice a reorganisation when
+ * `confirmations` is 0 (a deeper reorganisation is not noticed). `maxBlocksPerCycle` (default
+ * 500): at most this many new blocks are scanned per chain in one cycle, so that catching up
+ * after a long stop is committed in bounded batches.
+ *
+ * @example
+ * ```ts
+ * import type { Engine } from "@chainquery/watcher"
+ *
+ * const options: Engine.Options = { wallets, strategy: "block-scan", confirmations: 0 }
+ * ```
+ * @since 0.1.0
+ */
+export interface Options {
+  readonly wallets: ReadonlyArray<WatchedWallet>
+  readonly strategy: Strategy
+  readonly confirmations: number
+  readonly reorgWindow?: number | undefined
+  readonly maxBlocksPerCycle?: number | undefined
+}
+
+/**
+ * The outcome of one cycle: the new events in chain order (per chain, then per Aptos network)
+ * and the batch to commit once they are written.
+ *
+ * @example
+ * ```ts
+ * import type { Engine } from "@chainquery/watcher"
+ *
+ * const count = (result: Engine.CycleResult) => result.events.length
+ * ```
+ * @since 0.1.0
+ */
+export interface CycleResult {
+  readonly events: ReadonlyArray<WatchEvent>
+  readonly batch: Batch
+}
+
+/**
+ * A running engine.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Engine } from "@chainquery/watcher"
+ *
+ * const once = Effect.gen(function*() {
+ *   const engine = yield* Engine.make({ wallets, strategy: "auto", confirmations: 0 })
+ *   const { events, batch } = yield* engine.cycle
+ *   yield* Effect.forEach(events, (event) => Effect.log(event.id))
+ *   yield* engine.commit(batch)
+ * })
+ * ```
+ * @since 0.1.0
+ */
+export interface Engine {
+  /** Reads what changed since the committed checkpoints; commits nothing. */
+  readonly cycle: Effect.Effect<CycleResult, EngineError | StateStoreError>
+  /** Commits a cycle's batch (after its events were written), in one transaction. */
+  readonly commit: (batch: Batch) => Effect.Effect<LastBatch, StateStoreError>
+  /** One cycle: read, `write` the events, then commit. Returns the events written. */
+  readonly step: <E, R>(
+    write: (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, E, R>
+  ) => Effect.Effect<ReadonlyArray<WatchEvent>, EngineError | StateStoreError | E, R>
+}
+
+const evmGroups = (wallets: ReadonlyArray<WatchedWallet>): Map<Chain.ChainId, Array<EvmWallet>> => {
+  const groups = new Map<Chain.ChainId, Array<EvmWallet>>()
+  for (const wallet of wallets) {
+    if (wallet.family === "evm") groups.set(wallet.chain, [...groups.get(wallet.chain) ?? [], wallet])
+  }
+  return groups
+}
+
+const aptosGroups = (wallets: ReadonlyArray<WatchedWallet>): Map<AptosNetwork, Array<AptosWallet>> => {
+  const groups = new Map<AptosNetwork, Array<AptosWallet>>()
+  for (const wallet of wallets) {
+    if (wallet.family === "aptos") groups.set(wallet.network, [...groups.get(wallet.network) ?? [], wallet])
+  }
+  return groups
+}
+
+const merge = (steps: ReadonlyArray<Step>): CycleResult => {
+  const all = steps.reduce((a, b) => ({
+    events: [...a.events, ...b.events],
+    checkpoints: [...a.checkpoints, ...b.checkpoints],
+    blocks: [...a.blocks, ...b.blocks],
+    blockEvents: [...a.blockEvents, ...b.blockEvents],
+    forgetBlocks: [...a.forgetBlocks, ...b.forgetBlocks]
+  }), emptyStep)
+  return {
+    events: all.events,
+    batch: {
+      checkpoints: all.checkpoints,
+      blocks: all.blocks,
+      blockEvents: all.blockEvents,
+      forgetBlocks: all.forgetBlocks,
+      eventIds: all.events.map((event) => event.id)
+    }
+  }
+}
+
+/**
+ * Makes an engine over the `EvmClient` and `StateStore` in context, and the Aptos ledger clients
+ * (`LedgerClients.MainnetLedger`, `LedgerClients.TestnetLedger`) that are provided: a cycle
+ * fails with `EngineError` if a watched Aptos network has no client.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Engine } from "@chainquery/watcher"
+ *
+ * const program = Effect.gen(function*() {
+ *   const engine = yield* Engine.make({ wallets, strategy: "block-scan", confirmations: 2 })
+ *   yield* engine.step((events) => Effect.forEach(events, (event) => Effect.log(event.id), { discard: true }))
+ * })
+ * ```
+ * @since 0.1.0
+ */
+export const make = Effect.fnUntraced(function*(
+  options: Options
+): Effect.fn.Return<Engine, never, EvmClient.EvmClient | StateStore> {
+  const client = yield* EvmClient.EvmClient
+  const store = yield* StateStore
+  const ledgers = {
+    mainnet: yield* clientFor("mainnet"),
+    testnet: yield* clientFor("testnet")
+  }
+  const wallets = dedupe(options.wallets)
+  const chains = evmGroups(wallets)
+  const networks = aptosGroups(wallets)
+  const confirmations = Math.max(0, Math.floor(options.confirmations))
+  const reorgWindow = Math.max(0, Math.floor(options.reorgWindow ?? 6))
+  const maxBlocks = Math.max(1, Math.floor(options.maxBlocksPerCycle ?? 500))
+
+  const cycle: Engine["cycle"] = Effect.gen(function*() {
+    const checkpoints = new Map((yield* store.checkpoints).map((checkpoint) => [key(checkpoint.wallet), checkpoint]))
+    const steps: Array<Step> = []
+    for (const [chain, chainWallets] of chains) {
+      steps.push(
+        yield* chainCycle({
+          client,
+          store,
+          chain,
+          wallets: chainWallets,
+          checkpoints,
+          strategy: options.strategy,
+          confirmations,
+          reorgWindow,
+          maxBlocks
+        })
+      )
+    }
+    for (const [network, networkWallets] of networks) {
+      const ledger = ledgers[network]
+      if (ledger._tag === "None") {
+        return yield* new EngineError({
+          operation: `LedgerClient(${network})`,
+          message: `no ledger client for Aptos ${network}: provide LedgerClients.${network === "mainnet" ? "MainnetLedger" : "TestnetLedger"}`,
+          cause: undefined
+        })
+      }
+      steps.push(yield* networkCycle({ client: ledger.value, network, wallets: networkWallets, checkpoints }))
+    }
+    return merge(steps)
+  })
+
+  const commit = (batch: Batch) => store.commit(batch)
+
+  return {
+    cycle,
+    commit,
+    step: (write) =>
+      Effect.gen(function*() {
+        const { batch, events } = yield* cycle
+        yield* write(events)
+        yield* commit(batch)
+        return events
+      })
+  }
+})

@@ -1,0 +1,64 @@
+/**
+ * The Aptos ledger clients the engine reads, one service per network, so that a program can
+ * provide a mainnet client, a testnet client, or both (the engine asks only for the networks
+ * its wallets are on).
+ *
+ * @since 0.1.0
+ */
+import { LedgerClient } from "@chainquery/ledger-client"
+import { Context, Effect, Layer } from "effect"
+import { FetchHttpClient } from "effect/http"
+import type { AptosNetwork } from "./WatchedWallet.js"
+
+/**
+ * The ledger client of Aptos mainnet.
+ *
+ * @example
+ * ```ts
+ * import { Layer } from "effect"
+ * import { LedgerClients } from "@chainquery/watcher"
+ *
+ * const mainnet = LedgerClients.MainnetLedger.layer({ apiKey: "key" })
+ * ```
+ * @since 0.1.0
+ */
+export class MainnetLedger extends Context.Service<MainnetLedger, LedgerClient.LedgerClient["Service"]>()(
+  "@chainquery/watcher/LedgerClients/MainnetLedger"
+) {
+  /** A mainnet client on `fetch` with these options (the network is forced to `mainnet`). */
+  static readonly layer = (options: Omit<LedgerClient.Options, "network">): Layer.Layer<MainnetLedger> =>
+    Layer.effect(MainnetLedger, LedgerClient.make({ ...options, network: "mainnet" })).pipe(Layer.provide(FetchHttpClient.layer))
+}
+
+/**
+ * The ledger client of Aptos testnet.
+ *
+ * @example
+ * ```ts
+ * import { LedgerClients } from "@chainquery/watcher"
+ *
+ * const testnet = LedgerClients.TestnetLedger.layer({ apiKey: "key" })
+ * ```
+ * @since 0.1.0
+ */
+export class TestnetLedger extends Context.Service<TestnetLedger, LedgerClient.LedgerClient["Service"]>()(
+  "@chainquery/watcher/LedgerClients/TestnetLedger"
+) {
+  /** A testnet client on `fetch` with these options (the network is forced to `testnet`). */
+  static readonly layer = (options: Omit<LedgerClient.Options, "network">): Layer.Layer<TestnetLedger> =>
+    Layer.effect(TestnetLedger, LedgerClient.make({ ...options, network: "testnet" })).pipe(Layer.provide(FetchHttpClient.layer))
+}
+
+/**
+ * The client of a network if one was provided, `None` otherwise.
+ *
+ * @example
+ * ```ts
+ * import { LedgerClients } from "@chainquery/watcher"
+ *
+ * const client = LedgerClients.clientFor("testnet") // Effect<Option<LedgerClient>>
+ * ```
+ * @since 0.1.0
+ */
+export const clientFor = (network: AptosNetwork) =>
+  network === "mainnet" ? Effect.serviceOption(MainnetLedger) : Effect.serviceOption(TestnetLedger)

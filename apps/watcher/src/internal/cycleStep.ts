@@ -1,0 +1,22 @@
+/**
+ * What one chain's or network's part of a cycle produced: its events in chain order and what to
+ * commit for it. The engine concatenates the steps into one batch.
+ *
+ * @internal
+ */
+import type { Chain } from "@chainquery/schema"
+import type { BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
+import type { WatchEvent } from "../WatchEvent.js"
+
+export interface Step {
+  readonly events: ReadonlyArray<WatchEvent>
+  readonly checkpoints: ReadonlyArray<Checkpoint>
+  readonly blocks: ReadonlyArray<BlockHash>
+  readonly blockEvents: ReadonlyArray<BlockEvents>
+  readonly forgetBlocks: ReadonlyArray<{ readonly chain: Chain.ChainId; readonly fromBlock: bigint }>
+}
+
+export const emptyStep: Step = { events: [], checkpoints: [], blocks: [], blockEvents: [], forgetBlocks: [] }
+
+export const minOf = (values: ReadonlyArray<bigint>): bigint => values.reduce((a, b) => (b < a ? b : a))
+export const maxOf = (values: ReadonlyArray<bigint>): bigint => values.reduce((a, b) => (b > a ? b : a))

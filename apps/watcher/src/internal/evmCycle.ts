@@ -1,0 +1,196 @@
+/**
+ * One EVM chain's part of a cycle: baseline, block scanning (with the reorg window) or per-wallet
+ * polling, and the `auto` choice between the two.
+ *
+ * @internal
+ */
+import type { EvmClient } from "@chainquery/evm-client"
+import type { Chain, NftTransfer } from "@chainquery/schema"
+import { Effect } from "effect"
+import { fromNftTransfer, type NftEvent, retract } from "../NftEvents.js"
+import type { BlockEvents, BlockHash, Checkpoint, StateStore } from "../StateStore.js"
+import type { WatchEvent } from "../WatchEvent.js"
+import { type EvmWallet, key } from "../WatchedWallet.js"
+import { fromClient as failed } from "../EngineError.js"
+import { emptyStep, maxOf, minOf, type Step } from "./cycleStep.js"
+import { lastWhere, probeBlock, readBlock } from "./evmReads.js"
+import { perWallet, type Tracked } from "./perWallet.js"
+
+export type Strategy = "block-scan" | "per-wallet" | "auto"
+
+export interface ChainInput {
+  readonly client: EvmClient.Service
+  readonly store: StateStore["Service"]
+  readonly chain: Chain.ChainId
+  readonly wallets: ReadonlyArray<EvmWallet>
+  readonly checkpoints: ReadonlyMap<string, Checkpoint>
+  readonly strategy: Strategy
+  readonly confirmations: number
+  readonly reorgWindow: number
+  readonly maxBlocks: number
+}
+
+
+/** How many wallets' latest transfers are read to find a block that exists, at a baseline. */
+const baselineSample = 5
+
+const hashOf = (transfers: ReadonlyArray<NftTransfer.NftTransfer>): string => transfers[0]?.block_hash.toLowerCase() ?? ""
+
+/** The events of a block's transfers for the wallets that had not read that block yet. */
+const eventsOf = (
+  chain: Chain.ChainId,
+  byAddress: ReadonlyMap<string, ReadonlyArray<Tracked>>,
+  block: bigint,
+  transfers: ReadonlyArray<NftTransfer.NftTransfer>,
+  covers: (tracked: Tracked, block: bigint) => boolean
+): Array<NftEvent> => {
+  const events: Array<NftEvent> = []
+  for (const transfer of transfers) {
+    const from = transfer.from_address.toLowerCase()
+    const to = transfer.to_address.toLowerCase()
+    const candidates = from === to ? byAddress.get(from) ?? [] : [...byAddress.get(from) ?? [], ...byAddress.get(to) ?? []]
+    for (const tracked of candidates) {
+      if (covers(tracked, block)) events.push(...fromNftTransfer(chain, tracked.wallet.address, transfer))
+    }
+  }
+  return events
+}
+
+const baselineOf = (wallets: ReadonlyArray<EvmWallet>, position: bigint): Array<Checkpoint> =>
+  wallets.map((wallet) => ({ wallet, position, hash: null }))
+
+export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
+  const { chain, client, confirmations } = input
+  const tracked: Array<Tracked> = []
+  const fresh: Array<EvmWallet> = []
+  for (const wallet of input.wallets) {
+    const checkpoint = input.checkpoints.get(key(wallet))
+    if (checkpoint === undefined) fresh.push(wallet)
+    else tracked.push({ wallet, position: checkpoint.position })
+  }
+  const exists = (block: bigint) => Effect.map(probeBlock(client, chain, block), (probe) => probe.exists)
+  const complete = (block: bigint) => Effect.map(probeBlock(client, chain, block), (probe) => probe.complete)
+  /** The newest block that may be read: indexed, and `confirmations` deep. */
+  const safeHead = Effect.fnUntraced(function*(from: bigint) {
+    const indexed = yield* lastWhere(from, complete)
+    if (confirmations <= 0) return indexed
+    const head = yield* lastWhere(indexed, exists)
+    const deep = head - BigInt(confirmations)
+    return deep < indexed ? deep : indexed
+  })
+
+  if (tracked.length === 0) {
+    // First start: a block that exists (the newest transfer of a few wallets), then the safe head.
+    const latest = yield* Effect.forEach(fresh.slice(0, baselineSample), (wallet) =>
+      Effect.map(readWalletLatest(client, chain, wallet.address), (block) => block ?? 0n))
+    const safe = yield* safeHead(maxOf([0n, ...latest]))
+    return { ...emptyStep, checkpoints: baselineOf(fresh, safe) } satisfies Step
+  }
+
+  const start = minOf(tracked.map((t) => t.position))
+  // Block scanning without confirmations needs no head: it stops at the first unreadable block.
+  if (input.strategy === "block-scan" && confirmations <= 0) {
+    return yield* withFresh(input, yield* blockScan(input, tracked, start, undefined), start, fresh)
+  }
+  const safe = yield* safeHead(start)
+  // Per-wallet polling reads every wallet each cycle when it watches reorgs, only those behind otherwise.
+  const walletCost = confirmations <= 0 && input.reorgWindow > 0 ? tracked.length : tracked.filter((t) => t.position < safe).length
+  const scanCost = Number(safe - start) + (confirmations > 0 ? 0 : input.reorgWindow)
+  const strategy = input.strategy === "auto" ? (scanCost <= walletCost ? "block-scan" : "per-wallet") : input.strategy
+  const step = strategy === "per-wallet" ? yield* perWallet(input, tracked, safe) : yield* blockScan(input, tracked, start, safe)
+  return yield* withFresh(input, step, start, fresh)
+})
+
+/**
+ * Adds the baseline of wallets first seen this cycle: the block the others reached. When reorgs
+ * are watched, the recent blocks recorded as covered with no watched transfer (`""`) are no
+ * longer true for the new wallets: they are dropped (the other records of those blocks are
+ * written again), so that the new wallets' transfers in them are not taken for replacements.
+ */
+const withFresh = Effect.fnUntraced(function*(input: ChainInput, step: Step, start: bigint, fresh: ReadonlyArray<EvmWallet>) {
+  const reached = maxOf([start, ...step.checkpoints.map((c) => c.position)])
+  const joined: Step = { ...step, checkpoints: [...step.checkpoints, ...baselineOf(fresh, reached)] }
+  if (fresh.length === 0 || input.confirmations > 0 || input.reorgWindow <= 0) return joined
+  const { chain, store } = input
+  const from = reached - BigInt(input.reorgWindow) + 1n
+  const written = new Set(step.blocks.map((b) => b.number))
+  const writtenEvents = new Set(step.blockEvents.map((b) => b.number))
+  const keep = (yield* store.blockHashes(chain)).filter((b) => b.number >= from && b.hash !== "" && !written.has(b.number))
+  const keepEvents = (yield* store.blockEvents(chain)).filter((b) => b.number >= from && !writtenEvents.has(b.number))
+  return {
+    ...joined,
+    forgetBlocks: [...step.forgetBlocks, { chain, fromBlock: from }],
+    blocks: [...keep, ...step.blocks.filter((b) => b.number < from || b.hash !== "")],
+    blockEvents: [...keepEvents, ...step.blockEvents]
+  } satisfies Step
+})
+
+/** The block of a wallet's newest transfer, if it has any. */
+const readWalletLatest = (client: EvmClient.Service, chain: Chain.ChainId, address: string) =>
+  client.getWalletNFTTransfers({ address, chain, limit: 1, order: "DESC" }).pipe(
+    Effect.map((page) => page.result[0]?.block_number),
+    Effect.mapError(failed("getWalletNFTTransfers"))
+  )
+
+/**
+ * Block scanning: re-reads the reorg window (without confirmations), then A1 for every block
+ * after the lowest checkpoint, up to `limit` if given, stopping at the first block that does not
+ * exist or is not fully indexed.
+ */
+const blockScan = Effect.fnUntraced(function*(
+  input: ChainInput,
+  tracked: ReadonlyArray<Tracked>,
+  start: bigint,
+  limit: bigint | undefined
+) {
+  const { chain, client } = input
+  const byAddress = new Map<string, Array<Tracked>>()
+  for (const t of tracked) byAddress.set(t.wallet.address, [...byAddress.get(t.wallet.address) ?? [], t])
+  const watchReorgs = input.confirmations <= 0 && input.reorgWindow > 0
+  const events: Array<WatchEvent> = []
+  const blocks: Array<BlockHash> = []
+  const blockEvents: Array<BlockEvents> = []
+
+  if (watchReorgs) {
+    // All retractions first, then the replacement events in chain order.
+    const retractions: Array<WatchEvent> = []
+    const replacements: Array<WatchEvent> = []
+    const recent = (yield* input.store.blockHashes(chain)).filter((b) => b.number > start - BigInt(input.reorgWindow) && b.number <= start)
+    const emitted = new Map((yield* input.store.blockEvents(chain)).map((b) => [b.number, b.events]))
+    for (const known of recent) {
+      const listing = yield* readBlock(client, chain, known.number)
+      // A replaced block not indexed yet: read it all again next cycle, commit nothing new.
+      if (!listing.exists || !listing.complete) return emptyStep
+      const hash = hashOf(listing.transfers)
+      if (hash === known.hash) continue
+      const now = eventsOf(chain, byAddress, known.number, listing.transfers, (t, block) => t.position >= block)
+      retractions.push(...(emitted.get(known.number) ?? []).map(retract))
+      replacements.push(...now)
+      blocks.push({ chain, number: known.number, hash })
+      blockEvents.push({ chain, number: known.number, hash, events: now })
+    }
+    events.push(...retractions, ...replacements)
+  }
+
+  let scanned = start
+  let scannedHash: string | null = null
+  const cap = start + BigInt(input.maxBlocks)
+  const last = limit === undefined || limit > cap ? cap : limit
+  for (let block = start + 1n; block <= last; block++) {
+    const listing = yield* readBlock(client, chain, block)
+    if (!listing.exists || !listing.complete) break
+    const hash = hashOf(listing.transfers)
+    const now = eventsOf(chain, byAddress, block, listing.transfers, (t, b) => t.position < b)
+    events.push(...now)
+    if (watchReorgs) {
+      blocks.push({ chain, number: block, hash })
+      if (now.length > 0) blockEvents.push({ chain, number: block, hash, events: now })
+    }
+    scanned = block
+    scannedHash = hash === "" ? null : hash
+  }
+  const checkpoints = tracked
+    .filter((t) => t.position < scanned)
+    .map((t): Checkpoint => ({ wallet: t.wallet, position: scanned, hash: scannedHash }))
+  return { ...emptyStep, events, checkpoints, blocks, blockEvents } satisfies Step
+})

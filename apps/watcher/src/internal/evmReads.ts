@@ -1,0 +1,102 @@
+/**
+ * The engine's EVM reads: every page of a block's A1 listing or of a wallet's A2 range (with
+ * the indexing flags of all pages), and a galloping search for the last block that satisfies a
+ * monotone probe (the head, the last indexed block) in O(log n) A1 requests.
+ *
+ * @internal
+ */
+import type { EvmClient } from "@chainquery/evm-client"
+import type { Chain, NftTransfer } from "@chainquery/schema"
+import { Effect, Option } from "effect"
+import { fromClient as failed } from "../EngineError.js"
+
+/** What a listing says about its blocks: they exist, their transfers are all indexed. */
+export interface Listing {
+  readonly exists: boolean
+  readonly complete: boolean
+  readonly transfers: ReadonlyArray<NftTransfer.NftTransfer>
+}
+
+const pageSize = 100
+
+/** A flag the service may leave out: absent is read as `true`. */
+const flag = (value: Option.Option<boolean>): boolean => Option.getOrElse(value, () => true)
+
+
+interface Page {
+  readonly cursor: Option.Option<string>
+  readonly result: ReadonlyArray<NftTransfer.NftTransfer>
+  readonly block_exists: Option.Option<boolean>
+  readonly index_complete: Option.Option<boolean>
+}
+
+/** Walks every page of a listing (cursor loop), AND-ing the indexing flags of the pages. */
+const readAll = Effect.fnUntraced(function*(
+  operation: string,
+  call: (cursor: string | undefined) => Effect.Effect<Page, unknown>
+) {
+  const transfers: Array<NftTransfer.NftTransfer> = []
+  let exists = true
+  let complete = true
+  let cursor: string | undefined = undefined
+  do {
+    const page: Page = yield* Effect.mapError(call(cursor), failed(operation))
+    exists = exists && flag(page.block_exists)
+    complete = complete && flag(page.index_complete)
+    transfers.push(...page.result)
+    cursor = Option.getOrUndefined(page.cursor)
+  } while (cursor !== undefined && exists && complete)
+  return { exists, complete, transfers } satisfies Listing
+})
+
+/** Every transfer of one block (A1), in the block's order. */
+export const readBlock = (client: EvmClient.Service, chain: Chain.ChainId, block: bigint) =>
+  readAll("getNFTTransfersByBlock", (cursor) =>
+    client.getNFTTransfersByBlock({ block, chain, limit: pageSize, order: "ASC", ...(cursor === undefined ? {} : { cursor }) }))
+
+/** Whether a block exists and is fully indexed, from one A1 page of one record. */
+export const probeBlock = (client: EvmClient.Service, chain: Chain.ChainId, block: bigint) =>
+  client.getNFTTransfersByBlock({ block, chain, limit: 1 }).pipe(
+    Effect.map((page) => ({ exists: flag(page.block_exists), complete: flag(page.block_exists) && flag(page.index_complete) })),
+    Effect.mapError(failed("getNFTTransfersByBlock"))
+  )
+
+/** Every transfer of a wallet in `[fromBlock, toBlock]` (A2), oldest first. */
+export const readWallet = (client: EvmClient.Service, chain: Chain.ChainId, address: string, fromBlock: bigint, toBlock: bigint) =>
+  readAll("getWalletNFTTransfers", (cursor) =>
+    client.getWalletNFTTransfers({
+      address,
+      chain,
+      fromBlock,
+      toBlock,
+      order: "ASC",
+      limit: pageSize,
+      ...(cursor === undefined ? {} : { cursor })
+    }))
+
+/**
+ * The last block `>= from` for which `holds` is true, given that it holds at `from` and that it
+ * is monotone (true up to some block, false after): gallops (`from + 1, + 2, + 4, …`), then
+ * bisects. About `2 log2(distance)` probes.
+ *
+ * @example
+ * ```ts
+ * // lastWhere(0n, (n) => Effect.succeed(n <= 1000n)) // 1000n
+ * ```
+ */
+export const lastWhere = Effect.fnUntraced(function*<E>(from: bigint, holds: (block: bigint) => Effect.Effect<boolean, E>) {
+  let good = from
+  let step = 1n
+  let bad = from + step
+  while (yield* holds(bad)) {
+    good = bad
+    step *= 2n
+    bad = good + step
+  }
+  while (bad - good > 1n) {
+    const middle: bigint = (good + bad) / 2n
+    if (yield* holds(middle)) good = middle
+    else bad = middle
+  }
+  return good
+})
