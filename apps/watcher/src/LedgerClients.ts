@@ -11,6 +11,19 @@ import { FetchHttpClient } from "effect/http"
 import type { AptosNetwork } from "./WatchedWallet.js"
 
 /**
+ * A ledger client, as the engine uses it.
+ *
+ * @example
+ * ```ts
+ * import type { LedgerClients } from "@chainquery/watcher"
+ *
+ * const network = (client: LedgerClients.LedgerService) => client.network
+ * ```
+ * @since 0.1.0
+ */
+export type LedgerService = LedgerClient.Service
+
+/**
  * The ledger client of Aptos mainnet.
  *
  * @example
@@ -22,7 +35,7 @@ import type { AptosNetwork } from "./WatchedWallet.js"
  * ```
  * @since 0.1.0
  */
-export class MainnetLedger extends Context.Service<MainnetLedger, LedgerClient.LedgerClient["Service"]>()(
+export class MainnetLedger extends Context.Service<MainnetLedger, LedgerService>()(
   "@chainquery/watcher/LedgerClients/MainnetLedger"
 ) {
   /** A mainnet client on `fetch` with these options (the network is forced to `mainnet`). */
@@ -41,7 +54,7 @@ export class MainnetLedger extends Context.Service<MainnetLedger, LedgerClient.L
  * ```
  * @since 0.1.0
  */
-export class TestnetLedger extends Context.Service<TestnetLedger, LedgerClient.LedgerClient["Service"]>()(
+export class TestnetLedger extends Context.Service<TestnetLedger, LedgerService>()(
   "@chainquery/watcher/LedgerClients/TestnetLedger"
 ) {
   /** A testnet client on `fetch` with these options (the network is forced to `testnet`). */

@@ -49,23 +49,19 @@ export interface Options extends Omit<Transport.Options, "baseUrl"> {
 }
 
 /**
- * The client of family B: one method per operation, named after the service's operation ids,
- * each taking its parameters (camelCase) and optional per-call overrides (`retry`, `timeout`).
+ * The client's methods: the seven operations, named after the service's operation ids, and a
+ * stream per listing. Each takes the operation's parameters (camelCase) and optional per-call
+ * overrides.
  *
  * @example
  * ```ts
- * import { Effect } from "effect"
- * import { LedgerClient } from "@chainquery/ledger-client"
+ * import type { LedgerClient } from "@chainquery/ledger-client"
  *
- * const program = Effect.gen(function*() {
- *   const ledger = yield* LedgerClient.LedgerClient
- *   const page = yield* ledger.getNFTByOwners({ ownerAddresses: ["0x1"], limit: 10 })
- *   return page.result.map((holding) => holding.name)
- * }).pipe(Effect.provide(LedgerClient.layer({ apiKey: "my-key" })))
+ * const coins = (client: LedgerClient.Service) => client.getCoinsByNameRange({ limit: 10 })
  * ```
  * @since 0.1.0
  */
-export class LedgerClient extends Context.Service<LedgerClient, {
+export interface Service {
   /** The network this client reads. */
   readonly network: Network
   /** The base URL requests are sent to. */
@@ -140,7 +136,26 @@ export class LedgerClient extends Context.Service<LedgerClient, {
     params: GetCoinsByNameRange.Parameters,
     options?: LedgerStream.StreamOptions
   ) => Stream.Stream<GetCoinsByNameRange.ReturnType["result"][number], PageFailed.PageFailed<GetCoinsByNameRange.ErrorType>>
-}>()("@chainquery/ledger-client/LedgerClient") {}
+}
+
+/**
+ * The client of family B: one method per operation, named after the service's operation ids,
+ * each taking its parameters (camelCase) and optional per-call overrides (`retry`, `timeout`).
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { LedgerClient } from "@chainquery/ledger-client"
+ *
+ * const program = Effect.gen(function*() {
+ *   const ledger = yield* LedgerClient.LedgerClient
+ *   const page = yield* ledger.getNFTByOwners({ ownerAddresses: ["0x1"], limit: 10 })
+ *   return page.result.map((holding) => holding.name)
+ * }).pipe(Effect.provide(LedgerClient.layer({ apiKey: "my-key" })))
+ * ```
+ * @since 0.1.0
+ */
+export class LedgerClient extends Context.Service<LedgerClient, Service>()("@chainquery/ledger-client/LedgerClient") {}
 
 const bind = <P, A>(operation: LedgerOperation<P, A>, transport: Transport.Transport, network: Network) => {
   const run = operation.make(transport)
@@ -163,7 +178,7 @@ const bind = <P, A>(operation: LedgerOperation<P, A>, transport: Transport.Trans
  * ```
  * @since 0.1.0
  */
-export const make: (options: Options) => Effect.Effect<LedgerClient["Service"], never, HttpClient.HttpClient> = Effect.fnUntraced(
+export const make: (options: Options) => Effect.Effect<Service, never, HttpClient.HttpClient> = Effect.fnUntraced(
   function*(options: Options) {
     const network = options.network ?? "mainnet"
     const baseUrl = options.baseUrl ?? defaultBaseUrls[network]

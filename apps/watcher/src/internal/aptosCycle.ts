@@ -25,7 +25,7 @@ const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A
 }
 
 export interface NetworkInput {
-  readonly client: LedgerClient.LedgerClient["Service"]
+  readonly client: LedgerClient.Service
   readonly network: AptosNetwork
   readonly wallets: ReadonlyArray<AptosWallet>
   readonly checkpoints: ReadonlyMap<string, Checkpoint>

@@ -129,5 +129,6 @@ export const perWallet = Effect.fnUntraced(function*(input: PerWalletInput, trac
     const list = stored.get(number) ?? []
     return { chain, number, hash: list[0]?.blockHash ?? records.get(number) ?? "", events: list }
   })
-  return { ...emptyStep, events: [...retractions, ...events.toSorted(byChainOrder)], checkpoints, blocks, blockEvents } satisfies Step
+  const step: Step = { ...emptyStep, events: [...retractions, ...events.toSorted(byChainOrder)], checkpoints, blocks, blockEvents }
+  return step
 })
