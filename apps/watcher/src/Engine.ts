@@ -53,12 +53,57 @@ import { type AptosNetwork, type AptosWallet, dedupe, type EvmWallet, key, type 
 export type Strategy = ChainStrategy
 
 /**
+ * What a watcher reports: NFT `transfers` (EVM and Aptos), EVM NFT `trades` (A4, read only for
+ * wallets whose transfers changed), `defi` positions (A7, every `defiEvery` cycles) and
+ * `holdings` (a wallet's balance of each token it moved, from the collection's owners, A5; a
+ * collection still `SYNCING` is reported as such).
+ *
+ * @example
+ * ```ts
+ * import type { Engine } from "@chainquery/watcher"
+ *
+ * const watch: ReadonlyArray<Engine.Watch> = ["transfers", "trades"]
+ * ```
+ * @since 0.1.0
+ */
+export type Watch = "transfers" | "trades" | "defi" | "holdings"
+
+/**
+ * Every `Watch` value, in the order of `--help`.
+ *
+ * @example
+ * ```ts
+ * import { Engine } from "@chainquery/watcher"
+ *
+ * Engine.watchKinds // ["transfers", "trades", "defi", "holdings"]
+ * ```
+ * @since 0.1.0
+ */
+export const watchKinds: ReadonlyArray<Watch> = ["transfers", "trades", "defi", "holdings"]
+
+/**
+ * What is watched when `Options.watch` is not given: transfers, trades and DeFi positions.
+ *
+ * @example
+ * ```ts
+ * import { Engine } from "@chainquery/watcher"
+ *
+ * Engine.defaultWatch.includes("holdings") // false
+ * ```
+ * @since 0.1.0
+ */
+export const defaultWatch: ReadonlyArray<Watch> = ["transfers", "trades", "defi"]
+
+/**
  * What to watch and how. `confirmations`: how deep a block must be to be read (0: read the
  * newest indexed block, and watch for reorganisations). `reorgWindow` (default 6): how many
  * recent blocks block scanning reads again each cycle to notice a reorganisation when
  * `confirmations` is 0 (a deeper reorganisation is not noticed). `maxBlocksPerCycle` (default
  * 500): at most this many new blocks are scanned per chain in one cycle, so that catching up
- * after a long stop is committed in bounded batches.
+ * after a long stop is committed in bounded batches. `watch` (default {@link defaultWatch}): what
+ * is reported. `defiThreshold` (default 0.05): the relative move of a position's USD value that
+ * is reported as `defi.changed`. `defiEvery` (default 1): DeFi positions are read every that
+ * many cycles (they cost one request per wallet and chain).
  *
  * @example
  * ```ts
@@ -74,6 +119,9 @@ export interface Options {
   readonly confirmations: number
   readonly reorgWindow?: number | undefined
   readonly maxBlocksPerCycle?: number | undefined
+  readonly watch?: ReadonlyArray<Watch> | undefined
+  readonly defiThreshold?: number | undefined
+  readonly defiEvery?: number | undefined
 }
 
 /**

@@ -1,0 +1,118 @@
+/**
+ * The watcher's polling loop: the clients and the state store built from a {@link RunConfig},
+ * an engine over them, and one step per interval, each written to stdout before it is
+ * committed.
+ *
+ * @since 0.1.0
+ */
+import { EvmClient } from "@chainquery/evm-client"
+import { Cause, Duration, Effect, Layer, Logger, type Redacted } from "effect"
+import * as Engine from "./Engine.js"
+import { MainnetLedger, TestnetLedger } from "./LedgerClients.js"
+import * as Output from "./Output.js"
+import { StateStore } from "./StateStore.js"
+import * as WalletSpec from "./WalletSpec.js"
+import type { WatchedWallet } from "./WatchedWallet.js"
+import type { WatchEvent } from "./WatchEvent.js"
+
+/**
+ * What one run of the loop needs.
+ *
+ * @example
+ * ```ts
+ * import type { Runner } from "@chainquery/watcher"
+ *
+ * const wallets = (config: Runner.RunConfig) => config.wallets.length
+ * ```
+ * @since 0.1.0
+ */
+export interface RunConfig {
+  readonly wallets: ReadonlyArray<WatchedWallet>
+  readonly interval: Duration.Duration
+  readonly once: boolean
+  readonly format: Output.Format
+  readonly state: string
+  readonly confirmations: number
+  readonly strategy: Engine.Strategy
+  readonly apiKey: Redacted.Redacted<string>
+  readonly evmBaseUrl: string | undefined
+  readonly ledgerBaseUrl: string | undefined
+  readonly ledgerTestnetBaseUrl: string | undefined
+  /** What to report (default `Engine.defaultWatch`). */
+  readonly watch?: ReadonlyArray<Engine.Watch> | undefined
+  /** The relative DeFi move reported as `defi.changed` (default 0.05). */
+  readonly defiThreshold?: number | undefined
+  /** How often DeFi positions are read (default: every cycle). */
+  readonly defiInterval?: Duration.Duration | undefined
+}
+
+const write = (format: Output.Format) => {
+  const line = Output.formatter({ format, color: format === "pretty" && process.stdout.isTTY === true })
+  return (events: ReadonlyArray<WatchEvent>): Effect.Effect<void> =>
+    events.length === 0
+      ? Effect.void
+      : Effect.sync(() => {
+        process.stdout.write(events.map((event) => `${line(event)}\n`).join(""))
+      })
+}
+
+/**
+ * Runs the polling loop with these options: one engine step per interval (one only with
+ * `once`), each step uninterruptible so that SIGINT/SIGTERM stop after it. A failing cycle is
+ * logged to stderr and retried next interval (with `once`, it fails the run).
+ *
+ * @example
+ * ```ts
+ * import { Runner } from "@chainquery/watcher"
+ *
+ * const program = Runner.run(config)
+ * ```
+ * @since 0.1.0
+ */
+export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
+  const options = { apiKey: config.apiKey }
+  const hasNetwork = (network: "mainnet" | "testnet") =>
+    config.wallets.some((wallet) => wallet.family === "aptos" && wallet.network === network)
+  const evm = EvmClient.layer({ ...options, ...(config.evmBaseUrl === undefined ? {} : { baseUrl: config.evmBaseUrl }) })
+  const mainnet = hasNetwork("mainnet")
+    ? MainnetLedger.layer({ ...options, ...(config.ledgerBaseUrl === undefined ? {} : { baseUrl: config.ledgerBaseUrl }) })
+    : Layer.empty
+  const testnet = hasNetwork("testnet")
+    ? TestnetLedger.layer({
+      ...options,
+      ...(config.ledgerTestnetBaseUrl === undefined ? {} : { baseUrl: config.ledgerTestnetBaseUrl })
+    })
+    : Layer.empty
+  const layers = Layer.mergeAll(evm, mainnet, testnet, StateStore.layer(config.state))
+  const print = write(config.format)
+  const loop = Effect.gen(function*() {
+    const engine = yield* Engine.make({
+      wallets: config.wallets,
+      strategy: config.strategy,
+      confirmations: config.confirmations,
+      watch: config.watch,
+      defiThreshold: config.defiThreshold,
+      defiEvery: config.defiInterval === undefined
+        ? 1
+        : Math.max(1, Math.ceil(Duration.toMillis(config.defiInterval) / Duration.toMillis(config.interval)))
+    })
+    yield* Effect.logInfo(
+      `watching ${config.wallets.length} wallet(s): ${config.wallets.map(WalletSpec.toSpec).join(" ")}`
+    )
+    while (true) {
+      if (config.once) {
+        yield* Effect.uninterruptible(engine.step(print))
+        return
+      }
+      yield* engine.step(print).pipe(
+        Effect.catchCause((cause) =>
+          Effect.logError(`cycle failed; retrying in ${Duration.format(config.interval)}`, Cause.squash(cause))
+        ),
+        Effect.uninterruptible
+      )
+      yield* Effect.sleep(config.interval)
+    }
+  })
+  return loop.pipe(Effect.provide(layers), Effect.provideService(Logger.LogToStderr, true))
+}
+

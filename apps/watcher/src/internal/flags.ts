@@ -1,0 +1,191 @@
+/**
+ * The flags of `chainquery-watcher`, each with its `--help` text and example, parsed and checked
+ * here so that a bad value is reported by `effect/cli` before anything starts.
+ *
+ * @internal
+ */
+import { Duration } from "effect"
+import { Flag } from "effect/cli"
+import { defaultWatch, type Watch, watchKinds } from "../Engine.js"
+import * as WalletSpec from "../WalletSpec.js"
+
+const message = (error: unknown): string => error instanceof Error ? error.message : String(error)
+
+/**
+ * Parses a duration such as `10s`, `2s`, `500ms`, `1m`, `1.5 seconds`; throws with what is valid.
+ */
+export const parseInterval = (text: string): Duration.Duration => {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|millis|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?)?$/i.exec(
+    text.trim()
+  )
+  if (match === null || match[1] === undefined) {
+    throw new Error(`expected a duration such as 10s, 500ms, 2m or 1h, got ${JSON.stringify(text)}`)
+  }
+  const value = Number(match[1])
+  const unit = (match[2] ?? "s").toLowerCase()
+  const millis = unit.startsWith("ms") || unit.startsWith("milli")
+    ? value
+    : unit.startsWith("h")
+    ? value * 3_600_000
+    : unit.startsWith("m")
+    ? value * 60_000
+    : value * 1000
+  if (!(millis > 0)) throw new Error(`the interval must be positive, got ${JSON.stringify(text)}`)
+  return Duration.millis(millis)
+}
+
+/** Parses `transfers,trades` (comma-separated, repeatable values already joined); throws with the valid values. */
+export const parseWatch = (values: ReadonlyArray<string>): ReadonlyArray<Watch> => {
+  if (values.length === 0) return defaultWatch
+  const chosen = new Set<Watch>()
+  for (const part of values.flatMap((value) => value.split(","))) {
+    const name = part.trim().toLowerCase()
+    const known = watchKinds.find((kind) => kind === name)
+    if (known === undefined) {
+      throw new Error(`--watch: unknown ${JSON.stringify(part)}; valid: ${watchKinds.join(", ")} (comma-separated)`)
+    }
+    chosen.add(known)
+  }
+  return watchKinds.filter((kind) => chosen.has(kind))
+}
+
+/** Parses a percentage such as `5`, `5%` or `0.5%` into a fraction (0.05); throws with what is valid. */
+export const parsePercent = (text: string): number => {
+  const match = /^(\d+(?:\.\d+)?)\s*%?$/.exec(text.trim())
+  const value = match?.[1] === undefined ? Number.NaN : Number(match[1])
+  if (!Number.isFinite(value)) throw new Error(`--defi-threshold: expected a percentage such as 5 or 2.5%, got ${JSON.stringify(text)}`)
+  return value / 100
+}
+
+export const wallet = Flag.String("wallet").pipe(
+  Flag.withMetavar("SPEC"),
+  Flag.withDescription(
+    `A wallet to watch (repeatable): ${WalletSpec.syntax}. Valid chains: ${WalletSpec.validChains}. ` +
+      "Example: --wallet eth,polygon:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed --wallet aptos:0x1"
+  ),
+  Flag.atLeast(0)
+)
+
+export const walletsFile = Flag.String("wallets-file").pipe(
+  Flag.withMetavar("PATH"),
+  Flag.withDescription(
+    "A text file of wallet specs, one per line; '#' starts a comment, blank lines are ignored. Example: --wallets-file wallets.txt"
+  ),
+  Flag.optional
+)
+
+export const interval = Flag.String("interval").pipe(
+  Flag.withMetavar("DURATION"),
+  Flag.withDescription("Time between polling cycles (default 10s). Example: --interval 30s, --interval 500ms, --interval 2m"),
+  Flag.withDefault("10s"),
+  Flag.mapTryCatch(parseInterval, message)
+)
+
+export const once = Flag.Boolean("once").pipe(
+  Flag.withDescription("Run one polling cycle, print what changed since the last run and exit. Example: --once"),
+  Flag.withDefault(false)
+)
+
+export const format = Flag.Literals("format", ["pretty", "json"]).pipe(
+  Flag.withDescription(
+    "Output format: 'pretty' (aligned lines, coloured on a terminal) or 'json' (NDJSON, one event per line). Default pretty. Example: --format json"
+  ),
+  Flag.withDefault("pretty")
+)
+
+export const state = Flag.String("state").pipe(
+  Flag.withMetavar("PATH"),
+  Flag.withDescription(
+    "SQLite file keeping checkpoints between runs (created if missing; default ./chainquery-watcher.db). Example: --state /var/lib/watcher.db"
+  ),
+  Flag.withDefault("./chainquery-watcher.db")
+)
+
+export const confirmations = Flag.Int("confirmations").pipe(
+  Flag.withMetavar("N"),
+  Flag.withDescription(
+    "Only read EVM blocks at least N blocks deep (default 0: read the newest block and follow reorganisations). Example: --confirmations 3"
+  ),
+  Flag.withDefault(0),
+  Flag.mapTryCatch((n) => {
+    if (n < 0) throw new Error(`--confirmations must be 0 or more, got ${n}`)
+    return n
+  }, message)
+)
+
+export const strategy = Flag.Literals("strategy", ["auto", "block-scan", "per-wallet"]).pipe(
+  Flag.withDescription(
+    "How EVM wallets are polled: 'block-scan' (one listing per new block), 'per-wallet' (one listing per wallet) or 'auto' (the cheaper per chain and cycle). Default auto. Example: --strategy per-wallet"
+  ),
+  Flag.withDefault("auto")
+)
+
+export const evmBaseUrl = Flag.String("evm-base-url").pipe(
+  Flag.withMetavar("URL"),
+  Flag.withDescription(
+    "Base URL of the EVM API (without /api/v2.2); default: the production service. Example: --evm-base-url http://127.0.0.1:4000"
+  ),
+  Flag.optional
+)
+
+export const ledgerBaseUrl = Flag.String("ledger-base-url").pipe(
+  Flag.withMetavar("URL"),
+  Flag.withDescription(
+    "Base URL of the Aptos mainnet API; default: the production service. Example: --ledger-base-url http://127.0.0.1:4000/aptos/mainnet"
+  ),
+  Flag.optional
+)
+
+export const ledgerTestnetBaseUrl = Flag.String("ledger-testnet-base-url").pipe(
+  Flag.withMetavar("URL"),
+  Flag.withDescription(
+    "Base URL of the Aptos testnet API; default: the production service. Example: --ledger-testnet-base-url http://127.0.0.1:4000/aptos/testnet"
+  ),
+  Flag.optional
+)
+
+export const apiKey = Flag.Redacted("api-key").pipe(
+  Flag.withMetavar("KEY"),
+  Flag.withDescription(
+    "The service's API key; when absent, the MORALIS_API_KEY environment variable. Never printed. Example: --api-key $KEY"
+  ),
+  Flag.optional
+)
+
+
+export const watch = Flag.String("watch").pipe(
+  Flag.withMetavar("WHAT"),
+  Flag.withDescription(
+    `What to report, comma-separated or repeated: ${watchKinds.join(", ")}. Default ${defaultWatch.join(",")}. ` +
+      "'holdings' reads a collection's owners after a wallet's tokens in it moved, and says when they are still SYNCING. " +
+      "Example: --watch transfers,trades"
+  ),
+  Flag.atLeast(0),
+  Flag.mapTryCatch(parseWatch, message)
+)
+
+export const defiThreshold = Flag.String("defi-threshold").pipe(
+  Flag.withMetavar("PERCENT"),
+  Flag.withDescription(
+    "Report a DeFi position as changed when its USD value moved by at least this percentage (default 5). Example: --defi-threshold 2.5"
+  ),
+  Flag.withDefault("5"),
+  Flag.mapTryCatch(parsePercent, message)
+)
+
+export const defiInterval = Flag.String("defi-interval").pipe(
+  Flag.withMetavar("DURATION"),
+  Flag.withDescription(
+    "How often DeFi positions are read (one request per wallet and chain; default 5m, never more often than --interval). Example: --defi-interval 1m"
+  ),
+  Flag.withDefault("5m"),
+  Flag.mapTryCatch(parseInterval, message)
+)
+
+export const backfill = Flag.String("backfill").pipe(
+  Flag.withMetavar("FROM"),
+  Flag.withDescription(
+    "Before watching, print the history since FROM: a block number (EVM wallets; Aptos wallets from that ledger version) or a date (ISO 8601, e.g. 2026-11-01 or 2026-11-01T12:00:00Z), with a progress bar on stderr. Example: --backfill 2026-11-01"
+  ),
+  Flag.optional
+)
