@@ -23,6 +23,11 @@
  *   cost no more requests than one per wallet, per-wallet polling otherwise.
  * - Aptos: wallets batched 50 per B3 request, read newest first down to the checkpoint, emitted
  *   oldest first; the checkpoint is the highest ledger version seen.
+ * - With `watch` (default transfers, trades, DeFi): trades through A4 only for the wallets with
+ *   new transfers, over their blocks, each after its transfer and retracted with it; holdings
+ *   through A5 for the collections those transfers touched (`holding.syncing` while the service
+ *   is still indexing one); DeFi positions through A7 every `defiEvery` cycles, the first read a
+ *   baseline. Transfers are read whatever is watched: the rest is found through them.
  *
  * @since 0.1.0
  */
@@ -33,6 +38,7 @@ import { EngineError } from "./EngineError.js"
 import { networkCycle } from "./internal/aptosCycle.js"
 import { emptyStep, type Step } from "./internal/cycleStep.js"
 import { chainCycle, type Strategy as ChainStrategy } from "./internal/evmCycle.js"
+import { enrich } from "./internal/enrich.js"
 import { clientFor } from "./LedgerClients.js"
 import { type Batch, type LastBatch, StateStore, type StateStoreError } from "./StateStore.js"
 import type { WatchEvent } from "./WatchEvent.js"
@@ -191,7 +197,8 @@ const merge = (steps: ReadonlyArray<Step>): CycleResult => {
     checkpoints: [...a.checkpoints, ...b.checkpoints],
     blocks: [...a.blocks, ...b.blocks],
     blockEvents: [...a.blockEvents, ...b.blockEvents],
-    forgetBlocks: [...a.forgetBlocks, ...b.forgetBlocks]
+    forgetBlocks: [...a.forgetBlocks, ...b.forgetBlocks],
+    defiSnapshots: [...a.defiSnapshots, ...b.defiSnapshots]
   }), emptyStep)
   return {
     events: all.events,
@@ -200,6 +207,7 @@ const merge = (steps: ReadonlyArray<Step>): CycleResult => {
       blocks: all.blocks,
       blockEvents: all.blockEvents,
       forgetBlocks: all.forgetBlocks,
+      defiSnapshots: all.defiSnapshots,
       eventIds: all.events.map((event) => event.id)
     }
   }
@@ -237,24 +245,30 @@ export const make = Effect.fnUntraced(function*(
   const confirmations = Math.max(0, Math.floor(options.confirmations))
   const reorgWindow = Math.max(0, Math.floor(options.reorgWindow ?? 6))
   const maxBlocks = Math.max(1, Math.floor(options.maxBlocksPerCycle ?? 500))
+  const watch = new Set(options.watch ?? defaultWatch)
+  const defiThreshold = options.defiThreshold ?? 0.05
+  const defiEvery = Math.max(1, Math.floor(options.defiEvery ?? 1))
+  /** Cycles started by this engine: DeFi is read on the first and every `defiEvery`-th after. */
+  let cycles = 0
 
   const cycle: Engine["cycle"] = Effect.gen(function*() {
     const checkpoints = new Map((yield* store.checkpoints).map((checkpoint) => [key(checkpoint.wallet), checkpoint]))
+    const readDefi = watch.has("defi") && cycles % defiEvery === 0
+    cycles++
     const steps: Array<Step> = []
     for (const [chain, chainWallets] of chains) {
-      steps.push(
-        yield* chainCycle({
-          client,
-          store,
-          chain,
-          wallets: chainWallets,
-          checkpoints,
-          strategy: options.strategy,
-          confirmations,
-          reorgWindow,
-          maxBlocks
-        })
-      )
+      const transfers = yield* chainCycle({
+        client,
+        store,
+        chain,
+        wallets: chainWallets,
+        checkpoints,
+        strategy: options.strategy,
+        confirmations,
+        reorgWindow,
+        maxBlocks
+      })
+      steps.push(yield* enrich({ client, store, chain, wallets: chainWallets, checkpoints, watch, readDefi, defiThreshold }, transfers))
     }
     for (const [network, networkWallets] of networks) {
       const ledger = ledgers[network]

@@ -109,3 +109,23 @@ export const defi = (
  */
 export const retracted = (originalId: string, orphanedBlockHash: string): string =>
   `retracted:${originalId}:${orphanedBlockHash.toLowerCase()}`
+
+/**
+ * The id of a holding report: a wallet's balance of one token (or, with `tokenId` `null`, a
+ * collection still `SYNCING`) after its transfers up to `block`.
+ *
+ * @example
+ * ```ts
+ * import { EventId } from "@chainquery/watcher"
+ *
+ * EventId.holding("0x1", "0xwallet…", "0xcollection…", 1234n, 19000000n) // "holding:0x1:0xwallet…:0xcollection…:1234:19000000"
+ * ```
+ * @since 0.1.0
+ */
+export const holding = (
+  chain: Chain.ChainId,
+  wallet: string,
+  collection: string,
+  tokenId: bigint | null,
+  block: bigint
+): string => `holding:${chain}:${wallet}:${collection.toLowerCase()}:${tokenId === null ? "syncing" : tokenId}:${block}`

@@ -144,6 +144,8 @@ const columns = WatchEvent.match({
   "defi.changed": (e): Columns => defiColumns(e),
   "aptos.token.in": (e): Columns => [timeText(e.timestamp), e.kind, `aptos-${e.network}`, short(e.wallet), clip(`${e.collection}/${e.name}`, widths[4]), `×${e.amount}`, e.counterparty === null ? "minted" : `from ${short(e.counterparty)}`, `v${e.version}`],
   "aptos.token.out": (e): Columns => [timeText(e.timestamp), e.kind, `aptos-${e.network}`, short(e.wallet), clip(`${e.collection}/${e.name}`, widths[4]), `×${e.amount}`, e.counterparty === null ? "burned" : `to ${short(e.counterparty)}`, `v${e.version}`],
+  "holding.updated": (e): Columns => ["", e.kind, chainText(e.chain), short(e.wallet), `${short(e.collection)} #${tokenIdText(e.tokenId)}`, `holds ${e.amount}`, "", `block ${e.blockNumber}`],
+  "holding.syncing": (e): Columns => ["", e.kind, chainText(e.chain), short(e.wallet), short(e.collection), "owners SYNCING", "", `block ${e.blockNumber}`],
   "retracted": (e): Columns => ["", e.kind, chainText(e.chain), short(e.wallet), `block ${e.blockNumber}`, "", `hash ${short(e.blockHash)}`, `retracts ${e.retracts}`]
 })
 
@@ -165,7 +167,7 @@ const ansi = { reset: "\u001b[0m", dim: "\u001b[2m", red: "\u001b[31m", green: "
 
 const kindColor = (kind: WatchEvent["kind"]): string => {
   if (kind === "retracted") return ansi.magenta
-  if (kind === "defi.changed") return ansi.yellow
+  if (kind === "defi.changed" || kind.startsWith("holding.")) return ansi.yellow
   return /received|bought|opened|\.in$/.test(kind) ? ansi.green : ansi.red
 }
 

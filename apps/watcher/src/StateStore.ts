@@ -23,6 +23,7 @@ import { Clock, Context, type DateTime, Effect, Layer, Option, Schema } from "ef
 import { openDatabase } from "./internal/sqlite.js"
 import { stateTables } from "./internal/stateTables.js"
 import type { NftEvent } from "./NftEvents.js"
+import type { TradeEvent } from "./TradeEvents.js"
 import type { EvmWallet, WatchedWallet } from "./WatchedWallet.js"
 
 /**
@@ -79,7 +80,7 @@ export interface BlockHash {
 }
 
 /**
- * The NFT events emitted from one block of a chain, with the block's hash when they were read:
+ * The NFT and trade events emitted from one block of a chain, with the block's hash when they were read:
  * what to retract when that block is orphaned.
  *
  * @example
@@ -94,7 +95,7 @@ export interface BlockEvents {
   readonly chain: Chain.ChainId
   readonly number: bigint
   readonly hash: string
-  readonly events: ReadonlyArray<NftEvent>
+  readonly events: ReadonlyArray<NftEvent | TradeEvent>
 }
 
 /**

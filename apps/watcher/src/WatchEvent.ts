@@ -10,6 +10,8 @@
  * - `defi.opened`, `defi.closed`, `defi.changed`: a DeFi position appeared, disappeared, or its
  *   USD value moved beyond a threshold;
  * - `aptos.token.in`, `aptos.token.out`: an Aptos token transfer into or out of a wallet;
+ * - `holding.updated`, `holding.syncing`: a wallet's balance of a token it moved, or the
+ *   collection's owners still being indexed (`--watch holdings`);
  * - `retracted`: an earlier event whose block was orphaned by a reorganisation.
  *
  * This module gathers the whole model: the union {@link WatchEvent}, every member Schema and
@@ -23,11 +25,19 @@
 import { Schema } from "effect"
 import { AptosTokenIn, AptosTokenOut } from "./AptosEvents.js"
 import { DefiChanged, DefiClosed, DefiOpened } from "./DefiChanges.js"
+import { HoldingSyncing, HoldingUpdated } from "./HoldingEvents.js"
 import { NftReceived, NftSent, Retracted } from "./NftEvents.js"
 import { TradeBought, TradeSold } from "./TradeEvents.js"
 
 export { type AptosEvent, AptosTokenIn, AptosTokenOut, fromAptosTransfer } from "./AptosEvents.js"
 export { type Context as DefiContext, DefiChanged, DefiClosed, type DefiEvent, defiChanges, DefiOpened } from "./DefiChanges.js"
+export {
+  type HoldingEvent,
+  HoldingSyncing,
+  holdingSyncing,
+  HoldingUpdated,
+  holdingUpdated
+} from "./HoldingEvents.js"
 export { fromNftTransfer, type NftEvent, NftReceived, NftSent, retract, Retracted } from "./NftEvents.js"
 export { fromTrade, TradeBought, type TradeEvent, TradeSold } from "./TradeEvents.js"
 
@@ -42,6 +52,8 @@ const members: readonly [
   typeof DefiChanged,
   typeof AptosTokenIn,
   typeof AptosTokenOut,
+  typeof HoldingUpdated,
+  typeof HoldingSyncing,
   typeof Retracted
 ] = [
   NftReceived,
@@ -53,6 +65,8 @@ const members: readonly [
   DefiChanged,
   AptosTokenIn,
   AptosTokenOut,
+  HoldingUpdated,
+  HoldingSyncing,
   Retracted
 ]
 
@@ -119,7 +133,7 @@ export type Of<K extends Kind> = Extract<WatchEvent, { readonly kind: K }>
  * ```ts
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * WatchEvent.kinds.length // 10
+ * WatchEvent.kinds.length // 12
  * ```
  * @since 0.1.0
  */

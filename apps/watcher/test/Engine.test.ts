@@ -25,7 +25,7 @@ const runEvm = (
 ) =>
   Effect.gen(function*() {
     const sim = yield* Simulator.Simulator
-    const engine = yield* Engine.make({ wallets, strategy, confirmations })
+    const engine = yield* Engine.make({ wallets, strategy, confirmations, watch: ["transfers"] })
     assert.deepStrictEqual(yield* engine.step(() => Effect.void), [])
     const baseline = yield* positionOf(wallets)
     assert.strictEqual(baseline.count, wallets.length)
@@ -81,7 +81,7 @@ describe("Engine, commits", () => {
     Effect.gen(function*() {
       const sim = yield* Simulator.Simulator
       const wallets = busiestEvm(sim, "0x1", 6)
-      const engine = yield* Engine.make({ wallets, strategy: "block-scan", confirmations: 0 })
+      const engine = yield* Engine.make({ wallets, strategy: "block-scan", confirmations: 0, watch: ["transfers"] })
       yield* engine.step(() => Effect.void)
       yield* sim.advance(8)
       const first = yield* engine.cycle
@@ -90,7 +90,7 @@ describe("Engine, commits", () => {
       assert.deepStrictEqual(ids(again.events), ids(first.events))
       const last = yield* engine.commit(again.batch)
       assert.deepStrictEqual(last.eventIds, ids(first.events))
-      const restarted = yield* Engine.make({ wallets, strategy: "block-scan", confirmations: 0 })
+      const restarted = yield* Engine.make({ wallets, strategy: "block-scan", confirmations: 0, watch: ["transfers"] })
       assert.deepStrictEqual((yield* restarted.cycle).events, [])
     }).pipe(Effect.provide(harness({ seed: 18, indexing: false, chains: ["0x1"] }))))
 })
@@ -102,11 +102,11 @@ describe("Engine, wallets added on a restart", () => {
         const sim = yield* Simulator.Simulator
         const [first, ...others] = busiestEvm(sim, "0x1", 5)
         const old = [first!]
-        const before = yield* Engine.make({ wallets: old, strategy, confirmations: 0 })
+        const before = yield* Engine.make({ wallets: old, strategy, confirmations: 0, watch: ["transfers"] })
         yield* before.step(() => Effect.void)
         const baseline = yield* positionOf(old)
         yield* sim.advance(6)
-        const restarted = yield* Engine.make({ wallets: [...old, ...others], strategy, confirmations: 0 })
+        const restarted = yield* Engine.make({ wallets: [...old, ...others], strategy, confirmations: 0, watch: ["transfers"] })
         const emitted = [...(yield* restarted.step(() => Effect.void))]
         const joined = yield* positionOf(others)
         yield* sim.advance(6)
@@ -151,7 +151,7 @@ describe("Engine, auto", () => {
     Effect.gen(function*() {
       const sim = yield* Simulator.Simulator
       const wallets = busiestEvm(sim, "0x1", 2)
-      const engine = yield* Engine.make({ wallets, strategy: "auto", confirmations: 0 })
+      const engine = yield* Engine.make({ wallets, strategy: "auto", confirmations: 0, watch: ["transfers"] })
       yield* engine.step(() => Effect.void)
       yield* sim.advance(40)
       yield* sim.resetStats
@@ -165,7 +165,7 @@ describe("Engine, auto", () => {
     Effect.gen(function*() {
       const sim = yield* Simulator.Simulator
       const wallets = allEvm(sim, "0x1")
-      const engine = yield* Engine.make({ wallets, strategy: "auto", confirmations: 0 })
+      const engine = yield* Engine.make({ wallets, strategy: "auto", confirmations: 0, watch: ["transfers"] })
       yield* engine.step(() => Effect.void)
       yield* sim.advance(3)
       yield* sim.resetStats
@@ -202,7 +202,7 @@ describe("Engine, reorgs", () => {
     Effect.gen(function*() {
       const sim = yield* Simulator.Simulator
       const wallets = allEvm(sim, "0x1")
-      const engine = yield* Engine.make({ wallets, strategy, confirmations: 0 })
+      const engine = yield* Engine.make({ wallets, strategy, confirmations: 0, watch: ["transfers"] })
       yield* engine.step(() => Effect.void)
       const baseline = yield* positionOf(wallets)
       yield* sim.advance(6)
@@ -236,7 +236,7 @@ describe("Engine, Aptos", () => {
     Effect.gen(function*() {
       const sim = yield* Simulator.Simulator
       const wallets = busiestAptos(sim, 8)
-      const engine = yield* Engine.make({ wallets, strategy: "auto", confirmations: 0 })
+      const engine = yield* Engine.make({ wallets, strategy: "auto", confirmations: 0, watch: ["transfers"] })
       assert.deepStrictEqual(yield* engine.step(() => Effect.void), [])
       const baseline = yield* positionOf(wallets)
       const emitted: Array<WatchEvent.WatchEvent> = []

@@ -18,6 +18,8 @@ const events: ReadonlyArray<WatchEvent.WatchEvent> = [
   ...WatchEvent.fromTrade("0x2105", alice, trade({ buyer_address: "0x" + "99".repeat(20), seller_address: alice, price_token_address: pool })),
   ...WatchEvent.defiChanges(at, [summary("aave-v3", [["supplied", pool, 1000], ["borrowed", pool, 10]])], [summary("aave-v3", [["supplied", pool, 1200.5], ["staked", pool, 3]])], 0.05),
   ...WatchEvent.fromAptosTransfer("testnet", aptosAlice, aptosTransfer({ from_address: aptosAlice, coin_amount: "100000000", coin_type: "0x1::aptos_coin::AptosCoin" })),
+  WatchEvent.holdingUpdated("0x1", alice, collection, 7n, 0n, 19_000_001n),
+  WatchEvent.holdingSyncing("0x1", alice, collection, 19_000_001n),
   WatchEvent.retract(nft[0] as WatchEvent.NftEvent)
 ]
 

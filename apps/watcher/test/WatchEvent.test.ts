@@ -167,17 +167,19 @@ describe("retract and the schema", () => {
     assert.deepStrictEqual(WatchEvent.retract(received!), retraction)
   })
 
-  it("every constructed event is a valid WatchEvent; the union knows all ten kinds", () => {
+  it("every constructed event is a valid WatchEvent; the union knows all twelve kinds", () => {
     const at = { chain: "0x1" as const, wallet: alice, blockNumber: 1n, timestamp: DateTime.makeUnsafe(0) }
     const events = [
       ...WatchEvent.fromNftTransfer("0x1", alice, nftTransfer({ from_address: alice })),
       ...WatchEvent.fromTrade("0x1", alice, trade({ seller_address: alice })),
       ...WatchEvent.defiChanges(at, [summary("a", [["x", collection, 1], ["y", collection, 1]])], [summary("a", [["x", collection, 2], ["z", collection, 1]])], 0.05),
-      ...WatchEvent.fromAptosTransfer("mainnet", aptosAlice, aptosTransfer({ from_address: aptosAlice }))
+      ...WatchEvent.fromAptosTransfer("mainnet", aptosAlice, aptosTransfer({ from_address: aptosAlice })),
+      WatchEvent.holdingUpdated("0x1", alice, collection, 7n, 2n, 1n),
+      WatchEvent.holdingSyncing("0x1", alice, collection, 1n)
     ]
     const all = [...events, WatchEvent.retract(events[0] as WatchEvent.NftEvent)]
     assert.deepStrictEqual(new Set(all.map((e) => e.kind)), new Set(WatchEvent.kinds))
-    assert.strictEqual(WatchEvent.kinds.length, 10)
+    assert.strictEqual(WatchEvent.kinds.length, 12)
     for (const event of all) assert.isTrue(Schema.is(WatchEvent.WatchEvent)(event), event.kind)
     assert.strictEqual(new Set(all.map((e) => e.id)).size, all.length)
   })

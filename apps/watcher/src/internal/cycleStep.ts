@@ -5,7 +5,7 @@
  * @internal
  */
 import type { Chain } from "@chainquery/schema"
-import type { BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
+import type { BlockEvents, BlockHash, Checkpoint, DefiSnapshot } from "../StateStore.js"
 import type { WatchEvent } from "../WatchEvent.js"
 
 export interface Step {
@@ -14,9 +14,10 @@ export interface Step {
   readonly blocks: ReadonlyArray<BlockHash>
   readonly blockEvents: ReadonlyArray<BlockEvents>
   readonly forgetBlocks: ReadonlyArray<{ readonly chain: Chain.ChainId; readonly fromBlock: bigint }>
+  readonly defiSnapshots: ReadonlyArray<DefiSnapshot>
 }
 
-export const emptyStep: Step = { events: [], checkpoints: [], blocks: [], blockEvents: [], forgetBlocks: [] }
+export const emptyStep: Step = { events: [], checkpoints: [], blocks: [], blockEvents: [], forgetBlocks: [], defiSnapshots: [] }
 
 export const minOf = (values: ReadonlyArray<bigint>): bigint => values.reduce((a, b) => (b < a ? b : a))
 export const maxOf = (values: ReadonlyArray<bigint>): bigint => values.reduce((a, b) => (b > a ? b : a))

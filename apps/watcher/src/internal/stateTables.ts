@@ -8,6 +8,7 @@ import { type Chain, DefiPositions } from "@chainquery/schema"
 import { DateTime, Schema } from "effect"
 import type { DatabaseSync, SQLOutputValue } from "node:sqlite"
 import { NftReceived, NftSent } from "../NftEvents.js"
+import { TradeBought, TradeSold } from "../TradeEvents.js"
 import type { Batch, BlockEvents, BlockHash, Checkpoint, DefiSnapshot, LastBatch } from "../StateStore.js"
 import { type EvmWallet, WatchedWallet } from "../WatchedWallet.js"
 import { transaction } from "./sqlite.js"
@@ -18,7 +19,7 @@ const summariesJson = Schema.fromJsonString(DefiPositions.DefiPositionsSummary)
 const encodeSummaries = Schema.encodeSync(summariesJson)
 const decodeSummaries = Schema.decodeUnknownSync(summariesJson)
 
-const eventsJson = Schema.fromJsonString(Schema.Array(Schema.Union([NftReceived, NftSent])))
+const eventsJson = Schema.fromJsonString(Schema.Array(Schema.Union([NftReceived, NftSent, TradeBought, TradeSold])))
 const encodeEvents = Schema.encodeSync(eventsJson)
 const decodeEvents = Schema.decodeUnknownSync(eventsJson)
 

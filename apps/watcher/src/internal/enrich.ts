@@ -1,0 +1,57 @@
+/**
+ * What a chain's transfer step becomes with the other things watched: its NFT events kept or
+ * dropped (`transfers`), trades of the wallets that moved NFTs (`trades`), their holdings
+ * (`holdings`) and the DeFi changes of every wallet on the chain (`defi`, when due this cycle).
+ * Transfers are always read: trades and holdings are found through them, and the block records
+ * that let a reorganisation be noticed come with them.
+ *
+ * @internal
+ */
+import type { EvmClient } from "@chainquery/evm-client"
+import type { Chain } from "@chainquery/schema"
+import { Effect } from "effect"
+import type { EngineError } from "../EngineError.js"
+import type { Checkpoint, StateStore, StateStoreError } from "../StateStore.js"
+import type { EvmWallet } from "../WatchedWallet.js"
+import type { WatchEvent } from "../WatchEvent.js"
+import type { Step } from "./cycleStep.js"
+import { defiCycle } from "./defiCycle.js"
+import { holdingsOf } from "./holdingsCycle.js"
+import { withTrades } from "./tradeCycle.js"
+
+export interface EnrichInput {
+  readonly client: EvmClient.Service
+  readonly store: StateStore["Service"]
+  readonly chain: Chain.ChainId
+  readonly wallets: ReadonlyArray<EvmWallet>
+  readonly checkpoints: ReadonlyMap<string, Checkpoint>
+  readonly watch: ReadonlySet<"transfers" | "trades" | "defi" | "holdings">
+  readonly readDefi: boolean
+  readonly defiThreshold: number
+}
+
+const isTransfer = (event: WatchEvent): boolean => event.kind === "nft.received" || event.kind === "nft.sent"
+
+/** A retraction is kept when what it retracts could have been printed. */
+const keeps = (watch: EnrichInput["watch"]) => (event: WatchEvent): boolean => {
+  if (isTransfer(event)) return watch.has("transfers")
+  if (event.kind === "retracted") return watch.has("transfers") || (watch.has("trades") && event.retracts.startsWith("trade:"))
+  return true
+}
+
+export const enrich: (input: EnrichInput, transfers: Step) => Effect.Effect<Step, EngineError | StateStoreError> = Effect.fnUntraced(function*(
+  input: EnrichInput,
+  transfers: Step
+) {
+  const { chain, client, watch } = input
+  const traded = watch.has("trades") ? yield* withTrades(client, chain, transfers) : transfers
+  const holdings = watch.has("holdings") ? yield* holdingsOf(client, chain, transfers.events) : []
+  const defi = input.readDefi
+    ? yield* defiCycle({ client, store: input.store, wallets: input.wallets, checkpoints: input.checkpoints, threshold: input.defiThreshold })
+    : { events: [], snapshots: [] }
+  return {
+    ...traded,
+    events: [...traded.events, ...holdings, ...defi.events].filter(keeps(watch)),
+    defiSnapshots: defi.snapshots
+  } satisfies Step
+})
