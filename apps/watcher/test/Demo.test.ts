@@ -1,0 +1,49 @@
+/**
+ * The demo (`chainquery-watcher demo`, what `./run start` runs), as an operator sees it: within
+ * 60 seconds it prints at least one event of every kind, and Ctrl-C (SIGINT) stops it with exit
+ * code 0.
+ */
+import { spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { expect, it } from "vitest"
+import { WatchEvent } from "../src/index.js"
+
+const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
+
+const kindPattern = new RegExp(`(?:^|\\s)(${WatchEvent.kinds.map((kind) => kind.replace(/\./g, "\\.")).join("|")})(?=\\s)`)
+
+it("prints every kind of event within 60 s, then stops on SIGINT with exit code 0", async () => {
+  const child = spawn(process.execPath, [bin, "demo"], { stdio: ["ignore", "pipe", "pipe"] })
+  const firstSeen = new Map<string, number>()
+  const started = Date.now()
+  let buffered = ""
+  let stderr = ""
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+  const everyKind = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 60_000)
+    child.stdout.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString()
+      const lines = buffered.split("\n")
+      buffered = lines.pop() ?? ""
+      for (const line of lines) {
+        const kind = kindPattern.exec(line)?.[1]
+        if (kind !== undefined && !firstSeen.has(kind)) firstSeen.set(kind, Date.now() - started)
+      }
+      if (firstSeen.size === WatchEvent.kinds.length) {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+  })
+  const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)))
+  try {
+    await everyKind
+  } finally {
+    child.kill("SIGINT")
+  }
+  const code = await closed
+  const missing = WatchEvent.kinds.filter((kind) => !firstSeen.has(kind))
+  expect(missing, `kinds not printed within 60 s (seen: ${JSON.stringify(Object.fromEntries(firstSeen))})`).toEqual([])
+  expect(code, stderr.slice(-2000)).toBe(0)
+  expect(stderr).toMatch(/demo: a simulator at http:\/\/127\.0\.0\.1:\d+/)
+}, 90_000)
