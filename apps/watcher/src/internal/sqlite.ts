@@ -32,11 +32,17 @@ export const loadSqlite = (): SqliteModule => {
     if (isSqliteWarning(warning, rest)) return
     Reflect.apply(emitWarning, process, [warning, ...rest])
   } as typeof process.emitWarning
+  let module: SqliteModule | undefined
   try {
-    loaded = process.getBuiltinModule("node:sqlite")
+    // Older Node versions have no `getBuiltinModule`, or no `node:sqlite` behind it.
+    module = typeof process.getBuiltinModule === "function" ? process.getBuiltinModule("node:sqlite") : undefined
   } finally {
     process.emitWarning = emitWarning
   }
+  if (module === undefined) {
+    throw new Error(`node:sqlite is not available in Node ${process.versions.node}: the watcher needs Node >= 22.19 (./run brings one)`)
+  }
+  loaded = module
   return loaded
 }
 
