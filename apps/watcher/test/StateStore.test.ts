@@ -5,7 +5,7 @@
  * ExperimentalWarning is suppressed.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { spawn, spawnSync } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -148,6 +148,21 @@ describe("StateStore", () => {
       assert.strictEqual(error.operation, "open")
       assert.include(error.message, "newer watcher")
     }))
+
+  it.live("a state file in use by another store is refused (after a short wait), then opens once it is released", () =>
+    Effect.gen(function*() {
+      const path = tempFile()
+      const busy = yield* Effect.scoped(
+        Effect.gen(function*() {
+          yield* Layer.build(StateStore.layer(path))
+          return yield* Effect.flip(snapshot(path))
+        })
+      )
+      assert.strictEqual(busy.operation, "open")
+      assert.match(busy.message, /database is locked: another process \(a second watcher\?\) is using it/)
+      const free = yield* snapshot(path)
+      assert.deepStrictEqual(free.checkpoints, [])
+    }), 30_000)
 })
 
 describe("StateStore durability", () => {

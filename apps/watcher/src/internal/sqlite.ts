@@ -89,14 +89,16 @@ CREATE TABLE IF NOT EXISTS last_batch_events (
 `
 
 /**
- * Opens (creating if needed) a state database: WAL journal, `synchronous = FULL` (every commit
- * is fsynced before it returns), a busy timeout, and the tables. Throws on failure, or when the
- * file was written by a newer layout.
+ * Opens (creating if needed) a state database: an exclusive lock held until it is closed (a
+ * second watcher on the same file fails to open it, after a short wait, instead of mixing its
+ * checkpoints in), WAL journal, `synchronous = FULL` (every commit is fsynced before it
+ * returns), and the tables. Throws on failure, or when the file was written by a newer layout.
  */
 export const openDatabase = (path: string): DatabaseSync => {
   const { DatabaseSync } = loadSqlite()
   const db = new DatabaseSync(path, { readBigInts: true, timeout: 5_000 })
   try {
+    db.exec("PRAGMA locking_mode = EXCLUSIVE")
     db.exec("PRAGMA journal_mode = WAL")
     db.exec("PRAGMA synchronous = FULL")
     const version = Number(db.prepare("PRAGMA user_version").get()?.["user_version"] ?? 0)
@@ -115,6 +117,9 @@ export const openDatabase = (path: string): DatabaseSync => {
     return db
   } catch (error) {
     db.close()
+    if (error instanceof Error && /database is locked|SQLITE_BUSY/i.test(error.message)) {
+      throw new Error(`${error.message}: another process (a second watcher?) is using it`)
+    }
     throw error
   }
 }
