@@ -118,7 +118,7 @@ export const openDatabase = (path: string): DatabaseSync => {
   } catch (error) {
     db.close()
     if (error instanceof Error && /database is locked|SQLITE_BUSY/i.test(error.message)) {
-      throw new Error(`${error.message}: another process (a second watcher?) is using it`)
+      throw new Error(`${error.message}: another process (a second watcher?) is using it`, { cause: error })
     }
     throw error
   }
