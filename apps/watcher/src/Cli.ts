@@ -75,6 +75,7 @@ export const command = Command.make(
     watch: Flags.watch,
     defiThreshold: Flags.defiThreshold,
     defiInterval: Flags.defiInterval,
+    backfill: Flags.backfill,
     evmBaseUrl: Flags.evmBaseUrl,
     ledgerBaseUrl: Flags.ledgerBaseUrl,
     ledgerTestnetBaseUrl: Flags.ledgerTestnetBaseUrl,
@@ -113,6 +114,7 @@ export const command = Command.make(
       watch: flags.watch,
       defiThreshold: flags.defiThreshold,
       defiInterval: flags.defiInterval,
+      backfill: Option.getOrUndefined(flags.backfill),
       apiKey: key,
       evmBaseUrl: optionalString(flags.evmBaseUrl),
       ledgerBaseUrl: optionalString(flags.ledgerBaseUrl),
@@ -131,6 +133,10 @@ export const command = Command.make(
     {
       command: "chainquery-watcher --wallets-file wallets.txt --once --format json",
       description: "One cycle over the wallets of a file, as NDJSON"
+    },
+    {
+      command: "chainquery-watcher --wallet eth:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed --backfill 2026-11-01",
+      description: "Print the wallet's history since 1 November 2026 (progress on stderr), then watch it"
     },
     { command: "chainquery-watcher demo", description: "The demo against an in-process simulator" }
   ]),

@@ -1,12 +1,13 @@
 /**
  * The watcher's polling loop: the clients and the state store built from a {@link RunConfig},
- * an engine over them, and one step per interval, each written to stdout before it is
- * committed.
+ * the backfill when one is asked for, an engine over them, and one step per interval, each
+ * written to stdout before it is committed.
  *
  * @since 0.1.0
  */
 import { EvmClient } from "@chainquery/evm-client"
 import { Cause, Duration, Effect, Layer, Logger, type Redacted } from "effect"
+import * as Backfill from "./Backfill.js"
 import * as Engine from "./Engine.js"
 import { MainnetLedger, TestnetLedger } from "./LedgerClients.js"
 import * as Output from "./Output.js"
@@ -44,6 +45,8 @@ export interface RunConfig {
   readonly defiThreshold?: number | undefined
   /** How often DeFi positions are read (default: every cycle). */
   readonly defiInterval?: Duration.Duration | undefined
+  /** Print the history from there before the first cycle (see `Backfill`), with a progress bar on stderr. */
+  readonly backfill?: Backfill.From | undefined
 }
 
 const write = (format: Output.Format) => {
@@ -57,9 +60,11 @@ const write = (format: Output.Format) => {
 }
 
 /**
- * Runs the polling loop with these options: one engine step per interval (one only with
- * `once`), each step uninterruptible so that SIGINT/SIGTERM stop after it. A failing cycle is
- * logged to stderr and retried next interval (with `once`, it fails the run).
+ * Runs the polling loop with these options: first the backfill if `backfill` is set (its events
+ * on stdout, its progress bar on stderr; a failed backfill fails the run), then one engine step
+ * per interval (one only with `once`), each step uninterruptible so that SIGINT/SIGTERM stop
+ * after it. A failing cycle is logged to stderr and retried next interval (with `once`, it fails
+ * the run).
  *
  * @example
  * ```ts
@@ -96,6 +101,16 @@ export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
         ? 1
         : Math.max(1, Math.ceil(Duration.toMillis(config.defiInterval) / Duration.toMillis(config.interval)))
     })
+    if (config.backfill !== undefined) {
+      yield* Backfill.run({
+        wallets: config.wallets,
+        from: config.backfill,
+        watch: config.watch,
+        confirmations: config.confirmations,
+        write: print,
+        progress: process.stderr
+      })
+    }
     yield* Effect.logInfo(
       `watching ${config.wallets.length} wallet(s): ${config.wallets.map(WalletSpec.toSpec).join(" ")}`
     )

@@ -11,7 +11,8 @@
  * - `StateStore`: the crash-safe state (checkpoints, block hashes, per-block events, DeFi
  *   snapshots, last batch);
  * - `Engine`: one polling cycle (baseline, block scanning, per-wallet polling, Aptos batches,
- *   reorganisations), its `EngineError`, and `LedgerClients` (the Aptos client per network).
+ *   reorganisations), its `EngineError`, and `LedgerClients` (the Aptos client per network);
+ * - `Backfill`: the history from a block or a date, printed before watching.
  *
  * @since 0.1.0
  */
@@ -27,6 +28,7 @@ export * as WalletSpec from "./WalletSpec.js"
 export * as WatchedWallet from "./WatchedWallet.js"
 export * as WatchEvent from "./WatchEvent.js"
 export * as Engine from "./Engine.js"
+export * as Backfill from "./Backfill.js"
 export * as Cli from "./Cli.js"
 export * as Demo from "./Demo.js"
 export * as Runner from "./Runner.js"

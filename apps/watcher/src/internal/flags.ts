@@ -4,8 +4,9 @@
  *
  * @internal
  */
-import { Duration } from "effect"
+import { Duration, Result } from "effect"
 import { Flag } from "effect/cli"
+import { decodeFrom, type From, InvalidFrom } from "../Backfill.js"
 import { defaultWatch, type Watch, watchKinds } from "../Engine.js"
 import * as WalletSpec from "../WalletSpec.js"
 
@@ -182,10 +183,38 @@ export const defiInterval = Flag.String("defi-interval").pipe(
   Flag.mapTryCatch(parseInterval, message)
 )
 
+/**
+ * Parses a `--backfill` FROM (a block number or an ISO 8601 date); throws the `InvalidFrom` saying what is valid.
+ *
+ * @example
+ * ```ts
+ * parseBackfill("2026-11-01") // { _tag: "Date", date: 2026-11-01T00:00:00Z }
+ * ```
+ */
+export const parseBackfill = (text: string): From => {
+  const result = decodeFrom(text)
+  if (Result.isFailure(result)) throw result.failure
+  return result.success
+}
+
+/**
+ * `--backfill FROM`: `Option.some(From)` when given; a bad FROM is a flag error (exit 2) saying what is valid.
+ *
+ * @example
+ * ```ts
+ * const command = Command.make("chainquery-watcher", { backfill }, ({ backfill }) => Effect.log(backfill))
+ * ```
+ */
 export const backfill = Flag.String("backfill").pipe(
   Flag.withMetavar("FROM"),
   Flag.withDescription(
-    "Before watching, print the history since FROM: a block number (EVM wallets; Aptos wallets from that ledger version) or a date (ISO 8601, e.g. 2026-11-01 or 2026-11-01T12:00:00Z), with a progress bar on stderr. Example: --backfill 2026-11-01"
+    "Before watching, print each wallet's history from FROM (inclusive), with a progress bar on stderr: " +
+      "for a wallet the state file knows, up to its checkpoint (events printed before come again, with the same ids); " +
+      "for a new one, up to the newest indexed block (--confirmations deep; Aptos: the newest ledger version), where watching then goes on instead of taking a baseline. " +
+      "FROM: a block number (Aptos: a ledger version) or an ISO 8601 date (2026-11-01, 2026-11-01T12:00:00Z; UTC when no zone is given). " +
+      "Prints NFT transfers, and trades when watched (on the chains that have them); DeFi positions and holdings have no history. " +
+      "With --once: the history, then one cycle. Example: --backfill 2026-11-01"
   ),
+  Flag.mapTryCatch(parseBackfill, (error) => (error instanceof InvalidFrom ? error.expected : message(error))),
   Flag.optional
 )

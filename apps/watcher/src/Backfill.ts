@@ -1,0 +1,366 @@
+/**
+ * Printing history before watching (`--backfill FROM`). A first start normally takes a baseline
+ * and prints nothing old; a backfill first prints, for every watched wallet, what happened from
+ * FROM (a block number, or a date) up to where the watcher will go on from:
+ *
+ * - a wallet with a checkpoint in the `StateStore`: `[FROM, checkpoint]`. These events were
+ *   printed once already (by the cycles that set the checkpoint) and are printed again with the
+ *   same ids: consumers de-duplicate by `id`. Nothing is committed for such a wallet.
+ * - a wallet without one (first start): `[FROM, safe head]`, the safe head being the newest
+ *   block that is fully indexed (and `confirmations` deep), found as the engine finds it, or on
+ *   Aptos the newest ledger version the listing showed. Once its events are written, its
+ *   checkpoint is committed at that point, so the engine's first cycle goes on from there
+ *   instead of taking a baseline: nothing is lost between the backfill and the watching.
+ *
+ * FROM is inclusive: block FROM itself (or, for a date, every block or transaction whose
+ * timestamp is at or after it) is printed. A block number is the same number on every chain
+ * (and the ledger version on Aptos); a date means the same instant everywhere.
+ *
+ * What is printed follows `watch` (default `Engine.defaultWatch`):
+ *
+ * - EVM NFT transfers (`transfers`): A2 per wallet over the range, oldest first.
+ * - EVM trades (`trades`): A4 per wallet over the same range, each after its wallet's transfer.
+ *   A4 exists only on eth, polygon, bsc, avalanche, arbitrum, base and optimism; wallets on other
+ *   chains are backfilled without trades, silently (as the engine never reads trades there).
+ * - Aptos transfers: B3, 50 wallets to a request, newest first down to FROM (a ledger version,
+ *   or a transaction timestamp), printed oldest first. As in the engine, they are printed
+ *   whatever `watch` says.
+ * - DeFi positions and holdings have no history at the service (A7 and A5 tell the present
+ *   only): a backfill prints none; they start with the engine's cycles.
+ *
+ * Output order: chain by chain (in the order the wallets were given), then Aptos network by
+ * network; within one, chain order (block, then log index; ledger version), never newest first.
+ * Each chain's events are written, then (for wallets without a checkpoint) committed, before the
+ * next chain is read: an interrupted backfill keeps what it committed.
+ *
+ * Reorganisations: the blocks a backfill reads are not recorded for the engine's reorg window,
+ * as after a baseline. Near the head, use `confirmations`.
+ *
+ * @since 0.1.0
+ */
+import { EvmClient } from "@chainquery/evm-client"
+import type { Chain } from "@chainquery/schema"
+import { Clock, DateTime, Effect, type Option, Result, Schema } from "effect"
+import { defaultWatch, type Watch } from "./Engine.js"
+import { EngineError } from "./EngineError.js"
+import { backfillNetwork } from "./internal/backfillAptos.js"
+import { backfillChain } from "./internal/backfillEvm.js"
+import * as ProgressBar from "./internal/progressBar.js"
+import { clientFor, type LedgerService } from "./LedgerClients.js"
+import { type Checkpoint, StateStore, type StateStoreError } from "./StateStore.js"
+import type { WatchEvent } from "./WatchEvent.js"
+import { type AptosNetwork, type AptosWallet, dedupe, type EvmWallet, key, type WatchedWallet } from "./WatchedWallet.js"
+
+/**
+ * Where a backfill starts: a block number (on Aptos, a ledger version) or an instant.
+ *
+ * @example
+ * ```ts
+ * import { DateTime } from "effect"
+ * import type { Backfill } from "@chainquery/watcher"
+ *
+ * const fromBlock: Backfill.From = { _tag: "Block", block: 19_000_000n }
+ * const fromDate: Backfill.From = { _tag: "Date", date: DateTime.makeUnsafe("2026-11-01T00:00:00Z") }
+ * ```
+ * @since 0.1.0
+ */
+export type From =
+  | { readonly _tag: "Block"; readonly block: bigint }
+  | { readonly _tag: "Date"; readonly date: DateTime.Utc }
+
+/**
+ * What a FROM may be, as said in error messages and `--help`.
+ *
+ * @example
+ * ```ts
+ * import { Backfill } from "@chainquery/watcher"
+ *
+ * console.log(`--backfill takes ${Backfill.validFrom}`)
+ * ```
+ * @since 0.1.0
+ */
+export const validFrom =
+  "a block number (e.g. 19000000; the ledger version on Aptos) or an ISO 8601 date (e.g. 2026-11-01 or 2026-11-01T12:00:00Z; UTC when no zone is given)"
+
+/**
+ * A FROM that is neither a block number nor an ISO 8601 date, or a date that is not on the
+ * calendar; `message` says what is valid, `expected` says it without repeating the input.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Backfill } from "@chainquery/watcher"
+ *
+ * const from = Backfill.parseFrom("yesterday").pipe(Effect.catchTag("InvalidFrom", (error) => Effect.die(error.message)))
+ * ```
+ * @since 0.1.0
+ */
+export class InvalidFrom extends Schema.TaggedError<InvalidFrom>()("InvalidFrom", {
+  input: Schema.String,
+  /** What a FROM may be (with why this one is not, for a date off the calendar). */
+  expected: Schema.String,
+  message: Schema.String
+}) {}
+
+const isoDate = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i
+
+const invalid = (input: string, calendar: boolean) =>
+  Result.fail(
+    new InvalidFrom({
+      input,
+      expected: calendar ? `a date on the calendar (${JSON.stringify(input)} is not one), i.e. ${validFrom}` : validFrom,
+      message: `${JSON.stringify(input)} is ${calendar ? "not a date on the calendar" : "neither a block number nor a date"}: expected ${validFrom}`
+    })
+  )
+
+/** Milliseconds east of UTC of a zone designator (`Z`, `+02`, `-0530`, `+05:30`). */
+const offsetMillis = (zone: string | undefined): number | undefined => {
+  if (zone === undefined || zone.toUpperCase() === "Z") return 0
+  const digits = zone.slice(1).replace(":", "")
+  const hours = Number(digits.slice(0, 2))
+  const minutes = digits.length > 2 ? Number(digits.slice(2)) : 0
+  if (hours > 23 || minutes > 59) return undefined
+  return (zone.startsWith("-") ? -1 : 1) * (hours * 60 + minutes) * 60_000
+}
+
+/**
+ * Reads a FROM: digits are a block number; `YYYY-MM-DD`, optionally with `THH:MM[:SS[.fff]]`
+ * and a zone (`Z`, `+02:00`; UTC when absent) is a date. Anything else, or a date that is not
+ * on the calendar (`2026-02-30`, `25:00`), is an `InvalidFrom`.
+ *
+ * @example
+ * ```ts
+ * import { Backfill } from "@chainquery/watcher"
+ *
+ * Backfill.decodeFrom("19000000") // Result.succeed({ _tag: "Block", block: 19000000n })
+ * Backfill.decodeFrom("2026-11-01") // Result.succeed({ _tag: "Date", date: 2026-11-01T00:00:00Z })
+ * Backfill.decodeFrom("yesterday-ish") // Result.fail(InvalidFrom)
+ * ```
+ * @since 0.1.0
+ */
+export const decodeFrom = (text: string): Result.Result<From, InvalidFrom> => {
+  const input = text.trim()
+  if (/^\d+$/.test(input)) return Result.succeed({ _tag: "Block", block: BigInt(input) })
+  const match = isoDate.exec(input)
+  if (match === null) return invalid(text, false)
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i] ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number
+  ]
+  const millis = Math.floor(Number(`0.${match[7] ?? "0"}`) * 1000)
+  // setUTCFullYear, unlike Date.UTC, does not read the years 0 to 99 as 1900 to 1999.
+  const back = new Date(0)
+  back.setUTCFullYear(year, month - 1, day)
+  back.setUTCHours(hour, minute, second, millis)
+  const local = back.getTime()
+  const onCalendar = back.getUTCFullYear() === year && back.getUTCMonth() === month - 1 && back.getUTCDate() === day &&
+    back.getUTCHours() === hour && back.getUTCMinutes() === minute && back.getUTCSeconds() === second
+  const offset = offsetMillis(match[8])
+  if (!onCalendar || offset === undefined) return invalid(text, true)
+  return Result.succeed({ _tag: "Date", date: DateTime.makeUnsafe(local - offset) })
+}
+
+/**
+ * {@link decodeFrom} as an Effect, failing with `InvalidFrom`.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Backfill } from "@chainquery/watcher"
+ *
+ * const program = Effect.gen(function*() {
+ *   const from = yield* Backfill.parseFrom("2026-11-01T12:00:00Z")
+ *   return from._tag // "Date"
+ * })
+ * ```
+ * @since 0.1.0
+ */
+export const parseFrom = (text: string): Effect.Effect<From, InvalidFrom> => Effect.fromResult(decodeFrom(text))
+
+/**
+ * A FROM as written in messages: `block 19000000` or the ISO instant.
+ *
+ * @example
+ * ```ts
+ * import { Backfill } from "@chainquery/watcher"
+ *
+ * Backfill.formatFrom({ _tag: "Block", block: 19_000_000n }) // "block 19000000"
+ * ```
+ * @since 0.1.0
+ */
+export const formatFrom = (from: From): string => from._tag === "Block" ? `block ${from.block}` : DateTime.formatIso(from.date)
+
+/**
+ * Where the progress bar goes (`process.stderr` in the CLI; never stdout, which carries the
+ * events): a line redrawn in place when `isTTY`, plain occasional lines otherwise.
+ *
+ * @example
+ * ```ts
+ * import type { Backfill } from "@chainquery/watcher"
+ *
+ * const lines: Array<string> = []
+ * const output: Backfill.ProgressOutput = { isTTY: false, write: (text) => lines.push(text) }
+ * ```
+ * @since 0.1.0
+ */
+export type ProgressOutput = ProgressBar.ProgressOutput
+
+/**
+ * What to backfill. `wallets`: the watched wallets (repeats are dropped). `from`: where the
+ * history starts. `watch` (default `Engine.defaultWatch`): what is printed, see the module
+ * comment. `confirmations` (default 0): as the engine's, for the safe head of wallets without a
+ * checkpoint. `write`: prints a chain's events, before they are committed. `progress`: where the
+ * progress bar goes (none when absent). `concurrency` (default 4): wallets (EVM) or batches
+ * (Aptos) read at once; the clients' compute-unit budget paces the requests in any case.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import type { Backfill } from "@chainquery/watcher"
+ *
+ * const options: Backfill.Options<never, never> = {
+ *   wallets,
+ *   from: { _tag: "Block", block: 19_000_000n },
+ *   watch: ["transfers", "trades"],
+ *   write: (events) => Effect.sync(() => events.forEach((event) => console.log(event.id))),
+ *   progress: process.stderr
+ * }
+ * ```
+ * @since 0.1.0
+ */
+export interface Options<E, R> {
+  readonly wallets: ReadonlyArray<WatchedWallet>
+  readonly from: From
+  readonly watch?: ReadonlyArray<Watch> | undefined
+  readonly confirmations?: number | undefined
+  readonly write: (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, E, R>
+  readonly progress?: ProgressOutput | undefined
+  readonly concurrency?: number | undefined
+}
+
+/**
+ * What a backfill did: the wallets read, the events written, and the checkpoints committed for
+ * the wallets that had none.
+ *
+ * @example
+ * ```ts
+ * import type { Backfill } from "@chainquery/watcher"
+ *
+ * const report = (summary: Backfill.Summary) => `${summary.events} events for ${summary.wallets} wallets`
+ * ```
+ * @since 0.1.0
+ */
+export interface Summary {
+  readonly wallets: number
+  readonly events: number
+  readonly committed: ReadonlyArray<Checkpoint>
+}
+
+const evmGroups = (wallets: ReadonlyArray<WatchedWallet>): Map<Chain.ChainId, Array<EvmWallet>> => {
+  const groups = new Map<Chain.ChainId, Array<EvmWallet>>()
+  for (const wallet of wallets) if (wallet.family === "evm") groups.set(wallet.chain, [...groups.get(wallet.chain) ?? [], wallet])
+  return groups
+}
+
+const aptosGroups = (wallets: ReadonlyArray<WatchedWallet>): Map<AptosNetwork, Array<AptosWallet>> => {
+  const groups = new Map<AptosNetwork, Array<AptosWallet>>()
+  for (const wallet of wallets) if (wallet.family === "aptos") groups.set(wallet.network, [...groups.get(wallet.network) ?? [], wallet])
+  return groups
+}
+
+/**
+ * Prints the history of the watched wallets from `from`, chain by chain, and commits the
+ * checkpoints of the wallets that had none (see the module comment). Run it before the engine's
+ * first cycle. Fails with `EngineError` when the service cannot be read (after the clients'
+ * retries) or a watched Aptos network has no client; what was committed before stays.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Backfill, Engine } from "@chainquery/watcher"
+ *
+ * const program = Effect.gen(function*() {
+ *   const print = (events: ReadonlyArray<unknown>) => Effect.sync(() => console.log(events.length))
+ *   yield* Backfill.run({ wallets, from: { _tag: "Block", block: 19_000_000n }, write: print, progress: process.stderr })
+ *   const engine = yield* Engine.make({ wallets, strategy: "auto", confirmations: 0 })
+ *   yield* engine.step(print) // goes on where the backfill stopped
+ * })
+ * ```
+ * @since 0.1.0
+ */
+export const run = Effect.fnUntraced(function*<E, R>(
+  options: Options<E, R>
+): Effect.fn.Return<Summary, EngineError | StateStoreError | E, R | EvmClient.EvmClient | StateStore> {
+  const client = yield* EvmClient.EvmClient
+  const store = yield* StateStore
+  const clock = yield* Clock.Clock
+  const watch = new Set(options.watch ?? defaultWatch)
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4))
+  const confirmations = Math.max(0, Math.floor(options.confirmations ?? 0))
+  const wallets = dedupe(options.wallets)
+  const transfers = watch.has("transfers")
+  const trades = watch.has("trades")
+  // EVM wallets have nothing to backfill when neither transfers nor trades are watched.
+  const chains = transfers || trades ? evmGroups(wallets) : new Map<Chain.ChainId, Array<EvmWallet>>()
+  const networks = aptosGroups(wallets)
+  const ledgers = new Map<AptosNetwork, Option.Option<LedgerService>>()
+  for (const network of networks.keys()) ledgers.set(network, yield* clientFor(network))
+  const checkpoints = new Map((yield* store.checkpoints).map((checkpoint) => [key(checkpoint.wallet), checkpoint]))
+  const total = [...chains.values(), ...networks.values()].reduce((sum, group) => sum + group.length, 0)
+  const bar = options.progress === undefined
+    ? ProgressBar.silent
+    : ProgressBar.make(options.progress, { label: `backfill from ${formatFrom(options.from)}`, total, now: () => clock.currentTimeMillisUnsafe() })
+  let events = 0
+  const committed: Array<Checkpoint> = []
+  /** Writes a chain's events, then commits the checkpoints of its wallets that had none. */
+  const emit = (result: { readonly events: ReadonlyArray<WatchEvent>; readonly checkpoints: ReadonlyArray<Checkpoint> }) =>
+    Effect.uninterruptible(Effect.gen(function*() {
+      if (result.events.length > 0) yield* options.write(result.events)
+      if (result.checkpoints.length > 0) {
+        yield* store.commit({ checkpoints: result.checkpoints, eventIds: result.events.map((event) => event.id) })
+      }
+      events += result.events.length
+      committed.push(...result.checkpoints)
+    }))
+  const body = Effect.gen(function*() {
+    for (const [chain, chainWallets] of chains) {
+      yield* emit(yield* backfillChain({
+        client,
+        chain,
+        wallets: chainWallets,
+        checkpoints,
+        from: options.from,
+        transfers,
+        trades,
+        confirmations,
+        concurrency,
+        progress: bar
+      }))
+    }
+    for (const [network, networkWallets] of networks) {
+      const ledger = ledgers.get(network)
+      if (ledger === undefined || ledger._tag === "None") {
+        return yield* new EngineError({
+          operation: `LedgerClient(${network})`,
+          message: `no ledger client for Aptos ${network}: provide LedgerClients.${network === "mainnet" ? "MainnetLedger" : "TestnetLedger"}`,
+          cause: undefined
+        })
+      }
+      yield* emit(yield* backfillNetwork({
+        client: ledger.value,
+        network,
+        wallets: networkWallets,
+        checkpoints,
+        from: options.from,
+        concurrency,
+        progress: bar
+      }))
+    }
+    return { wallets: total, events, committed } satisfies Summary
+  })
+  return yield* body.pipe(Effect.onExit((exit) => Effect.sync(() => bar.finish(exit._tag === "Success" ? "done" : "stopped"))))
+})

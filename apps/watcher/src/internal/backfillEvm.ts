@@ -1,0 +1,165 @@
+/**
+ * One EVM chain's part of a backfill: the safe head when some wallets have no checkpoint (the
+ * newest fully indexed block, `confirmations` deep, found with the engine's A1 probes), then per
+ * wallet its transfers (A2) and, when trades are watched on a chain that has them, its trades
+ * (A4) from FROM up to its bound (its checkpoint, or the safe head), merged in chain order: block,
+ * then log index, each trade right after its wallet's last transfer of the same transaction.
+ *
+ * @internal
+ */
+import type { EvmClient } from "@chainquery/evm-client"
+import { Chain } from "@chainquery/schema"
+import { Effect, Stream } from "effect"
+import { type EngineError, fromClient as failed } from "../EngineError.js"
+import { fromNftTransfer, type NftEvent } from "../NftEvents.js"
+import type { From } from "../Backfill.js"
+import type { Checkpoint } from "../StateStore.js"
+import { fromTrade } from "../TradeEvents.js"
+import { type EvmWallet, key } from "../WatchedWallet.js"
+import type { WatchEvent } from "../WatchEvent.js"
+import { lastWhere, probeBlock } from "./evmReads.js"
+import type { Progress } from "./progressBar.js"
+
+/**
+ * What {@link backfillChain} reads: one chain's wallets, the checkpoints, FROM and what is watched.
+ *
+ * @example
+ * ```ts
+ * const input: EvmInput = { client, chain: "0x1", wallets, checkpoints, from, transfers: true, trades: true, confirmations: 0, concurrency: 4, progress }
+ * ```
+ */
+export interface EvmInput {
+  readonly client: EvmClient.Service
+  readonly chain: Chain.ChainId
+  readonly wallets: ReadonlyArray<EvmWallet>
+  readonly checkpoints: ReadonlyMap<string, Checkpoint>
+  readonly from: From
+  readonly transfers: boolean
+  readonly trades: boolean
+  readonly confirmations: number
+  readonly concurrency: number
+  readonly progress: Progress
+}
+
+const pageSize = 100
+
+/** How many wallets without a checkpoint are asked for their newest transfer, to start the head search. */
+const sample = 5
+
+const tradeChains: ReadonlySet<string> = new Set(Chain.tradeChainIds)
+
+const isTradeChain = (chain: Chain.ChainId): chain is Chain.TradeChainId => tradeChains.has(chain)
+
+const maxOf = (values: ReadonlyArray<bigint>): bigint => values.reduce((a, b) => (b > a ? b : a), 0n)
+
+/** The block of a wallet's newest transfer (0 when it has none). */
+const newestBlock = (client: EvmClient.Service, chain: Chain.ChainId, wallet: EvmWallet) =>
+  client.getWalletNFTTransfers({ address: wallet.address, chain, limit: 1, order: "DESC" }).pipe(
+    Effect.map((page) => page.result[0]?.block_number ?? 0n),
+    Effect.mapError(failed("getWalletNFTTransfers"))
+  )
+
+/**
+ * The newest block that may be read: fully indexed and `confirmations` deep, searched from
+ * `start` (a block known to be indexed) with O(log n) one-record A1 probes.
+ */
+const safeHead = Effect.fnUntraced(function*(client: EvmClient.Service, chain: Chain.ChainId, start: bigint, confirmations: number) {
+  const indexed = yield* lastWhere(start, (block) => Effect.map(probeBlock(client, chain, block), (probe) => probe.complete))
+  if (confirmations <= 0) return indexed
+  const head = yield* lastWhere(indexed, (block) => Effect.map(probeBlock(client, chain, block), (probe) => probe.exists))
+  const deep = head - BigInt(confirmations)
+  return deep < indexed ? deep : indexed
+})
+
+/** An event with where it sits in the chain. */
+interface Placed {
+  readonly block: bigint
+  readonly primary: number
+  readonly secondary: number
+  readonly event: WatchEvent
+}
+
+const byPlace = (a: Placed, b: Placed): number =>
+  a.block !== b.block ? (a.block < b.block ? -1 : 1) : a.primary !== b.primary ? a.primary - b.primary : a.secondary - b.secondary
+
+/** The range of a wallet's reads: from FROM (a block or a date) to its bound. */
+const rangeOf = (from: From, upTo: bigint) =>
+  from._tag === "Block" ? { fromBlock: from.block, toBlock: upTo } : { fromDate: from.date, toBlock: upTo }
+
+/** One wallet's events in `[FROM, upTo]`, placed. */
+const readWallet = Effect.fnUntraced(function*(input: EvmInput, wallet: EvmWallet, upTo: bigint) {
+  const { chain, client, progress } = input
+  if (upTo <= 0n || (input.from._tag === "Block" && input.from.block > upTo)) return []
+  const range = rangeOf(input.from, upTo)
+  const transfers: ReadonlyArray<NftEvent> = input.transfers
+    ? (yield* client.streamWalletNFTTransfers({ address: wallet.address, chain, ...range, order: "ASC", limit: pageSize }).pipe(
+      Stream.map((transfer) => fromNftTransfer(chain, wallet.address, transfer)),
+      Stream.tap((events) => Effect.sync(() => progress.found(events.length))),
+      Stream.runCollect,
+      Effect.mapError(failed("getWalletNFTTransfers"))
+    )).flat()
+    : []
+  const placed: Array<Placed> = transfers.map((event) => ({ block: event.blockNumber, primary: event.logIndex, secondary: 0, event }))
+  if (!input.trades || !isTradeChain(chain)) return placed
+  const lastLog = new Map<string, number>()
+  for (const event of transfers) lastLog.set(event.transactionHash, Math.max(lastLog.get(event.transactionHash) ?? -1, event.logIndex))
+  const trades = yield* client.streamNFTTradesByWallet({ address: wallet.address, chain, ...range, limit: pageSize }).pipe(
+    Stream.map((trade) => ({ transactionIndex: trade.transaction_index, events: fromTrade(chain, wallet.address, trade) })),
+    Stream.tap((trade) => Effect.sync(() => progress.found(trade.events.length))),
+    Stream.runCollect,
+    Effect.mapError(failed("getNFTTradesByWallet"))
+  )
+  for (const trade of trades) {
+    for (const event of trade.events) {
+      const log = lastLog.get(event.transactionHash)
+      // After the wallet's last transfer of the transaction; without one (transfers not
+      // watched), after every transfer of the block, in transaction order.
+      placed.push(
+        log === undefined
+          ? { block: event.blockNumber, primary: Number.MAX_SAFE_INTEGER, secondary: trade.transactionIndex, event }
+          : { block: event.blockNumber, primary: log, secondary: 1, event }
+      )
+    }
+  }
+  return placed
+})
+
+/**
+ * The chain's history for the backfill in chain order, and the checkpoints (at the safe head) of
+ * its wallets that had none.
+ *
+ * @example
+ * ```ts
+ * const { checkpoints, events } = yield* backfillChain(input)
+ * ```
+ */
+export const backfillChain = Effect.fnUntraced(function*(
+  input: EvmInput
+): Effect.fn.Return<{ readonly events: ReadonlyArray<WatchEvent>; readonly checkpoints: ReadonlyArray<Checkpoint> }, EngineError> {
+  const { chain, client } = input
+  const tracked = input.wallets.flatMap((wallet) => {
+    const checkpoint = input.checkpoints.get(key(wallet))
+    return checkpoint === undefined ? [] : [checkpoint.position]
+  })
+  const fresh = input.wallets.filter((wallet) => !input.checkpoints.has(key(wallet)))
+  let head = 0n
+  if (fresh.length > 0) {
+    // A block known to be indexed: a checkpoint of the chain, or the newest transfer of a few wallets.
+    const start = tracked.length > 0
+      ? maxOf(tracked)
+      : maxOf(yield* Effect.forEach(fresh.slice(0, sample), (wallet) => newestBlock(client, chain, wallet), { concurrency: input.concurrency }))
+    head = yield* safeHead(client, chain, start, input.confirmations)
+  }
+  const placed = yield* Effect.forEach(
+    input.wallets,
+    (wallet) =>
+      readWallet(input, wallet, input.checkpoints.get(key(wallet))?.position ?? head).pipe(
+        Effect.tap(() => Effect.sync(() => input.progress.advance(1)))
+      ),
+    { concurrency: input.concurrency }
+  )
+  // Wallets in the order given, then a stable sort: ties keep that order.
+  const events = placed.flat().toSorted(byPlace).map((item) => item.event)
+  const checkpoints = fresh.map((wallet): Checkpoint => ({ wallet, position: head, hash: null }))
+  return { events, checkpoints }
+})

@@ -1,0 +1,235 @@
+/**
+ * A progress bar for long reads, written to an output of its own (the CLI gives it stderr, never
+ * stdout, which carries the events): wallets done out of the total, events found, elapsed time
+ * and an estimate of the time left. On a terminal it is one line redrawn in place with `\r`, at
+ * most every `redrawMillis`; elsewhere (a pipe, a log file) it is a plain line at every further
+ * tenth of the wallets done, and otherwise at most every `lineMillis` as events are found.
+ * `finish` ends it with a final line (on a terminal, in place of the bar).
+ *
+ * @internal
+ */
+
+/**
+ * Where the bar is written: `process.stderr`, or anything with `write` (and `isTTY` for a terminal).
+ *
+ * @example
+ * ```ts
+ * const output: ProgressOutput = process.stderr
+ * ```
+ */
+export interface ProgressOutput {
+  readonly isTTY?: boolean | undefined
+  /** The terminal's width: a redrawn line is cut to fit, so that `\r` returns to its start. */
+  readonly columns?: number | undefined
+  write(text: string): unknown
+}
+
+/**
+ * What the bar shows. Times are epoch milliseconds.
+ *
+ * @example
+ * ```ts
+ * const state: ProgressState = { label: "backfill", done: 3, total: 10, events: 42, startedAt: 0, now: 1500 }
+ * ```
+ */
+export interface ProgressState {
+  readonly label: string
+  readonly done: number
+  readonly total: number
+  readonly events: number
+  readonly startedAt: number
+  readonly now: number
+}
+
+/**
+ * What the reader tells the bar.
+ *
+ * @example
+ * ```ts
+ * const walletDone = (progress: Progress, events: number) => {
+ *   progress.found(events)
+ *   progress.advance(1)
+ * }
+ * ```
+ */
+export interface Progress {
+  /** `wallets` more are done. */
+  readonly advance: (wallets: number) => void
+  /** `events` more were found. */
+  readonly found: (events: number) => void
+}
+
+/**
+ * A bar: report progress, then `finish` once.
+ *
+ * @example
+ * ```ts
+ * const end = (bar: ProgressBar, ok: boolean) => bar.finish(ok ? "done" : "stopped")
+ * ```
+ */
+export interface ProgressBar extends Progress {
+  /** Ends the bar with a final line; `stopped` when the read did not complete. */
+  readonly finish: (outcome: "done" | "stopped") => void
+}
+
+/**
+ * A bar that shows nothing.
+ *
+ * @example
+ * ```ts
+ * const bar = output === undefined ? silent : make(output, { label: "backfill", total, now: Date.now })
+ * ```
+ */
+export const silent: ProgressBar = { advance: () => {}, found: () => {}, finish: () => {} }
+
+const count = (n: number): string => n.toLocaleString("en-US")
+
+/**
+ * A duration for people: `850ms`, `42s`, `3m05s`, `1h02m`.
+ *
+ * @example
+ * ```ts
+ * formatDuration(185_000) // "3m05s"
+ * ```
+ */
+export const formatDuration = (millis: number): string => {
+  const ms = Math.max(0, Math.round(millis))
+  if (ms < 1000) return `${ms}ms`
+  const seconds = Math.floor(ms / 1000)
+  if (seconds < 60) return `${seconds}s`
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, "0")}s`
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`
+}
+
+const percentOf = (state: ProgressState): number =>
+  state.total <= 0 ? 100 : Math.floor((Math.min(state.done, state.total) * 100) / state.total)
+
+/**
+ * The time left, from the pace so far; `undefined` before the first wallet is done.
+ *
+ * @example
+ * ```ts
+ * eta({ label: "backfill", done: 10, total: 40, events: 0, startedAt: 0, now: 5000 }) // 15000
+ * ```
+ */
+export const eta = (state: ProgressState): number | undefined =>
+  state.done <= 0 || state.total <= 0
+    ? undefined
+    : ((state.now - state.startedAt) * Math.max(0, state.total - state.done)) / state.done
+
+const width = 20
+
+/**
+ * One line of the bar.
+ *
+ * @example
+ * ```ts
+ * render({ label: "backfill", done: 12, total: 40, events: 1234, startedAt: 0, now: 5000 })
+ * // "backfill [######--------------] 12/40 wallets 30% | 1,234 events | 5s elapsed, ~11s left"
+ * ```
+ */
+export const render = (state: ProgressState): string => {
+  const percent = percentOf(state)
+  const filled = Math.round((percent * width) / 100)
+  const left = eta(state)
+  return `${state.label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${count(state.done)}/${count(state.total)} wallets ${percent}%` +
+    ` | ${count(state.events)} events | ${formatDuration(state.now - state.startedAt)} elapsed` +
+    (state.done >= state.total ? "" : left === undefined ? ", time left unknown" : `, ~${formatDuration(left)} left`)
+}
+
+/**
+ * The final line.
+ *
+ * @example
+ * ```ts
+ * renderFinal({ label: "backfill", done: 40, total: 40, events: 1234, startedAt: 0, now: 5000 }, "done")
+ * // "backfill done: 40/40 wallets, 1,234 events in 5s"
+ * ```
+ */
+export const renderFinal = (state: ProgressState, outcome: "done" | "stopped"): string =>
+  `${state.label} ${outcome}: ${count(state.done)}/${count(state.total)} wallets, ${count(state.events)} events in ${
+    formatDuration(state.now - state.startedAt)
+  }`
+
+/**
+ * Options of {@link make}.
+ *
+ * @example
+ * ```ts
+ * const options: Options = { label: "backfill from block 19000000", total: 40, now: Date.now, redrawMillis: 100 }
+ * ```
+ */
+export interface Options {
+  readonly label: string
+  readonly total: number
+  /** The current time, in epoch milliseconds. */
+  readonly now: () => number
+  /** On a terminal: the least time between two redraws (default 100: at most 10 per second). */
+  readonly redrawMillis?: number | undefined
+  /** Elsewhere: the longest time between two lines while the bar moves (default 5000). */
+  readonly lineMillis?: number | undefined
+}
+
+/** Erases the current terminal line after the cursor. */
+const clearLine = "\u001b[K"
+
+/**
+ * A bar on `output`; it writes its first state at once.
+ *
+ * @example
+ * ```ts
+ * const bar = make(process.stderr, { label: "backfill", total: wallets.length, now: Date.now })
+ * bar.found(12)
+ * bar.advance(1)
+ * bar.finish("done")
+ * ```
+ */
+export const make = (output: ProgressOutput, options: Options): ProgressBar => {
+  const tty = output.isTTY === true
+  const redrawMillis = options.redrawMillis ?? 100
+  const lineMillis = options.lineMillis ?? 5000
+  const startedAt = options.now()
+  let done = 0
+  let events = 0
+  let lastDraw = Number.NEGATIVE_INFINITY
+  let lastTenth = -1
+  let finished = false
+  const state = (): ProgressState => ({ label: options.label, done, total: options.total, events, startedAt, now: options.now() })
+  const fit = (line: string): string => {
+    const columns = output.columns
+    return columns !== undefined && columns > 1 && line.length > columns - 1 ? line.slice(0, columns - 1) : line
+  }
+  const draw = (force: boolean) => {
+    if (finished) return
+    const current = state()
+    if (tty) {
+      if (!force && current.now - lastDraw < redrawMillis) return
+      output.write(`\r${fit(render(current))}${clearLine}`)
+    } else {
+      const tenth = Math.floor(percentOf(current) / 10)
+      if (!force && tenth <= lastTenth && current.now - lastDraw < lineMillis) return
+      lastTenth = Math.max(lastTenth, tenth)
+      output.write(`${render(current)}\n`)
+    }
+    lastDraw = current.now
+  }
+  draw(true)
+  return {
+    advance: (wallets) => {
+      done += wallets
+      draw(false)
+    },
+    found: (n) => {
+      if (n <= 0) return
+      events += n
+      draw(false)
+    },
+    finish: (outcome) => {
+      if (finished) return
+      const final = renderFinal(state(), outcome)
+      finished = true
+      output.write(tty ? `\r${fit(final)}${clearLine}\n` : `${final}\n`)
+    }
+  }
+}
