@@ -100,6 +100,21 @@ describe("simulator, family A", () => {
         assert.deepStrictEqual(a1.block_exists, Option.some(false))
       }))
 
+    test.effect("a block before the simulated history exists and is empty on A1 (block 0 too)", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const api = `${sim.evmUrl}/api/v2.2`
+        const before = sim.world.evm.chain("0x1").profile.firstBlock - 1
+        for (const block of [0, before]) {
+          const answer = yield* get(`${api}/block/${block}/nft/transfers?chain=eth`, { key: sim.apiKey })
+          assert.strictEqual(answer.status, 200, String(block))
+          const page = decode(EvmPage.TransfersByBlockPage, answer.json)
+          assert.deepStrictEqual(page.result, [])
+          assert.deepStrictEqual(page.block_exists, Option.some(true))
+          assert.deepStrictEqual(page.index_complete, Option.some(true))
+        }
+      }))
+
     test.effect("requires the API key: X-API-Key or Authorization: Bearer, else 401", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
