@@ -49,7 +49,7 @@ import * as ProgressBar from "./internal/progressBar.js"
 import { clientFor, type LedgerService } from "./LedgerClients.js"
 import { type Checkpoint, StateStore, type StateStoreError } from "./StateStore.js"
 import type { WatchEvent } from "./WatchEvent.js"
-import { type AptosNetwork, type AptosWallet, dedupe, type EvmWallet, key, type WatchedWallet } from "./WatchedWallet.js"
+import { type AptosNetwork, byChain, byNetwork, dedupe, type EvmWallet, key, type WatchedWallet } from "./WatchedWallet.js"
 
 /**
  * Where a backfill starts: a block number (on Aptos, a ledger version) or an instant.
@@ -260,18 +260,6 @@ export interface Summary {
   readonly committed: ReadonlyArray<Checkpoint>
 }
 
-const evmGroups = (wallets: ReadonlyArray<WatchedWallet>): Map<Chain.ChainId, Array<EvmWallet>> => {
-  const groups = new Map<Chain.ChainId, Array<EvmWallet>>()
-  for (const wallet of wallets) if (wallet.family === "evm") groups.set(wallet.chain, [...groups.get(wallet.chain) ?? [], wallet])
-  return groups
-}
-
-const aptosGroups = (wallets: ReadonlyArray<WatchedWallet>): Map<AptosNetwork, Array<AptosWallet>> => {
-  const groups = new Map<AptosNetwork, Array<AptosWallet>>()
-  for (const wallet of wallets) if (wallet.family === "aptos") groups.set(wallet.network, [...groups.get(wallet.network) ?? [], wallet])
-  return groups
-}
-
 /**
  * Prints the history of the watched wallets from `from`, chain by chain, and commits the
  * checkpoints of the wallets that had none (see the module comment). Run it before the engine's
@@ -305,8 +293,8 @@ export const run = Effect.fnUntraced(function*<E, R>(
   const transfers = watch.has("transfers")
   const trades = watch.has("trades")
   // EVM wallets have nothing to backfill when neither transfers nor trades are watched.
-  const chains = transfers || trades ? evmGroups(wallets) : new Map<Chain.ChainId, Array<EvmWallet>>()
-  const networks = aptosGroups(wallets)
+  const chains = transfers || trades ? byChain(wallets) : new Map<Chain.ChainId, Array<EvmWallet>>()
+  const networks = byNetwork(wallets)
   const ledgers = new Map<AptosNetwork, Option.Option<LedgerService>>()
   for (const network of networks.keys()) ledgers.set(network, yield* clientFor(network))
   const checkpoints = new Map((yield* store.checkpoints).map((checkpoint) => [key(checkpoint.wallet), checkpoint]))

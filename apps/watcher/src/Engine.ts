@@ -32,7 +32,6 @@
  * @since 0.1.0
  */
 import { EvmClient } from "@chainquery/evm-client"
-import type { Chain } from "@chainquery/schema"
 import { Effect } from "effect"
 import { EngineError } from "./EngineError.js"
 import { networkCycle } from "./internal/aptosCycle.js"
@@ -40,9 +39,9 @@ import { emptyStep, type Step } from "./internal/cycleStep.js"
 import { chainCycle, type Strategy as ChainStrategy } from "./internal/evmCycle.js"
 import { enrich } from "./internal/enrich.js"
 import { clientFor } from "./LedgerClients.js"
-import { type Batch, type LastBatch, StateStore, type StateStoreError } from "./StateStore.js"
+import { type Batch, type Checkpoint, type LastBatch, StateStore, type StateStoreError } from "./StateStore.js"
 import type { WatchEvent } from "./WatchEvent.js"
-import { type AptosNetwork, type AptosWallet, dedupe, type EvmWallet, key, type WatchedWallet } from "./WatchedWallet.js"
+import { byChain, byNetwork, dedupe, key, type WatchedWallet } from "./WatchedWallet.js"
 
 /**
  * How EVM wallets are polled: one A1 listing per new block, one A2 listing per wallet, or the
@@ -175,22 +174,6 @@ export interface Engine {
   ) => Effect.Effect<ReadonlyArray<WatchEvent>, EngineError | StateStoreError | E, R>
 }
 
-const evmGroups = (wallets: ReadonlyArray<WatchedWallet>): Map<Chain.ChainId, Array<EvmWallet>> => {
-  const groups = new Map<Chain.ChainId, Array<EvmWallet>>()
-  for (const wallet of wallets) {
-    if (wallet.family === "evm") groups.set(wallet.chain, [...groups.get(wallet.chain) ?? [], wallet])
-  }
-  return groups
-}
-
-const aptosGroups = (wallets: ReadonlyArray<WatchedWallet>): Map<AptosNetwork, Array<AptosWallet>> => {
-  const groups = new Map<AptosNetwork, Array<AptosWallet>>()
-  for (const wallet of wallets) {
-    if (wallet.family === "aptos") groups.set(wallet.network, [...groups.get(wallet.network) ?? [], wallet])
-  }
-  return groups
-}
-
 const merge = (steps: ReadonlyArray<Step>): CycleResult => {
   const all = steps.reduce((a, b) => ({
     events: [...a.events, ...b.events],
@@ -240,8 +223,8 @@ export const make = Effect.fnUntraced(function*(
     testnet: yield* clientFor("testnet")
   }
   const wallets = dedupe(options.wallets)
-  const chains = evmGroups(wallets)
-  const networks = aptosGroups(wallets)
+  const chains = byChain(wallets)
+  const networks = byNetwork(wallets)
   const confirmations = Math.max(0, Math.floor(options.confirmations))
   const reorgWindow = Math.max(0, Math.floor(options.reorgWindow ?? 6))
   const maxBlocks = Math.max(1, Math.floor(options.maxBlocksPerCycle ?? 500))
@@ -251,8 +234,19 @@ export const make = Effect.fnUntraced(function*(
   /** Cycles started by this engine: DeFi is read on the first and every `defiEvery`-th after. */
   let cycles = 0
 
+  /**
+   * The committed checkpoints, read from the store on the first cycle (after a backfill may have
+   * committed some), then kept up to date by `commit`: a cycle does not read and decode every
+   * wallet's row again.
+   */
+  let committed: Map<string, Checkpoint> | undefined
+  const loadCheckpoints = Effect.map(
+    store.checkpoints,
+    (all) => (committed = new Map(all.map((checkpoint) => [key(checkpoint.wallet), checkpoint])))
+  )
+
   const cycle: Engine["cycle"] = Effect.gen(function*() {
-    const checkpoints = new Map((yield* store.checkpoints).map((checkpoint) => [key(checkpoint.wallet), checkpoint]))
+    const checkpoints: ReadonlyMap<string, Checkpoint> = committed ?? (yield* loadCheckpoints)
     const readDefi = watch.has("defi") && cycles % defiEvery === 0
     cycles++
     const steps: Array<Step> = []
@@ -284,7 +278,12 @@ export const make = Effect.fnUntraced(function*(
     return merge(steps)
   })
 
-  const commit = (batch: Batch) => store.commit(batch)
+  const commit = (batch: Batch) =>
+    Effect.tap(store.commit(batch), () =>
+      Effect.sync(() => {
+        if (committed === undefined) return
+        for (const checkpoint of batch.checkpoints ?? []) committed.set(key(checkpoint.wallet), checkpoint)
+      }))
 
   return {
     cycle,

@@ -149,3 +149,49 @@ export const dedupe = (wallets: Iterable<WatchedWallet>): ReadonlyArray<WatchedW
   }
   return [...seen.values()]
 }
+
+const groupBy = <A, K>(items: Iterable<A>, keyOf: (item: A) => K | undefined): Map<K, Array<A>> => {
+  const groups = new Map<K, Array<A>>()
+  for (const item of items) {
+    const group = keyOf(item)
+    if (group === undefined) continue
+    const list = groups.get(group)
+    if (list === undefined) groups.set(group, [item])
+    else list.push(item)
+  }
+  return groups
+}
+
+/**
+ * The EVM wallets per chain, in their order.
+ *
+ * @example
+ * ```ts
+ * import { WatchedWallet } from "@chainquery/watcher"
+ *
+ * WatchedWallet.byChain(wallets).get("0x1") // the eth wallets
+ * ```
+ * @since 0.1.0
+ */
+export const byChain = (wallets: Iterable<WatchedWallet>): Map<Chain.ChainId, Array<EvmWallet>> =>
+  groupBy(
+    [...wallets].filter((wallet): wallet is EvmWallet => wallet.family === "evm"),
+    (wallet) => wallet.chain
+  )
+
+/**
+ * The Aptos wallets per network, in their order.
+ *
+ * @example
+ * ```ts
+ * import { WatchedWallet } from "@chainquery/watcher"
+ *
+ * WatchedWallet.byNetwork(wallets).get("mainnet") // the Aptos mainnet wallets
+ * ```
+ * @since 0.1.0
+ */
+export const byNetwork = (wallets: Iterable<WatchedWallet>): Map<AptosNetwork, Array<AptosWallet>> =>
+  groupBy(
+    [...wallets].filter((wallet): wallet is AptosWallet => wallet.family === "aptos"),
+    (wallet) => wallet.network
+  )
