@@ -77,7 +77,7 @@ export const readWallet = (client: EvmClient.Service, chain: Chain.ChainId, addr
 /**
  * The last block `>= from` for which `holds` is true, given that it holds at `from` and that it
  * is monotone (true up to some block, false after): gallops (`from + 1, + 2, + 4, …`), then
- * bisects. About `2 log2(distance)` probes.
+ * bisects. About `2 log2(distance)` probes; 1 when nothing is new, 2 for one new block.
  *
  * @example
  * ```ts
@@ -85,13 +85,14 @@ export const readWallet = (client: EvmClient.Service, chain: Chain.ChainId, addr
  * ```
  */
 export const lastWhere = Effect.fnUntraced(function*<E>(from: bigint, holds: (block: bigint) => Effect.Effect<boolean, E>) {
+  // Offsets 1, 2, 4, 8, …: the usual case, one new block (or none), costs two probes (or one).
   let good = from
   let step = 1n
   let bad = from + step
   while (yield* holds(bad)) {
     good = bad
     step *= 2n
-    bad = good + step
+    bad = from + step
   }
   while (bad - good > 1n) {
     const middle: bigint = (good + bad) / 2n
