@@ -192,7 +192,8 @@ describe("Backfill, EVM", () => {
       assertSameEvents(lagging.written, yield* evmTruth(sim, "0x1", wallets.slice(0, 2), from - 1n, indexed))
       const deep = collector()
       yield* Backfill.run({ wallets: wallets.slice(2), from: { _tag: "Block", block: from }, watch: ["transfers"], confirmations: 3, write: deep.write })
-      const safe = headOf(sim, "0x1") - 3n
+      // N deep: the block N after it is fully indexed.
+      const safe = BigInt(sim.world.evm.indexedHead("0x1")) - 3n
       assert.deepStrictEqual(yield* checkpointsOf(wallets.slice(2)), [safe])
       assertSameEvents(deep.written, yield* evmTruth(sim, "0x1", wallets.slice(2), from - 1n, safe))
     }).pipe(Effect.provide(harness({ seed: 34, indexing: { lagProbability: 1, syncBlocks: 0 }, chains: ["0x1"] }))))

@@ -17,7 +17,7 @@ import type { Checkpoint } from "../StateStore.js"
 import { fromTrade } from "../TradeEvents.js"
 import { type EvmWallet, key } from "../WatchedWallet.js"
 import type { WatchEvent } from "../WatchEvent.js"
-import { lastWhere, probeBlock } from "./evmReads.js"
+import { safeHead } from "./evmReads.js"
 import type { Progress } from "./progressBar.js"
 
 /**
@@ -58,18 +58,6 @@ const newestBlock = (client: EvmClient.Service, chain: Chain.ChainId, wallet: Ev
     Effect.map((page) => page.result[0]?.block_number ?? 0n),
     Effect.mapError(failed("getWalletNFTTransfers"))
   )
-
-/**
- * The newest block that may be read: fully indexed and `confirmations` deep, searched from
- * `start` (a block known to be indexed) with O(log n) one-record A1 probes.
- */
-const safeHead = Effect.fnUntraced(function*(client: EvmClient.Service, chain: Chain.ChainId, start: bigint, confirmations: number) {
-  const indexed = yield* lastWhere(start, (block) => Effect.map(probeBlock(client, chain, block), (probe) => probe.complete))
-  if (confirmations <= 0) return indexed
-  const head = yield* lastWhere(indexed, (block) => Effect.map(probeBlock(client, chain, block), (probe) => probe.exists))
-  const deep = head - BigInt(confirmations)
-  return deep < indexed ? deep : indexed
-})
 
 /** An event with where it sits in the chain. */
 interface Placed {
@@ -148,7 +136,7 @@ export const backfillChain = Effect.fnUntraced(function*(
     const start = tracked.length > 0
       ? maxOf(tracked)
       : maxOf(yield* Effect.forEach(fresh.slice(0, sample), (wallet) => newestBlock(client, chain, wallet), { concurrency: input.concurrency }))
-    head = yield* safeHead(client, chain, start, input.confirmations)
+    head = yield* safeHead(client, chain, start, input.confirmations, { fromIndexed: true })
   }
   const placed = yield* Effect.forEach(
     input.wallets,

@@ -13,7 +13,7 @@ import type { WatchEvent } from "../WatchEvent.js"
 import { type EvmWallet, key } from "../WatchedWallet.js"
 import { fromClient as failed } from "../EngineError.js"
 import { emptyStep, maxOf, minOf, type Step } from "./cycleStep.js"
-import { lastWhere, probeBlock, readBlock } from "./evmReads.js"
+import { readBlock, safeHead } from "./evmReads.js"
 import { perWallet, type Tracked } from "./perWallet.js"
 
 export type Strategy = "block-scan" | "per-wallet" | "auto"
@@ -68,22 +68,12 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
     if (checkpoint === undefined) fresh.push(wallet)
     else tracked.push({ wallet, position: checkpoint.position })
   }
-  const exists = (block: bigint) => Effect.map(probeBlock(client, chain, block), (probe) => probe.exists)
-  const complete = (block: bigint) => Effect.map(probeBlock(client, chain, block), (probe) => probe.complete)
-  /** The newest block that may be read: indexed, and `confirmations` deep. */
-  const safeHead = Effect.fnUntraced(function*(from: bigint) {
-    const indexed = yield* lastWhere(from, complete)
-    if (confirmations <= 0) return indexed
-    const head = yield* lastWhere(indexed, exists)
-    const deep = head - BigInt(confirmations)
-    return deep < indexed ? deep : indexed
-  })
 
   if (tracked.length === 0) {
     // First start: a block that exists (the newest transfer of a few wallets), then the safe head.
     const latest = yield* Effect.forEach(fresh.slice(0, baselineSample), (wallet) =>
       Effect.map(readWalletLatest(client, chain, wallet.address), (block) => block ?? 0n))
-    const safe = yield* safeHead(maxOf([0n, ...latest]))
+    const safe = yield* safeHead(client, chain, maxOf([0n, ...latest]), confirmations, { fromIndexed: true })
     return { ...emptyStep, checkpoints: baselineOf(fresh, safe) } satisfies Step
   }
 
@@ -92,7 +82,7 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   if (input.strategy === "block-scan" && confirmations <= 0) {
     return yield* withFresh(input, yield* blockScan(input, tracked, start, undefined), start, fresh)
   }
-  const safe = yield* safeHead(start)
+  const safe = yield* safeHead(client, chain, start, confirmations)
   // Per-wallet polling reads every wallet each cycle when it watches reorgs, only those behind otherwise.
   const walletCost = confirmations <= 0 && input.reorgWindow > 0 ? tracked.length : tracked.filter((t) => t.position < safe).length
   const scanCost = Number(safe - start) + (confirmations > 0 ? 0 : input.reorgWindow)

@@ -101,3 +101,24 @@ export const lastWhere = Effect.fnUntraced(function*<E>(from: bigint, holds: (bl
   }
   return good
 })
+
+/**
+ * The newest block that may be read, searched from `from` (a block known to be readable, e.g. a
+ * committed checkpoint): fully indexed, and with `confirmations > 0` at least that deep. A block
+ * is taken as `N` deep once the block `N` after it is fully indexed (indexing follows the
+ * chain's order), so that one probe per step answers both: about 2 probes per cycle for one new
+ * block. When `from` is only known to be indexed (`fromIndexed`), the search starts `N` blocks
+ * before it.
+ */
+export const safeHead = (
+  client: EvmClient.Service,
+  chain: Chain.ChainId,
+  from: bigint,
+  confirmations: number,
+  options?: { readonly fromIndexed?: boolean }
+) => {
+  const depth = BigInt(Math.max(0, Math.floor(confirmations)))
+  const back = options?.fromIndexed === true ? depth : 0n
+  const start = from > back ? from - back : 0n
+  return lastWhere(start, (block) => Effect.map(probeBlock(client, chain, block + depth), (probe) => probe.complete))
+}
