@@ -307,7 +307,10 @@ export const run = Effect.fnUntraced(function*<E, R>(
   /** Writes a chain's events, then commits the checkpoints of its wallets that had none. */
   const emit = (result: { readonly events: ReadonlyArray<WatchEvent>; readonly checkpoints: ReadonlyArray<Checkpoint> }) =>
     Effect.uninterruptible(Effect.gen(function*() {
-      if (result.events.length > 0) yield* options.write(result.events)
+      if (result.events.length > 0) {
+        bar.clear()
+        yield* options.write(result.events)
+      }
       if (result.checkpoints.length > 0) {
         yield* store.commit({ checkpoints: result.checkpoints, eventIds: result.events.map((event) => event.id) })
       }

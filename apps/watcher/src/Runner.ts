@@ -6,15 +6,15 @@
  * @since 0.1.0
  */
 import { EvmClient } from "@chainquery/evm-client"
-import { Cause, Duration, Effect, Layer, Logger, type Redacted } from "effect"
+import { Duration, Effect, Layer, Logger, type Redacted } from "effect"
 import * as Backfill from "./Backfill.js"
 import * as Engine from "./Engine.js"
+import * as EventWriter from "./EventWriter.js"
 import { MainnetLedger, TestnetLedger } from "./LedgerClients.js"
 import * as Output from "./Output.js"
 import { StateStore } from "./StateStore.js"
 import * as WalletSpec from "./WalletSpec.js"
 import type { WatchedWallet } from "./WatchedWallet.js"
-import type { WatchEvent } from "./WatchEvent.js"
 
 /**
  * What one run of the loop needs.
@@ -49,22 +49,14 @@ export interface RunConfig {
   readonly backfill?: Backfill.From | undefined
 }
 
-const write = (format: Output.Format) => {
-  const line = Output.formatter({ format, color: format === "pretty" && process.stdout.isTTY === true })
-  return (events: ReadonlyArray<WatchEvent>): Effect.Effect<void> =>
-    events.length === 0
-      ? Effect.void
-      : Effect.sync(() => {
-        process.stdout.write(events.map((event) => `${line(event)}\n`).join(""))
-      })
-}
-
 /**
  * Runs the polling loop with these options: first the backfill if `backfill` is set (its events
  * on stdout, its progress bar on stderr; a failed backfill fails the run), then one engine step
- * per interval (one only with `once`), each step uninterruptible so that SIGINT/SIGTERM stop
- * after it. A failing cycle is logged to stderr and retried next interval (with `once`, it fails
- * the run).
+ * per interval (one only with `once`). A step's reads may be interrupted (SIGINT/SIGTERM stop
+ * them at once and nothing is committed); writing its events, waiting until stdout took them
+ * (`EventWriter`), then committing them is never interrupted. A failing cycle is logged to
+ * stderr and read again next interval (with `once`, it fails the run); events that cannot be
+ * written (`OutputError`, e.g. stdout closed) stop the run.
  *
  * @example
  * ```ts
@@ -89,7 +81,7 @@ export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
     })
     : Layer.empty
   const layers = Layer.mergeAll(evm, mainnet, testnet, StateStore.layer(config.state))
-  const print = write(config.format)
+  const print = EventWriter.make(process.stdout, config.format)
   const loop = Effect.gen(function*() {
     const engine = yield* Engine.make({
       wallets: config.wallets,
@@ -114,16 +106,20 @@ export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
     yield* Effect.logInfo(
       `watching ${config.wallets.length} wallet(s): ${config.wallets.map(WalletSpec.toSpec).join(" ")}`
     )
+    // Reading may be interrupted (a signal stops it at once, nothing is committed); writing the
+    // events and committing them may not.
+    const step = Effect.gen(function*() {
+      const { batch, events } = yield* engine.cycle
+      yield* Effect.uninterruptible(Effect.andThen(print(events), engine.commit(batch)))
+    })
     while (true) {
-      if (config.once) {
-        yield* Effect.uninterruptible(engine.step(print))
-        return
-      }
-      yield* engine.step(print).pipe(
-        Effect.catchCause((cause) =>
-          Effect.logError(`cycle failed; retrying in ${Duration.format(config.interval)}`, Cause.squash(cause))
-        ),
-        Effect.uninterruptible
+      if (config.once) return yield* step
+      // A failed cycle is read again next time; only a lost output stops the loop.
+      yield* step.pipe(
+        Effect.catchIf(
+          (error) => !(error instanceof EventWriter.OutputError),
+          (error) => Effect.logError(`cycle failed; retrying in ${Duration.format(config.interval)}`, error)
+        )
       )
       yield* Effect.sleep(config.interval)
     }

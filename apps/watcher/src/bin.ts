@@ -13,6 +13,7 @@ import { Cause, Effect, Exit } from "effect"
 import { CliError, Command } from "effect/cli"
 import * as Cli from "./Cli.js"
 import { EngineError } from "./EngineError.js"
+import { OutputError } from "./EventWriter.js"
 import { StateStoreError } from "./StateStore.js"
 
 const isBadInput = (error: unknown): boolean =>
@@ -21,8 +22,8 @@ const isBadInput = (error: unknown): boolean =>
   (CliError.isCliError(error) && (error._tag !== "ShowHelp" || error.errors.length > 0))
 
 /** Our own failures, whose message says it all. */
-const isKnown = (error: unknown): error is StateStoreError | EngineError =>
-  error instanceof StateStoreError || error instanceof EngineError
+const isKnown = (error: unknown): error is StateStoreError | EngineError | OutputError =>
+  error instanceof StateStoreError || error instanceof EngineError || error instanceof OutputError
 
 const program = Command.run(Cli.command, { version: "0.1.0" }).pipe(Effect.provide(NodeServices.layer))
 

@@ -19,6 +19,7 @@
 export * as AptosEvents from "./AptosEvents.js"
 export * as DefiChanges from "./DefiChanges.js"
 export * as EventId from "./EventId.js"
+export * as EventWriter from "./EventWriter.js"
 export * as HoldingEvents from "./HoldingEvents.js"
 export * as NftEvents from "./NftEvents.js"
 export * as Output from "./Output.js"

@@ -68,6 +68,8 @@ export interface Progress {
  * ```
  */
 export interface ProgressBar extends Progress {
+  /** Takes the bar off its line on a terminal (before other text is printed there); the next report draws it again. */
+  readonly clear: () => void
   /** Ends the bar with a final line; `stopped` when the read did not complete. */
   readonly finish: (outcome: "done" | "stopped") => void
 }
@@ -80,7 +82,7 @@ export interface ProgressBar extends Progress {
  * const bar = output === undefined ? silent : make(output, { label: "backfill", total, now: Date.now })
  * ```
  */
-export const silent: ProgressBar = { advance: () => {}, found: () => {}, finish: () => {} }
+export const silent: ProgressBar = { advance: () => {}, found: () => {}, clear: () => {}, finish: () => {} }
 
 const count = (n: number): string => n.toLocaleString("en-US")
 
@@ -224,6 +226,11 @@ export const make = (output: ProgressOutput, options: Options): ProgressBar => {
       if (n <= 0) return
       events += n
       draw(false)
+    },
+    clear: () => {
+      if (!tty || finished) return
+      output.write(`\r${clearLine}`)
+      lastDraw = Number.NEGATIVE_INFINITY
     },
     finish: (outcome) => {
       if (finished) return
