@@ -210,7 +210,7 @@ export const defiChanges = (
   const previous = index(before)
   const current = index(after)
   const event = (key: string, entry: Entry, kind: "opened" | "closed" | "changed", usdBefore: number | null, usdAfter: number | null) => ({
-    id: EventId.defi(context.chain, context.wallet, key, context.blockNumber, kind),
+    id: EventId.defi(context.chain, context.wallet, key, context.blockNumber, kind, usdBefore, usdAfter),
     chain: context.chain,
     wallet: context.wallet,
     protocolId: entry.summary.protocol_id,
@@ -235,4 +235,40 @@ export const defiChanges = (
     if (!current.has(key)) events.push({ kind: "defi.closed", ...event(key, entry, "closed", entry.usd, null) })
   }
   return events
+}
+
+/**
+ * What to keep as the wallet's snapshot after a read: `after`, except that a position whose
+ * move was not reported (below the threshold) keeps the USD value last reported, so that a slow
+ * drift adds up until it crosses the threshold instead of never being reported.
+ *
+ * @example
+ * ```ts
+ * import { DefiChanges } from "@chainquery/watcher"
+ *
+ * const events = DefiChanges.defiChanges(at, before, after, 0.05)
+ * const keep = DefiChanges.baselineAfter(before, after, events)
+ * ```
+ * @since 0.1.0
+ */
+export const baselineAfter = (
+  before: ReadonlyArray<DefiPositions.ProtocolSummary>,
+  after: ReadonlyArray<DefiPositions.ProtocolSummary>,
+  events: ReadonlyArray<DefiEvent>
+): ReadonlyArray<DefiPositions.ProtocolSummary> => {
+  const reported = new Set(events.map((event) => event.positionKey))
+  const previous = index(before)
+  const placed = new Set<string>()
+  return after.map((summary) => ({
+    ...summary,
+    positions: summary.positions.map((position) => {
+      const key = positionKey(summary, position)
+      const old = previous.get(key)
+      if (reported.has(key) || old === undefined) return position
+      // A key's positions add up: the first carries the reported total, the others nothing.
+      const usd = placed.has(key) ? 0 : old.usd
+      placed.add(key)
+      return { ...position, balance_usd: usd }
+    })
+  }))
 }

@@ -37,13 +37,14 @@ export const nft = (
 ): string => `evm:${chain}:${transactionHash.toLowerCase()}:${logIndex}:${tokenId}:${direction}`
 
 /**
- * The id of one side of an NFT trade.
+ * The id of one side of an NFT trade, with its counterparty (one transaction may buy the same
+ * token ids from two sellers).
  *
  * @example
  * ```ts
  * import { EventId } from "@chainquery/watcher"
  *
- * EventId.trade("0x89", "0xdef…", "0xcol…", [1n, 2n], "sold") // "trade:0x89:0xdef…:0xcol…:1,2:sold"
+ * EventId.trade("0x89", "0xdef…", "0xcol…", [1n, 2n], "sold", "0xbuyer…") // "trade:0x89:0xdef…:0xcol…:1,2:sold:0xbuyer…"
  * ```
  * @since 0.1.0
  */
@@ -52,9 +53,10 @@ export const trade = (
   transactionHash: string,
   collection: string,
   tokenIds: ReadonlyArray<bigint>,
-  direction: "bought" | "sold"
+  direction: "bought" | "sold",
+  counterparty: string
 ): string =>
-  `trade:${chain}:${transactionHash.toLowerCase()}:${collection.toLowerCase()}:${tokenIds.join(",")}:${direction}`
+  `trade:${chain}:${transactionHash.toLowerCase()}:${collection.toLowerCase()}:${tokenIds.join(",")}:${direction}:${counterparty.toLowerCase()}`
 
 /**
  * The id of one side of an Aptos token transfer.
@@ -77,13 +79,15 @@ export const aptos = (
 ): string => `aptos:${network}:${version}:${eventAccount}:${creationNumber}:${sequenceNumber}:${direction}`
 
 /**
- * The id of a DeFi position change observed at a block.
+ * The id of a DeFi position change observed at a block, with the USD values before and after
+ * (so that two changes of one position seen at the same block keep their own ids; `-` for none).
  *
  * @example
  * ```ts
  * import { EventId } from "@chainquery/watcher"
  *
- * EventId.defi("0x1", "0xwallet…", "aave-v3/supplied/0xpool…", 19000000n, "opened")
+ * EventId.defi("0x1", "0xwallet…", "aave-v3/supplied/0xpool…", 19000000n, "changed", 1000, 1200.5)
+ * // "defi:0x1:0xwallet…:aave-v3/supplied/0xpool…:19000000:changed:1000:1200.5"
  * ```
  * @since 0.1.0
  */
@@ -92,8 +96,10 @@ export const defi = (
   wallet: string,
   positionKey: string,
   block: bigint,
-  kind: "opened" | "closed" | "changed"
-): string => `defi:${chain}:${wallet}:${positionKey}:${block}:${kind}`
+  kind: "opened" | "closed" | "changed",
+  usdBefore: number | null,
+  usdAfter: number | null
+): string => `defi:${chain}:${wallet}:${positionKey}:${block}:${kind}:${usdBefore ?? "-"}:${usdAfter ?? "-"}`
 
 /**
  * The id of the retraction of an event whose block (`orphanedBlockHash`) was orphaned. A block

@@ -124,10 +124,10 @@ export const fromTrade = (
     blockHash: trade.block_hash.toLowerCase(),
     timestamp: trade.block_timestamp
   }
-  const id = (direction: "bought" | "sold") =>
-    EventId.trade(chain, transactionHash, collection, trade.token_ids, direction)
+  const id = (direction: "bought" | "sold", counterparty: string) =>
+    EventId.trade(chain, transactionHash, collection, trade.token_ids, direction, counterparty)
   const events: Array<TradeEvent> = []
-  if (seller === wallet) events.push({ kind: "trade.sold", id: id("sold"), ...common, counterparty: buyer })
-  if (buyer === wallet) events.push({ kind: "trade.bought", id: id("bought"), ...common, counterparty: seller })
+  if (seller === wallet) events.push({ kind: "trade.sold", id: id("sold", buyer), ...common, counterparty: buyer })
+  if (buyer === wallet) events.push({ kind: "trade.bought", id: id("bought", seller), ...common, counterparty: seller })
   return events
 }

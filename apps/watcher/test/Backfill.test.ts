@@ -205,8 +205,8 @@ const tradeTruth = (sim: Sim, chain: Chain.ChainId, wallets: ReadonlyArray<Watch
     .filter((trade) => BigInt(trade.block) >= from && BigInt(trade.block) <= upTo)
     .flatMap((trade) =>
       wallets.flatMap((wallet) => [
-        ...(trade.seller === wallet.address ? [EventId.trade(chain, trade.txHash, trade.contract, trade.tokenIds, "sold")] : []),
-        ...(trade.buyer === wallet.address ? [EventId.trade(chain, trade.txHash, trade.contract, trade.tokenIds, "bought")] : [])
+        ...(trade.seller === wallet.address ? [EventId.trade(chain, trade.txHash, trade.contract, trade.tokenIds, "sold", trade.buyer)] : []),
+        ...(trade.buyer === wallet.address ? [EventId.trade(chain, trade.txHash, trade.contract, trade.tokenIds, "bought", trade.seller)] : [])
       ])
     )
 

@@ -12,7 +12,7 @@ import { NftTransfer } from "@chainquery/schema"
 import { Simulator } from "@chainquery/simulator"
 import { Effect, Schema, Stream } from "effect"
 import { Engine, type WatchedWallet, WatchEvent } from "../src/index.js"
-import { allEvm, busiestEvm, harness, positionOf, type Sim } from "./support/engineHarness.js"
+import { allEvm, busiestEvm, evmTruth, harness, positionOf, type Sim } from "./support/engineHarness.js"
 
 const ids = (events: ReadonlyArray<WatchEvent.WatchEvent>) => events.map((event) => event.id)
 const sorted = (values: ReadonlyArray<string>) => values.toSorted()
@@ -173,6 +173,24 @@ describe("Engine, DeFi", () => {
       }
       assert.strictEqual(new Set(ids(events)).size, events.length)
     }).pipe(Effect.provide(harness({ seed: 24, indexing: false, chains: ["0x1"] }))))
+
+  it.live("a DeFi read that fails is skipped with a warning: the transfers of the cycle still come and are committed", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const wallets = busiestEvm(sim, "0x1", 4)
+      const engine = yield* Engine.make({ wallets, strategy: "block-scan", confirmations: 0, watch: ["transfers", "defi"] })
+      yield* engine.step(() => Effect.void)
+      const baseline = yield* positionOf(wallets)
+      yield* sim.setFaults({ routes: { getDefiPositionsSummary: { malformed: 1 } } })
+      yield* sim.advance(6)
+      const events = yield* engine.step(() => Effect.void)
+      const final = yield* positionOf(wallets)
+      assert.isAbove((yield* sim.stats).faults.malformed, 0, "the DeFi reads did fail")
+      const truth = yield* evmTruth(sim, "0x1", wallets, baseline.min, final.min)
+      assert.isAbove(truth.length, 0)
+      assert.strictEqual(final.min, BigInt(sim.world.evm.chain("0x1").head))
+      assert.deepStrictEqual(sorted(ids(events)), sorted(ids(truth)))
+    }).pipe(Effect.provide(harness({ seed: 27, indexing: false, chains: ["0x1"] }))))
 
   it.effect("defiEvery: positions are read on the first cycle and every n-th after it", () =>
     Effect.gen(function*() {

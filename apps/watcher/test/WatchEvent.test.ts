@@ -4,7 +4,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Schema } from "effect"
-import { WatchEvent } from "../src/index.js"
+import { DefiChanges, WatchEvent } from "../src/index.js"
 import { alice, aptosAlice, aptosBob, aptosTransfer, bob, collection, nftTransfer, summary, trade, zero } from "./fixtures.js"
 
 const txHash = "0x" + "11".repeat(32)
@@ -89,6 +89,9 @@ describe("fromTrade", () => {
     assert.strictEqual(sold?.priceToken, "0x" + "ab".repeat(20))
     assert.notStrictEqual(bought?.id, sold?.id)
     assert.deepStrictEqual(WatchEvent.fromTrade("0x1", alice, trade())[0]?.id, bought?.id)
+    // The same tokens bought from another seller in the same transaction: another id.
+    const other = WatchEvent.fromTrade("0x1", alice, trade({ seller_address: "0x" + "99".repeat(20) }))[0]
+    assert.notStrictEqual(other?.id, bought?.id)
   })
 })
 
@@ -130,7 +133,10 @@ describe("defiChanges", () => {
       ["defi.opened", "uniswap-v3", "liquidity", null, 80],
       ["defi.closed", "lido", "staking", 200, null]
     ])
-    assert.strictEqual(events[0]?.id, `defi:0x1:${alice}:aave-v3/borrowed/${pool}:19000100:changed`)
+    assert.strictEqual(events[0]?.id, `defi:0x1:${alice}:aave-v3/borrowed/${pool}:19000100:changed:500:525`)
+    // A second change of the same position seen at the same block keeps its own id.
+    const again = WatchEvent.defiChanges(at, after, [summary("aave-v3", [["supplied", pool, 1049.99], ["borrowed", pool, 600]])], 0.05)
+    assert.notStrictEqual(again[0]?.id, events[0]?.id)
     assert.strictEqual(new Set(events.map((e) => e.id)).size, 3)
     assert.deepStrictEqual(WatchEvent.defiChanges(at, before, after, 0.05).map((e) => e.id), events.map((e) => e.id))
   })
@@ -146,6 +152,22 @@ describe("defiChanges", () => {
     assert.deepStrictEqual(exactly.map((e) => e.usdAfter), [105])
     const down = WatchEvent.defiChanges(at, before, [summary("aave-v3", [["supplied", pool, 90], ["rewards", pool, 0]])], 0.05)
     assert.deepStrictEqual(down.map((e) => [e.kind, e.usdBefore, e.usdAfter]), [["defi.changed", 100, 90]])
+  })
+
+  it("baselineAfter keeps the last reported value of unreported positions: a slow drift is reported once it adds up", () => {
+    let snapshot = [summary("aave-v3", [["supplied", pool, 100]])]
+    const reported: Array<number | null> = []
+    let value = 100
+    for (let read = 0; read < 6; read++) {
+      value = value * 0.96
+      const now = [summary("aave-v3", [["supplied", pool, value]])]
+      const events = WatchEvent.defiChanges(at, snapshot, now, 0.05)
+      reported.push(...events.map((event) => event.usdAfter))
+      snapshot = [...DefiChanges.baselineAfter(snapshot, now, events)]
+    }
+    // 100 -> 96 (4%, kept at 100) -> 92.16 (7.8% from 100: reported) -> 88.47 (4%) -> 84.93 (7.8%: reported) …
+    assert.strictEqual(reported.length, 3)
+    assert.closeTo(reported[0] ?? 0, 92.16, 1e-9)
   })
 
   it("first snapshot: every position is opened; empty after: every position is closed", () => {

@@ -1,6 +1,7 @@
 /**
  * DeFi positions in a cycle: A7 per watched wallet and chain (a few at a time), compared with
- * the wallet's last snapshot. The first read of a wallet is its baseline (no event). The events
+ * the wallet's last snapshot, which keeps each position's last reported value (a slow drift adds
+ * up). The first read of a wallet is its baseline (no event). The events
  * carry the block the wallet's checkpoint had reached when the cycle started, so that a cycle
  * repeated after a crash derives the same ids; the new snapshots are committed with the cycle.
  *
@@ -8,7 +9,7 @@
  */
 import type { EvmClient } from "@chainquery/evm-client"
 import { DateTime, Effect, Option } from "effect"
-import { defiChanges, type DefiEvent } from "../DefiChanges.js"
+import { baselineAfter, defiChanges, type DefiEvent } from "../DefiChanges.js"
 import { fromClient as failed } from "../EngineError.js"
 import type { Checkpoint, DefiSnapshot, StateStore } from "../StateStore.js"
 import { type EvmWallet, key } from "../WatchedWallet.js"
@@ -32,10 +33,11 @@ const readOne = Effect.fnUntraced(function*(input: DefiInput, wallet: EvmWallet,
   )
   const previous = yield* input.store.defiSnapshot(wallet)
   const blockNumber = input.checkpoints.get(key(wallet))?.position ?? 0n
-  const snapshot: DefiSnapshot = { wallet, blockNumber, summaries }
-  if (Option.isNone(previous)) return { events: [], snapshot }
+  if (Option.isNone(previous)) return { events: [], snapshot: { wallet, blockNumber, summaries } }
   const context = { chain: wallet.chain, wallet: wallet.address, blockNumber, timestamp: now }
-  return { events: defiChanges(context, previous.value.summaries, summaries, input.threshold), snapshot }
+  const events = defiChanges(context, previous.value.summaries, summaries, input.threshold)
+  const snapshot: DefiSnapshot = { wallet, blockNumber, summaries: baselineAfter(previous.value.summaries, summaries, events) }
+  return { events, snapshot }
 })
 
 /** Reads every wallet's positions and derives the changes since its last snapshot. */

@@ -2,6 +2,8 @@
  * What a chain's transfer step becomes with the other things watched: its NFT events kept or
  * dropped (`transfers`), trades of the wallets that moved NFTs (`trades`), their holdings
  * (`holdings`) and the DeFi changes of every wallet on the chain (`defi`, when due this cycle).
+ * A failed holdings or DeFi read is logged and skipped (read again next time); a failed trades
+ * read fails the cycle, as a failed transfers read does, since trades must not be lost.
  * Transfers are always read: trades and holdings are found through them, and the block records
  * that let a reorganisation be noticed come with them.
  *
@@ -15,7 +17,7 @@ import type { Checkpoint, StateStore, StateStoreError } from "../StateStore.js"
 import type { EvmWallet } from "../WatchedWallet.js"
 import type { WatchEvent } from "../WatchEvent.js"
 import type { Step } from "./cycleStep.js"
-import { defiCycle } from "./defiCycle.js"
+import { defiCycle, type DefiStep } from "./defiCycle.js"
 import { holdingsOf } from "./holdingsCycle.js"
 import { withTrades } from "./tradeCycle.js"
 
@@ -45,10 +47,19 @@ export const enrich: (input: EnrichInput, transfers: Step) => Effect.Effect<Step
 ) {
   const { chain, client, watch } = input
   const traded = watch.has("trades") ? yield* withTrades(client, chain, transfers) : transfers
-  const holdings = watch.has("holdings") ? yield* holdingsOf(client, chain, transfers.events) : []
+  // Holdings and DeFi are reports of the current state, read again later: a failure to read
+  // them is logged and skipped, so that it never holds back the transfers (or trades) of the chain.
+  const holdings = watch.has("holdings")
+    ? yield* holdingsOf(client, chain, transfers.events).pipe(
+      Effect.catch((error) => Effect.as(Effect.logWarning(`holdings not read this cycle: ${error.message}`), []))
+    )
+    : []
+  const noDefi: DefiStep = { events: [], snapshots: [] }
   const defi = input.readDefi
-    ? yield* defiCycle({ client, store: input.store, wallets: input.wallets, checkpoints: input.checkpoints, threshold: input.defiThreshold })
-    : { events: [], snapshots: [] }
+    ? yield* defiCycle({ client, store: input.store, wallets: input.wallets, checkpoints: input.checkpoints, threshold: input.defiThreshold }).pipe(
+      Effect.catchTag("EngineError", (error) => Effect.as(Effect.logWarning(`DeFi positions not read this cycle: ${error.message}`), noDefi))
+    )
+    : noDefi
   return {
     ...traded,
     events: [...traded.events, ...holdings, ...defi.events].filter(keeps(watch)),
