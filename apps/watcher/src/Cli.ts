@@ -95,13 +95,13 @@ export const command = Command.make(
       return yield* badInput(`no wallets to watch: give --wallet SPEC (${WalletSpec.syntax}) or --wallets-file PATH`)
     }
     const env = process.env["MORALIS_API_KEY"]
-    const key = Option.isSome(flags.apiKey)
+    const key = Option.isSome(flags.apiKey) && Redacted.value(flags.apiKey.value).trim() !== ""
       ? flags.apiKey.value
-      : env !== undefined && env !== ""
+      : Option.isNone(flags.apiKey) && env !== undefined && env.trim() !== ""
       ? Redacted.make(env)
       : undefined
     if (key === undefined) {
-      return yield* badInput("no API key: give --api-key KEY or set the MORALIS_API_KEY environment variable")
+      return yield* badInput("no API key (or an empty one): give --api-key KEY or set the MORALIS_API_KEY environment variable")
     }
     yield* Runner.run({
       wallets,

@@ -9,7 +9,9 @@
  * @since 0.1.0
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Console, Effect, Exit } from "effect"
+import { Console as NodeConsole } from "node:console"
+import { Writable } from "node:stream"
 import { CliError, Command } from "effect/cli"
 import * as Cli from "./Cli.js"
 import { EngineError } from "./EngineError.js"
@@ -25,7 +27,41 @@ const isBadInput = (error: unknown): boolean =>
 const isKnown = (error: unknown): error is StateStoreError | EngineError | OutputError =>
   error instanceof StateStoreError || error instanceof EngineError || error instanceof OutputError
 
-const program = Command.run(Cli.command, { version: "0.1.0" }).pipe(Effect.provide(NodeServices.layer))
+/**
+ * stdout is the event stream: what the command line library prints there (help after a bad flag)
+ * goes to stderr instead, unless help, the version or completions were asked for.
+ */
+const args = process.argv.slice(2)
+const asked = args.some((arg) => /^(-h|--help|-v|--version|--completions)(=|$)/.test(arg))
+
+/**
+ * What looks like a secret on the command line (the value of any flag named like a key, even a
+ * mistyped one such as `--apikey`), and the key from the environment: the command line library
+ * echoes unknown arguments in its messages, and these are replaced before they are printed.
+ */
+const secrets = [
+  ...args.flatMap((arg, i) => {
+    const inline = /^--?[\w-]*(?:key|token|secret)[\w-]*=(.+)$/i.exec(arg)?.[1]
+    if (inline !== undefined) return [inline]
+    const next = args[i + 1]
+    return /^--?[\w-]*(?:key|token|secret)[\w-]*$/i.test(arg) && next !== undefined ? [next] : []
+  }),
+  process.env["MORALIS_API_KEY"] ?? ""
+].filter((secret) => secret.length >= 4)
+
+const redacting = new Writable({
+  write(chunk: Buffer, _encoding, callback) {
+    const text = secrets.reduce((out, secret) => out.split(secret).join("<redacted>"), chunk.toString())
+    process.stderr.write(text)
+    callback()
+  }
+})
+const cliConsole = asked ? globalThis.console : new NodeConsole({ stdout: redacting, stderr: redacting })
+
+const program = Command.run(Cli.command, { version: "0.1.0" }).pipe(
+  Effect.provide(NodeServices.layer),
+  Effect.provideService(Console.Console, cliConsole)
+)
 
 NodeRuntime.runMain(program, {
   disableErrorReporting: true,

@@ -12,6 +12,9 @@ import * as WalletSpec from "../WalletSpec.js"
 
 const message = (error: unknown): string => error instanceof Error ? error.message : String(error)
 
+/** The shortest interval accepted: below it a watcher would only poll the service in a busy loop. */
+const minimumMillis = 100
+
 /**
  * Parses a duration such as `10s`, `2s`, `500ms`, `1m`, `1.5 seconds`; throws with what is valid.
  */
@@ -31,7 +34,7 @@ export const parseInterval = (text: string): Duration.Duration => {
     : unit.startsWith("m")
     ? value * 60_000
     : value * 1000
-  if (!(millis > 0)) throw new Error(`the interval must be positive, got ${JSON.stringify(text)}`)
+  if (!(millis >= minimumMillis)) throw new Error(`the interval must be at least ${minimumMillis}ms, got ${JSON.stringify(text)}`)
   return Duration.millis(millis)
 }
 
@@ -55,6 +58,8 @@ export const parsePercent = (text: string): number => {
   const match = /^(\d+(?:\.\d+)?)\s*%?$/.exec(text.trim())
   const value = match?.[1] === undefined ? Number.NaN : Number(match[1])
   if (!Number.isFinite(value)) throw new Error(`--defi-threshold: expected a percentage such as 5 or 2.5%, got ${JSON.stringify(text)}`)
+  // A value can fall by at most 100%: a larger threshold would silently hide every fall.
+  if (value > 100) throw new Error(`--defi-threshold: expected a percentage from 0 to 100, got ${JSON.stringify(text)}`)
   return value / 100
 }
 
