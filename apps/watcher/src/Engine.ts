@@ -32,12 +32,14 @@
  * @since 0.1.0
  */
 import { EvmClient } from "@chainquery/evm-client"
+import type { Chain } from "@chainquery/schema"
 import { Effect } from "effect"
 import { EngineError } from "./EngineError.js"
 import { networkCycle } from "./internal/aptosCycle.js"
 import { emptyStep, type Step } from "./internal/cycleStep.js"
 import { chainCycle, type Strategy as ChainStrategy } from "./internal/evmCycle.js"
 import { enrich } from "./internal/enrich.js"
+import type { Pending } from "./internal/holdingsCycle.js"
 import { clientFor } from "./LedgerClients.js"
 import { type Batch, type Checkpoint, type LastBatch, StateStore, type StateStoreError } from "./StateStore.js"
 import type { WatchEvent } from "./WatchEvent.js"
@@ -233,6 +235,8 @@ export const make = Effect.fnUntraced(function*(
   const defiEvery = Math.max(1, Math.floor(options.defiEvery ?? 1))
   /** Cycles started by this engine: DeFi is read on the first and every `defiEvery`-th after. */
   let cycles = 0
+  /** Per chain, the collections still owed a holding report (they were `SYNCING`). */
+  const pending = new Map<Chain.ChainId, Pending>()
 
   /**
    * The committed checkpoints, read from the store on the first cycle (after a backfill may have
@@ -262,7 +266,11 @@ export const make = Effect.fnUntraced(function*(
         reorgWindow,
         maxBlocks
       })
-      steps.push(yield* enrich({ client, store, chain, wallets: chainWallets, checkpoints, watch, readDefi, defiThreshold }, transfers))
+      const pendingHoldings = pending.get(chain) ?? new Map()
+      pending.set(chain, pendingHoldings)
+      steps.push(
+        yield* enrich({ client, store, chain, wallets: chainWallets, checkpoints, watch, readDefi, defiThreshold, pendingHoldings }, transfers)
+      )
     }
     for (const [network, networkWallets] of networks) {
       const ledger = ledgers[network]

@@ -240,7 +240,7 @@ describe("Engine, holdings", () => {
       }
     }).pipe(Effect.provide(harness({ seed: 25, indexing: false, chains: ["0x1"] }))))
 
-  it.effect("a collection whose owners are still SYNCING is reported as such, then with balances", () =>
+  it.effect("a collection whose owners are still SYNCING is reported as such once, then with its balances once synced", () =>
     Effect.gen(function*() {
       const sim = yield* Simulator.Simulator
       const wallets = busiestEvm(sim, "0x1", 6)
@@ -251,10 +251,23 @@ describe("Engine, holdings", () => {
         yield* sim.advance(4)
         all.push(...(yield* engine.step(() => Effect.void)))
       }
+      // Then blocks with nothing new for some collections: the pending ones are checked again.
+      for (let round = 0; round < 4; round++) {
+        yield* sim.advance(3)
+        all.push(...(yield* engine.step(() => Effect.void)))
+      }
       const syncing = all.filter((event) => event.kind === "holding.syncing")
       assert.isAbove(syncing.length, 0)
-      // A SYNCING collection is never reported as empty in the same cycle.
+      // Each (wallet, collection) reported SYNCING once, and later with its balances.
+      const pairs = syncing.map((event) => `${event.wallet}:${event.collection}`)
+      assert.strictEqual(new Set(pairs).size, pairs.length, "SYNCING reported twice for one wallet and collection")
       const updated = all.filter((event) => event.kind === "holding.updated")
-      assert.isAbove(updated.length, 0)
+      for (const event of syncing) {
+        const at = all.indexOf(event)
+        assert.isTrue(
+          updated.some((u) => u.wallet === event.wallet && u.collection === event.collection && all.indexOf(u) > at),
+          `no holding.updated after ${event.id}`
+        )
+      }
     }).pipe(Effect.provide(harness({ seed: 26, indexing: { lagProbability: 0, syncBlocks: 6 }, chains: ["0x1"] }))))
 })

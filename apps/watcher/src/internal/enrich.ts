@@ -18,7 +18,7 @@ import type { EvmWallet } from "../WatchedWallet.js"
 import type { WatchEvent } from "../WatchEvent.js"
 import type { Step } from "./cycleStep.js"
 import { defiCycle, type DefiStep } from "./defiCycle.js"
-import { holdingsOf } from "./holdingsCycle.js"
+import { holdingsOf, type Pending } from "./holdingsCycle.js"
 import { withTrades } from "./tradeCycle.js"
 
 export interface EnrichInput {
@@ -30,6 +30,8 @@ export interface EnrichInput {
   readonly watch: ReadonlySet<"transfers" | "trades" | "defi" | "holdings">
   readonly readDefi: boolean
   readonly defiThreshold: number
+  /** The chain's collections still owed a holding report (kept by the engine between cycles). */
+  readonly pendingHoldings: Pending
 }
 
 const isTransfer = (event: WatchEvent): boolean => event.kind === "nft.received" || event.kind === "nft.sent"
@@ -50,7 +52,7 @@ export const enrich: (input: EnrichInput, transfers: Step) => Effect.Effect<Step
   // Holdings and DeFi are reports of the current state, read again later: a failure to read
   // them is logged and skipped, so that it never holds back the transfers (or trades) of the chain.
   const holdings = watch.has("holdings")
-    ? yield* holdingsOf(client, chain, transfers.events).pipe(
+    ? yield* holdingsOf(client, chain, transfers.events, input.pendingHoldings).pipe(
       Effect.catch((error) => Effect.as(Effect.logWarning(`holdings not read this cycle: ${error.message}`), []))
     )
     : []

@@ -14,7 +14,7 @@ import { type EngineError, fromClient as failed } from "../EngineError.js"
 import { type HoldingEvent, holdingSyncing, holdingUpdated } from "../HoldingEvents.js"
 import type { WatchEvent } from "../WatchEvent.js"
 
-interface Moved {
+export interface Moved {
   readonly wallet: EvmAddress.EvmAddress
   readonly tokens: Set<bigint>
   block: bigint
@@ -64,26 +64,64 @@ const ownersOf = Effect.fnUntraced(function*(
   return Option.some(balances)
 })
 
-/** The holding reports of a chain's new NFT events. */
+/**
+ * What is still owed a `holding.updated`: per collection that was `SYNCING`, the wallets and the
+ * tokens they moved. Kept in memory by the engine (per chain), checked again every cycle until
+ * the collection is synced; lost on a restart.
+ */
+export type Pending = Map<string, Map<string, Moved>>
+
+/** Adds `more` to what is pending for a collection. */
+const remember = (pending: Pending, collection: string, more: ReadonlyMap<string, Moved>) => {
+  const wallets = pending.get(collection) ?? new Map<string, Moved>()
+  pending.set(collection, wallets)
+  for (const moved of more.values()) {
+    const known = wallets.get(moved.wallet)
+    if (known === undefined) wallets.set(moved.wallet, { wallet: moved.wallet, tokens: new Set(moved.tokens), block: moved.block })
+    else {
+      for (const token of moved.tokens) known.tokens.add(token)
+      if (moved.block > known.block) known.block = moved.block
+    }
+  }
+}
+
+const byToken = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * The holding reports of a chain's new NFT events, and of the collections still pending from
+ * earlier cycles: `holding.updated` once a collection is synced, `holding.syncing` the first time
+ * a wallet's tokens moved in a collection that is not.
+ */
 export const holdingsOf: (
   client: EvmClient.Service,
   chain: Chain.ChainId,
-  events: ReadonlyArray<WatchEvent>
+  events: ReadonlyArray<WatchEvent>,
+  pending: Pending
 ) => Effect.Effect<ReadonlyArray<HoldingEvent>, EngineError> = Effect.fnUntraced(function*(
   client: EvmClient.Service,
   chain: Chain.ChainId,
-  events: ReadonlyArray<WatchEvent>
+  events: ReadonlyArray<WatchEvent>,
+  pending: Pending
 ) {
   const reports: Array<HoldingEvent> = []
-  for (const [collection, wallets] of movedOf(events)) {
-    const balances = yield* ownersOf(client, chain, collection, wallets)
-    for (const moved of wallets.values()) {
-      if (Option.isNone(balances)) {
-        reports.push(holdingSyncing(chain, moved.wallet, collection, moved.block))
-        continue
+  const moved = movedOf(events)
+  for (const collection of new Set([...moved.keys(), ...pending.keys()])) {
+    const fresh = moved.get(collection) ?? new Map<string, Moved>()
+    const waiting = pending.get(collection)
+    if (waiting !== undefined) remember(pending, collection, fresh)
+    const all = waiting ?? fresh
+    const balances = yield* ownersOf(client, chain, collection, all)
+    if (Option.isNone(balances)) {
+      for (const entry of fresh.values()) {
+        if (waiting?.has(entry.wallet) !== true) reports.push(holdingSyncing(chain, entry.wallet, collection, entry.block))
       }
-      for (const tokenId of [...moved.tokens].toSorted((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
-        reports.push(holdingUpdated(chain, moved.wallet, collection, tokenId, balances.value.get(`${moved.wallet}:${tokenId}`) ?? 0n, moved.block))
+      if (waiting === undefined) remember(pending, collection, fresh)
+      continue
+    }
+    pending.delete(collection)
+    for (const entry of all.values()) {
+      for (const tokenId of [...entry.tokens].toSorted(byToken)) {
+        reports.push(holdingUpdated(chain, entry.wallet, collection, tokenId, balances.value.get(`${entry.wallet}:${tokenId}`) ?? 0n, entry.block))
       }
     }
   }
