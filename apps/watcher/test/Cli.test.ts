@@ -1,7 +1,7 @@
 /**
- * The executable, end to end: `node dist/bin.js` (built before the tests run) against bad input,
- * `--help`, a simulator started in this process (`--once --format json`, twice on one state
- * file) and the `demo` subcommand.
+ * The executable, end to end: `node dist/bin.js` (built before the tests run) with `--help`,
+ * against a simulator started in this process (`--once --format json`, twice on one state file)
+ * and the `demo` subcommand. Bad input (exit 2, nothing on stdout) is in `e2e/badInput.test.ts`.
  */
 import { Simulator } from "@chainquery/simulator"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, expect, it } from "vitest"
 import { Output, type WatchEvent } from "../src/index.js"
 import { busiestEvm, evmTruth, type Sim } from "./support/engineHarness.js"
 
@@ -58,43 +58,6 @@ beforeAll(async () => {
 afterAll(async () => {
   if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void))
   rmSync(dir, { recursive: true, force: true })
-})
-
-describe("bad input exits 2 with a message, starting nothing", () => {
-  it("a bad EIP-55 checksum", async () => {
-    const result = await cli(["--wallet", "eth:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAEd", "--api-key", "k", "--once"])
-    expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/not a valid EIP-55 checksum/)
-    expect(result.stdout).toBe("")
-  })
-
-  it("an unknown chain, listing the valid ones", async () => {
-    const result = await cli(["--wallet", "eht:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "--api-key", "k", "--once"])
-    expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/unknown chain "eht"; valid chains: eth \(0x1\).*polygon \(0x89\).*aptos-testnet/)
-  })
-
-  it("an unreadable wallet file", async () => {
-    const result = await cli(["--wallets-file", join(dir, "missing.txt"), "--api-key", "k", "--once"])
-    expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/cannot read the wallet file/)
-    expect(result.stderr).toMatch(/one spec per line/)
-  })
-
-  it("a bad flag value", async () => {
-    const format = await cli(["--wallet", "eth:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "--format", "xml"])
-    expect(format.code).toBe(2)
-    expect(format.stderr).toMatch(/--format/)
-    const interval = await cli(["--wallet", "eth:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "--interval", "soon"])
-    expect(interval.code).toBe(2)
-    expect(interval.stderr).toMatch(/expected a duration such as 10s/)
-  })
-
-  it("no API key", async () => {
-    const result = await cli(["--wallet", "eth:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "--once"])
-    expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/MORALIS_API_KEY/)
-  })
 })
 
 it("--help exits 0 and mentions every flag", async () => {
