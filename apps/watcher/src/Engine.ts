@@ -9,8 +9,9 @@
  * - First start (no checkpoint for a wallet): a baseline, its checkpoint at the current safe
  *   head; nothing old is emitted.
  * - EVM, `block-scan`: A1 for every block after the lowest checkpoint of the chain, filtered to
- *   the watched wallets, until a block does not exist or is not fully indexed (read again next
- *   cycle; the checkpoint never passes it); with `confirmations: N` only up to `head - N`.
+ *   the watched wallets, until a block does not exist, is not fully indexed or cannot be read
+ *   (read again next cycle; the checkpoint never passes it, the blocks before it are kept); with
+ *   `confirmations: N` only up to `head - N`. Catching up, it reads 4 blocks at a time.
  *   Without confirmations, the last `reorgWindow` scanned blocks are read again each cycle: a
  *   block whose transfers now carry another hash yields `retracted` events for what was emitted
  *   from it, then its new events.

@@ -6,7 +6,7 @@
  */
 import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain, NftTransfer } from "@chainquery/schema"
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
 import { fromNftTransfer, type NftEvent, retract } from "../NftEvents.js"
 import type { BlockEvents, BlockHash, Checkpoint, StateStore } from "../StateStore.js"
 import type { WatchEvent } from "../WatchEvent.js"
@@ -30,6 +30,9 @@ export interface ChainInput {
   readonly maxBlocks: number
 }
 
+
+/** How many blocks block scanning reads at once when it is catching up. */
+const readAhead = 4
 
 /** How many wallets' latest transfers are read to find a block that exists, at a baseline. */
 const baselineSample = 5
@@ -125,7 +128,8 @@ const readWalletLatest = (client: EvmClient.Service, chain: Chain.ChainId, addre
 /**
  * Block scanning: re-reads the reorg window (without confirmations), then A1 for every block
  * after the lowest checkpoint, up to `limit` if given, stopping at the first block that does not
- * exist or is not fully indexed.
+ * exist, is not fully indexed, or cannot be read (after the clients' retries: the blocks before
+ * it are kept, so that a flaky service still lets the scan move on).
  */
 const blockScan = Effect.fnUntraced(function*(
   input: ChainInput,
@@ -147,8 +151,9 @@ const blockScan = Effect.fnUntraced(function*(
     const replacements: Array<WatchEvent> = []
     const recent = (yield* input.store.blockHashes(chain)).filter((b) => b.number > start - BigInt(input.reorgWindow) && b.number <= start)
     const emitted = new Map((yield* input.store.blockEvents(chain)).map((b) => [b.number, b.events]))
-    for (const known of recent) {
-      const listing = yield* readBlock(client, chain, known.number)
+    const listings = yield* Effect.forEach(recent, (known) => readBlock(client, chain, known.number), { concurrency: readAhead })
+    for (const [index, known] of recent.entries()) {
+      const listing = listings[index]!
       // A replaced block not indexed yet: read it all again next cycle, commit nothing new.
       if (!listing.exists || !listing.complete) return emptyStep
       const hash = hashOf(listing.transfers)
@@ -166,18 +171,35 @@ const blockScan = Effect.fnUntraced(function*(
   let scannedHash: string | null = null
   const cap = start + BigInt(input.maxBlocks)
   const last = limit === undefined || limit > cap ? cap : limit
-  for (let block = start + 1n; block <= last; block++) {
-    const listing = yield* readBlock(client, chain, block)
-    if (!listing.exists || !listing.complete) break
-    const hash = hashOf(listing.transfers)
-    const now = eventsOf(chain, byAddress, block, listing.transfers, (t, b) => t.position < b)
-    events.push(...now)
-    if (watchReorgs) {
-      blocks.push({ chain, number: block, hash })
-      if (now.length > 0) blockEvents.push({ chain, number: block, hash, events: now })
+  // One block at a time while the scan may be at the head (a block past it costs a request);
+  // after two blocks that exist, `readAhead` at a time: catching up is not one round trip per block.
+  let next = start + 1n
+  let ahead = 1
+  scan: while (next <= last) {
+    const batch = Array.from({ length: Math.min(ahead, Number(last - next + 1n)) }, (_, i) => next + BigInt(i))
+    const reads = yield* Effect.forEach(batch, (block) => Effect.result(readBlock(client, chain, block)), { concurrency: readAhead })
+    for (const [index, block] of batch.entries()) {
+      const read = reads[index]!
+      if (Result.isFailure(read)) {
+        // What was read so far is kept (committed with the cycle); this block is read next cycle.
+        if (block === start + 1n) return yield* Effect.fail(read.failure)
+        yield* Effect.logWarning(`chain ${chain}: block ${block} not read this cycle (${read.failure.message}); going on from there next cycle`)
+        break scan
+      }
+      const listing = read.success
+      if (!listing.exists || !listing.complete) break scan
+      const hash = hashOf(listing.transfers)
+      const now = eventsOf(chain, byAddress, block, listing.transfers, (t, b) => t.position < b)
+      events.push(...now)
+      if (watchReorgs) {
+        blocks.push({ chain, number: block, hash })
+        if (now.length > 0) blockEvents.push({ chain, number: block, hash, events: now })
+      }
+      scanned = block
+      scannedHash = hash === "" ? null : hash
     }
-    scanned = block
-    scannedHash = hash === "" ? null : hash
+    next += BigInt(batch.length)
+    ahead = next - start > 2n ? readAhead : 1
   }
   const checkpoints = tracked
     .filter((t) => t.position < scanned)

@@ -6,7 +6,7 @@
  * @internal
  */
 import type { EvmClient } from "@chainquery/evm-client"
-import type { Chain, NftTransfer } from "@chainquery/schema"
+import { type Chain, Errors, type NftTransfer } from "@chainquery/schema"
 import { Effect, Option } from "effect"
 import { fromClient as failed } from "../EngineError.js"
 
@@ -30,6 +30,17 @@ interface Page {
   readonly index_complete: Option.Option<boolean>
 }
 
+/** A 2xx answer whose body is not JSON at all (cut short or garbled on the way): no field to blame. */
+const isCorruptBody = (error: unknown): boolean => error instanceof Errors.ResponseDecode && error.path === ""
+
+/**
+ * Reads again, twice at most, a page whose body arrived corrupt. The clients do not retry that
+ * (a body that is not JSON may be the service's own bug), but the engine's reads are idempotent
+ * and cheap, and a cycle that fails for one cut-short page would read everything again.
+ */
+export const againIfCorrupt = <A, E, R>(read: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.retry(read, { times: 2, while: isCorruptBody })
+
 /** Walks every page of a listing (cursor loop), AND-ing the indexing flags of the pages. */
 const readAll = Effect.fnUntraced(function*(
   operation: string,
@@ -40,7 +51,7 @@ const readAll = Effect.fnUntraced(function*(
   let complete = true
   let cursor: string | undefined = undefined
   do {
-    const page: Page = yield* Effect.mapError(call(cursor), failed(operation))
+    const page: Page = yield* Effect.mapError(againIfCorrupt(call(cursor)), failed(operation))
     exists = exists && flag(page.block_exists)
     complete = complete && flag(page.index_complete)
     transfers.push(...page.result)
@@ -56,7 +67,7 @@ export const readBlock = (client: EvmClient.Service, chain: Chain.ChainId, block
 
 /** Whether a block exists and is fully indexed, from one A1 page of one record. */
 export const probeBlock = (client: EvmClient.Service, chain: Chain.ChainId, block: bigint) =>
-  client.getNFTTransfersByBlock({ block, chain, limit: 1 }).pipe(
+  againIfCorrupt(client.getNFTTransfersByBlock({ block, chain, limit: 1 })).pipe(
     Effect.map((page) => ({ exists: flag(page.block_exists), complete: flag(page.block_exists) && flag(page.index_complete) })),
     Effect.mapError(failed("getNFTTransfersByBlock"))
   )

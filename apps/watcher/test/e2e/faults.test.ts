@@ -54,7 +54,7 @@ describe.concurrent("the CLI against the ground truth with 20% faults", () => {
           flags,
           seed,
           afterBaseline: faultsOn(sim),
-          catchUpMs: 30_000
+          catchUpMs: 60_000
         })
         expect(result.truth.length).toBeGreaterThan(20)
         const stats = await Effect.runPromise(sim.stats)
@@ -67,6 +67,6 @@ describe.concurrent("the CLI against the ground truth with 20% faults", () => {
           expect(stats.faults.serverError + stats.faults.rateLimited).toBeGreaterThan(0)
           expect(stats.faults.truncated + stats.faults.malformed + stats.faults.reset).toBeGreaterThan(0)
         }
-      }), 60_000)
+      }), 100_000)
   }
 })

@@ -1,0 +1,125 @@
+/**
+ * Block scanning over a flaky service: the EVM client of the harness (real HTTP to the
+ * simulator) with A1 reads of chosen blocks failing first, as they would after the client's own
+ * retries. A block that cannot be read stops the scan there and keeps the blocks before it; a
+ * corrupt body is read again; a record with a wrong field is not.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { EvmClient } from "@chainquery/evm-client"
+import { Errors } from "@chainquery/schema"
+import { Simulator } from "@chainquery/simulator"
+import { Effect, Layer } from "effect"
+import { Engine, EngineError, type WatchEvent } from "../src/index.js"
+import { busiestEvm, evmTruth, harness, positionOf } from "./support/engineHarness.js"
+
+const ids = (events: ReadonlyArray<WatchEvent.WatchEvent>) => events.map((event) => event.id)
+const sorted = (values: ReadonlyArray<string>) => values.toSorted()
+
+/** What an A1 read can fail with. */
+type A1Error = Effect.Error<ReturnType<EvmClient.Service["getNFTTransfersByBlock"]>>
+
+/** Per block, the errors its next A1 reads fail with (one each), and how often it was read. */
+interface Faults {
+  readonly failWith: Map<bigint, Array<A1Error>>
+  readonly reads: Map<bigint, number>
+}
+
+/** The harness with its `EvmClient` wrapped: A1 reads of a block first fail as `faults` says. */
+const flaky = (faults: Faults) => {
+  const wrapped = Layer.effect(
+    EvmClient.EvmClient,
+    Effect.map(EvmClient.EvmClient, (client): EvmClient.Service => ({
+      ...client,
+      // Counted and failed when the read runs (a retry runs the same effect again).
+      getNFTTransfersByBlock: (params, options) =>
+        Effect.suspend(() => {
+          const block = BigInt(params.block)
+          faults.reads.set(block, (faults.reads.get(block) ?? 0) + 1)
+          const next = faults.failWith.get(block)?.shift()
+          return next === undefined ? client.getNFTTransfersByBlock(params, options) : Effect.fail(next)
+        })
+    }))
+  )
+  return Layer.provideMerge(wrapped, harness({ seed: 21, indexing: false, chains: ["0x1"] }))
+}
+
+const newFaults = (): Faults => ({ failWith: new Map(), reads: new Map() })
+
+const serverError = () => new Errors.ServerError({ status: 503, message: "Service Unavailable" })
+const corruptBody = () => new Errors.ResponseDecode({ path: "", message: "the body is not valid JSON (10 characters)" })
+
+/** A baseline of the busiest wallets with block scanning, then `blocks` new blocks. */
+const started = (blocks: number) =>
+  Effect.gen(function*() {
+    const sim = yield* Simulator.Simulator
+    const wallets = busiestEvm(sim, "0x1", 6)
+    const engine = yield* Engine.make({ wallets, strategy: "block-scan", confirmations: 0, watch: ["transfers"] })
+    yield* engine.step(() => Effect.void)
+    const baseline = (yield* positionOf(wallets)).min
+    yield* sim.advance(blocks)
+    return { sim, wallets, engine, baseline }
+  })
+
+describe("Engine, block scanning over a flaky service", () => {
+  const faults = newFaults()
+  it.effect("a block that cannot be read ends the scan there: the blocks before it are committed, the rest come next cycle", () =>
+    Effect.gen(function*() {
+      const { baseline, engine, sim, wallets } = yield* started(12)
+      const broken = baseline + 6n
+      faults.failWith.set(broken, [serverError()])
+      const first = yield* engine.step(() => Effect.void)
+      assert.strictEqual((yield* positionOf(wallets)).max, broken - 1n)
+      assert.deepStrictEqual(sorted(ids(first)), sorted(ids(yield* evmTruth(sim, "0x1", wallets, baseline, broken - 1n))))
+      const second = yield* engine.step(() => Effect.void)
+      const final = yield* positionOf(wallets)
+      assert.strictEqual(final.min, BigInt(sim.world.evm.chain("0x1").head))
+      const truth = yield* evmTruth(sim, "0x1", wallets, baseline, final.min)
+      assert.isAbove(truth.length, 0)
+      assert.deepStrictEqual(sorted(ids([...first, ...second])), sorted(ids(truth)))
+      assert.strictEqual(new Set(ids([...first, ...second])).size, first.length + second.length)
+    }).pipe(Effect.provide(flaky(faults))))
+})
+
+describe("Engine, block scanning: the first new block unreadable", () => {
+  const faults = newFaults()
+  it.effect("fails the cycle with an EngineError naming the operation, and commits nothing", () =>
+    Effect.gen(function*() {
+      const { baseline, engine, wallets } = yield* started(4)
+      faults.failWith.set(baseline + 1n, [serverError()])
+      const error = yield* Effect.flip(engine.step(() => Effect.void))
+      assert.instanceOf(error, EngineError.EngineError)
+      assert.strictEqual(error.operation, "getNFTTransfersByBlock")
+      assert.match(error.message, /Service Unavailable/)
+      assert.strictEqual((yield* positionOf(wallets)).max, baseline)
+    }).pipe(Effect.provide(flaky(faults))))
+})
+
+describe("Engine, block scanning: corrupt bodies", () => {
+  const faults = newFaults()
+  it.effect("a body that is not JSON is read again (twice at most); a record with a wrong field is not", () =>
+    Effect.gen(function*() {
+      const { baseline, engine, sim, wallets } = yield* started(1)
+      const block = baseline + 1n
+      faults.reads.clear()
+      // Two corrupt answers, then the real one: the cycle goes through.
+      faults.failWith.set(block, [corruptBody(), corruptBody()])
+      const events = yield* engine.step(() => Effect.void)
+      assert.strictEqual(faults.reads.get(block), 3)
+      assert.deepStrictEqual(sorted(ids(events)), sorted(ids(yield* evmTruth(sim, "0x1", wallets, baseline, block))))
+      // Three corrupt answers: the cycle fails, the block is read next time.
+      yield* sim.advance(1)
+      faults.reads.clear()
+      faults.failWith.set(block + 1n, [corruptBody(), corruptBody(), corruptBody()])
+      const exhausted = yield* Effect.flip(engine.step(() => Effect.void))
+      assert.strictEqual(faults.reads.get(block + 1n), 3)
+      assert.instanceOf(exhausted, EngineError.EngineError)
+      // A field of the wrong type is the service's answer, not damage on the way: not read again.
+      faults.reads.clear()
+      faults.failWith.set(block + 1n, [new Errors.ResponseDecode({ path: "result[0].block_number", message: "Expected a numeric string" })])
+      const wrongField = yield* Effect.flip(engine.step(() => Effect.void))
+      assert.strictEqual(faults.reads.get(block + 1n), 1)
+      assert.instanceOf(wrongField, EngineError.EngineError)
+      assert.match(wrongField.message, /numeric string/)
+      assert.strictEqual((yield* positionOf(wallets)).max, block)
+    }).pipe(Effect.provide(flaky(faults))))
+})
