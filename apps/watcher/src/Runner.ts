@@ -47,6 +47,10 @@ export interface RunConfig {
   readonly defiInterval?: Duration.Duration | undefined
   /** Print the history from there before the first cycle (see `Backfill`), with a progress bar on stderr. */
   readonly backfill?: Backfill.From | undefined
+  /** How long one request may wait for its answer before it is tried again (default 10 s). */
+  readonly requestTimeout?: Duration.Duration | undefined
+  /** Compute units per second shared by every request (default: no limit but the service's 429s). */
+  readonly computeUnits?: number | undefined
 }
 
 /**
@@ -67,7 +71,11 @@ export interface RunConfig {
  * @since 0.1.0
  */
 export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
-  const options = { apiKey: config.apiKey }
+  const options = {
+    apiKey: config.apiKey,
+    attemptTimeout: config.requestTimeout,
+    rateLimit: config.computeUnits === undefined ? undefined : { unitsPerSecond: config.computeUnits }
+  }
   const hasNetwork = (network: "mainnet" | "testnet") =>
     config.wallets.some((wallet) => wallet.family === "aptos" && wallet.network === network)
   const evm = EvmClient.layer({ ...options, ...(config.evmBaseUrl === undefined ? {} : { baseUrl: config.evmBaseUrl }) })

@@ -16,14 +16,15 @@ const message = (error: unknown): string => error instanceof Error ? error.messa
 const minimumMillis = 100
 
 /**
- * Parses a duration such as `10s`, `2s`, `500ms`, `1m`, `1.5 seconds`; throws with what is valid.
+ * Parses a duration such as `10s`, `2s`, `500ms`, `1m`, `1.5 seconds` for `--<flag>`, at least
+ * `minimum` ms; throws with what is valid.
  */
-export const parseInterval = (text: string): Duration.Duration => {
+const parseDuration = (flag: string, minimum: number) => (text: string): Duration.Duration => {
   const match = /^(\d+(?:\.\d+)?)\s*(ms|millis|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?)?$/i.exec(
     text.trim()
   )
   if (match === null || match[1] === undefined) {
-    throw new Error(`expected a duration such as 10s, 500ms, 2m or 1h, got ${JSON.stringify(text)}`)
+    throw new Error(`--${flag}: expected a duration such as 10s, 500ms, 2m or 1h, got ${JSON.stringify(text)}`)
   }
   const value = Number(match[1])
   const unit = (match[2] ?? "s").toLowerCase()
@@ -34,9 +35,14 @@ export const parseInterval = (text: string): Duration.Duration => {
     : unit.startsWith("m")
     ? value * 60_000
     : value * 1000
-  if (!(millis >= minimumMillis)) throw new Error(`the interval must be at least ${minimumMillis}ms, got ${JSON.stringify(text)}`)
+  if (!(millis >= minimum)) throw new Error(`--${flag} must be at least ${minimum}ms, got ${JSON.stringify(text)}`)
   return Duration.millis(millis)
 }
+
+/**
+ * Parses an interval such as `10s`, `2s`, `500ms`, `1m`, `1.5 seconds`; throws with what is valid.
+ */
+export const parseInterval: (text: string) => Duration.Duration = parseDuration("interval", minimumMillis)
 
 /** Parses `transfers,trades` (comma-separated, repeatable values already joined); throws with the valid values. */
 export const parseWatch = (values: ReadonlyArray<string>): ReadonlyArray<Watch> => {
@@ -185,7 +191,39 @@ export const defiInterval = Flag.String("defi-interval").pipe(
     "How often DeFi positions are read (one request per wallet and chain; default 5m, never more often than --interval). Example: --defi-interval 1m"
   ),
   Flag.withDefault("5m"),
-  Flag.mapTryCatch(parseInterval, message)
+  Flag.mapTryCatch(parseDuration("defi-interval", minimumMillis), message)
+)
+
+/** The shortest request timeout accepted: below it a healthy answer would time out. */
+const minimumTimeoutMillis = 100
+
+export const requestTimeout = Flag.String("request-timeout").pipe(
+  Flag.withMetavar("DURATION"),
+  Flag.withDescription(
+    "How long one request may wait for its whole answer before it is given up and tried again (default 10s). " +
+      "Example: --request-timeout 5s"
+  ),
+  Flag.withDefault("10s"),
+  Flag.mapTryCatch(parseDuration("request-timeout", minimumTimeoutMillis), message)
+)
+
+/** Parses `--compute-units`: a positive number of compute units per second; throws with what is valid. */
+export const parseComputeUnits = (text: string): number => {
+  const value = /^\d+(?:\.\d+)?$/.test(text.trim()) ? Number(text) : Number.NaN
+  if (!(value > 0)) throw new Error(`--compute-units: expected a positive number of compute units per second, got ${JSON.stringify(text)}`)
+  return value
+}
+
+export const computeUnits = Flag.String("compute-units").pipe(
+  Flag.withMetavar("N"),
+  Flag.withDescription(
+    "The compute units per second the watcher may spend on each API it reads (EVM; Aptos mainnet; Aptos testnet), " +
+      "each request weighted by its operation (see your plan's limit). Default: no limit of its own; either way it slows down " +
+      "whenever the service answers 429. " +
+      "Example: --compute-units 40"
+  ),
+  Flag.mapTryCatch(parseComputeUnits, message),
+  Flag.optional
 )
 
 /**

@@ -73,6 +73,16 @@ const cases: ReadonlyArray<Case> = [
     args: ["--defi-threshold", "abc", ...rest],
     message: /--defi-threshold: expected a percentage such as 5 or 2\.5%, got "abc"/
   },
+  {
+    name: "--request-timeout 10ms",
+    args: ["--request-timeout", "10ms", ...rest],
+    message: /--request-timeout must be at least 100ms, got "10ms"/
+  },
+  {
+    name: "--compute-units 0",
+    args: ["--compute-units", "0", ...rest],
+    message: /--compute-units: expected a positive number of compute units per second, got "0"/
+  },
   { name: "an unknown flag", args: ["--frobnicate", ...rest], message: /Unrecognized flag: --frobnicate/ },
   {
     name: "no wallets",

@@ -19,7 +19,7 @@ const faults = {
   reset: { probability: 0.03 },
   truncated: { probability: 0.025 },
   malformed: { probability: 0.025 },
-  // A stalled answer costs the client's attempt timeout (10 s): rare, or the test would take minutes.
+  // A stalled answer costs the request timeout (`--request-timeout 2s` below; 10 s by default).
   stalled: { probability: 0.005 },
   latency: { probability: 0.3, ms: 5, jitterMs: 40 }
 } as const
@@ -51,7 +51,7 @@ describe.concurrent("the CLI against the ground truth with 20% faults", () => {
           dir: dir.path,
           name: `faults-${seed}`,
           wallets: walletsOf(sim),
-          flags,
+          flags: [...flags, "--request-timeout", "2s"],
           seed,
           afterBaseline: faultsOn(sim),
           catchUpMs: 60_000
