@@ -7,7 +7,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Simulator } from "@chainquery/simulator"
 import { Effect } from "effect"
-import { Engine, type StateStore, type WatchedWallet, type WatchEvent } from "../src/index.js"
+import { Engine, StateStore, type WatchedWallet, type WatchEvent } from "../src/index.js"
 import { allEvm, aptosTruth, busiestAptos, busiestEvm, evmTruth, harness, positionOf } from "./support/engineHarness.js"
 
 const ids = (events: ReadonlyArray<WatchEvent.WatchEvent>) => events.map((event) => event.id)
@@ -229,6 +229,49 @@ describe("Engine, reorgs", () => {
       assert.deepStrictEqual(sorted(ids(standing)), sorted(ids(truth)))
     }).pipe(Effect.provide(harness({ seed: 13, indexing: false, chains: ["0x1"] }))))
   }
+})
+
+describe("Engine, block scanning with a wallet behind the others", () => {
+  it.effect("a reorg among the blocks the others read already is noticed, and their records are kept", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const store = yield* StateStore.StateStore
+      const wallets = allEvm(sim, "0x1")
+      const options = { wallets, strategy: "block-scan", confirmations: 0, watch: ["transfers"] } as const
+      const engine = yield* Engine.make(options)
+      yield* engine.step(() => Effect.void)
+      const baseline = yield* positionOf(wallets)
+      yield* sim.advance(6)
+      const before = yield* engine.step(() => Effect.void)
+      const head = (yield* positionOf(wallets)).max
+      // One wallet 5 blocks behind (as a wallet added again, or one per-wallet polling left behind);
+      // it had printed nothing of those blocks.
+      const behind = wallets.find((w) => before.some((e) => "wallet" in e && e.wallet === w.address && "blockNumber" in e && e.blockNumber > head - 5n && e.blockNumber < head - 2n))!
+      yield* store.commit({ checkpoints: [{ wallet: behind, position: head - 5n, hash: null }], eventIds: [] })
+      const recordedBefore = new Map((yield* store.blockEvents("0x1")).map((b) => [b.number, b.events.length]))
+      const fromBlock = BigInt(yield* sim.reorg("0x1", 2))
+      const orphaned = before.filter((e) => e.kind !== "retracted" && "blockNumber" in e && e.blockNumber >= fromBlock)
+      assert.isAbove(orphaned.length, 0)
+      const restarted = yield* Engine.make(options)
+      const after = yield* restarted.step(() => Effect.void)
+      assert.deepStrictEqual(
+        sorted(after.flatMap((e) => (e.kind === "retracted" ? [e.retracts] : []))),
+        sorted(ids(orphaned))
+      )
+      // The blocks before the reorg still record what every wallet printed from them.
+      for (const { events, number } of yield* store.blockEvents("0x1")) {
+        if (number > head - 5n && number < fromBlock) assert.isAtLeast(events.length, recordedBefore.get(number) ?? 0)
+      }
+      yield* sim.advance(3)
+      const later = yield* restarted.step(() => Effect.void)
+      const all = [...before, ...after, ...later]
+      const gone = new Set(all.flatMap((e) => (e.kind === "retracted" ? [e.retracts] : [])))
+      // The wallet behind printed its events of the blocks it had not read; the others printed nothing twice.
+      const standing = all.filter((e) => e.kind !== "retracted" && !gone.has(e.id))
+      const final = yield* positionOf(wallets)
+      const truth = yield* evmTruth(sim, "0x1", wallets, baseline.min, final.min)
+      assert.deepStrictEqual(sorted([...new Set(ids(standing))]), sorted(ids(truth)))
+    }).pipe(Effect.provide(harness({ seed: 13, indexing: false, chains: ["0x1"] }))))
 })
 
 describe("Engine, Aptos", () => {

@@ -145,12 +145,15 @@ const blockScan = Effect.fnUntraced(function*(
   const blocks: Array<BlockHash> = []
   const blockEvents: Array<BlockEvents> = []
 
+  // What was recorded of the recent blocks: their hashes and the events printed from them.
+  const recorded = watchReorgs ? yield* input.store.blockHashes(chain) : []
+  const emitted = new Map(watchReorgs ? (yield* input.store.blockEvents(chain)).map((b) => [b.number, b.events] as const) : [])
+
   if (watchReorgs) {
     // All retractions first, then the replacement events in chain order.
     const retractions: Array<WatchEvent> = []
     const replacements: Array<WatchEvent> = []
-    const recent = (yield* input.store.blockHashes(chain)).filter((b) => b.number > start - BigInt(input.reorgWindow) && b.number <= start)
-    const emitted = new Map((yield* input.store.blockEvents(chain)).map((b) => [b.number, b.events]))
+    const recent = recorded.filter((b) => b.number > start - BigInt(input.reorgWindow) && b.number <= start)
     const listings = yield* Effect.forEach(recent, (known) => readBlock(client, chain, known.number), { concurrency: readAhead })
     for (const [index, known] of recent.entries()) {
       const listing = listings[index]!
@@ -167,6 +170,8 @@ const blockScan = Effect.fnUntraced(function*(
     events.push(...retractions, ...replacements)
   }
 
+  // The blocks after `start` that wallets with a later checkpoint read already (recorded).
+  const ahead = new Map(recorded.filter((b) => b.number > start).map((b) => [b.number, b.hash] as const))
   let scanned = start
   let scannedHash: string | null = null
   const cap = start + BigInt(input.maxBlocks)
@@ -174,9 +179,9 @@ const blockScan = Effect.fnUntraced(function*(
   // One block at a time while the scan may be at the head (a block past it costs a request);
   // after two blocks that exist, `readAhead` at a time: catching up is not one round trip per block.
   let next = start + 1n
-  let ahead = 1
+  let width = 1
   scan: while (next <= last) {
-    const batch = Array.from({ length: Math.min(ahead, Number(last - next + 1n)) }, (_, i) => next + BigInt(i))
+    const batch = Array.from({ length: Math.min(width, Number(last - next + 1n)) }, (_, i) => next + BigInt(i))
     const reads = yield* Effect.forEach(batch, (block) => Effect.result(readBlock(client, chain, block)), { concurrency: readAhead })
     for (const [index, block] of batch.entries()) {
       const read = reads[index]!
@@ -189,17 +194,32 @@ const blockScan = Effect.fnUntraced(function*(
       const listing = read.success
       if (!listing.exists || !listing.complete) break scan
       const hash = hashOf(listing.transfers)
-      const now = eventsOf(chain, byAddress, block, listing.transfers, (t, b) => t.position < b)
-      events.push(...now)
-      if (watchReorgs) {
+      const known = ahead.get(block)
+      if (known !== undefined && known !== hash) {
+        // Replaced since the wallets ahead read it: what was printed from it is retracted, then
+        // every wallet's events of the new block.
+        const stale = emitted.get(block) ?? []
+        const now = eventsOf(chain, byAddress, block, listing.transfers, () => true)
+        events.push(...stale.map(retract), ...now)
         blocks.push({ chain, number: block, hash })
-        if (now.length > 0) blockEvents.push({ chain, number: block, hash, events: now })
+        if (now.length > 0 || stale.length > 0) blockEvents.push({ chain, number: block, hash, events: now })
+      } else {
+        const now = eventsOf(chain, byAddress, block, listing.transfers, (t, b) => t.position < b)
+        events.push(...now)
+        if (watchReorgs) {
+          // The wallets ahead printed from this block already: their events stay on record.
+          const before = emitted.get(block) ?? []
+          const printed = new Set(before.map((event) => event.id))
+          const all = [...before, ...now.filter((event) => !printed.has(event.id))]
+          blocks.push({ chain, number: block, hash })
+          if (all.length > 0) blockEvents.push({ chain, number: block, hash, events: all })
+        }
       }
       scanned = block
       scannedHash = hash === "" ? null : hash
     }
     next += BigInt(batch.length)
-    ahead = next - start > 2n ? readAhead : 1
+    width = next - start > 2n ? readAhead : 1
   }
   const checkpoints = tracked
     .filter((t) => t.position < scanned)
