@@ -6,7 +6,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Simulator } from "@chainquery/simulator"
-import { Effect } from "effect"
+import { AptosAddress } from "@chainquery/schema"
+import { Effect, Schema } from "effect"
 import { Engine, StateStore, type WatchedWallet, type WatchEvent } from "../src/index.js"
 import { allEvm, aptosTruth, busiestAptos, busiestEvm, evmTruth, harness, positionOf } from "./support/engineHarness.js"
 
@@ -294,5 +295,25 @@ describe("Engine, Aptos", () => {
       assert.deepStrictEqual(sorted(ids(emitted)), sorted(ids(truth)))
       const versions = emitted.flatMap((event) => ("version" in event ? [event.version] : []))
       assert.deepStrictEqual(versions, versions.toSorted((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+    }).pipe(Effect.provide(harness({ seed: 14, indexing: false, chains: ["0x1"] }))))
+
+  it.effect("a wallet without any transfer, added to watched ones, starts at the newest version known, not at 0", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const wallets = busiestAptos(sim, 8)
+      const engine = yield* Engine.make({ wallets, strategy: "auto", confirmations: 0, watch: ["transfers"] })
+      yield* engine.step(() => Effect.void)
+      yield* sim.advance(3)
+      yield* engine.step(() => Effect.void)
+      const watched = yield* positionOf(wallets)
+      const empty: WatchedWallet.AptosWallet = { family: "aptos", network: "mainnet", address: Schema.decodeUnknownSync(AptosAddress.AptosAddress)("0xdeadbeef") }
+      const restarted = yield* Engine.make({ wallets: [...wallets, empty], strategy: "auto", confirmations: 0, watch: ["transfers"] })
+      assert.deepStrictEqual(yield* restarted.step(() => Effect.void), [])
+      assert.strictEqual((yield* positionOf([empty])).min, watched.max)
+      // The next cycle reads the batch from there: the new transfers only, each printed once.
+      yield* sim.advance(3)
+      const emitted = yield* restarted.step(() => Effect.void)
+      const truth = aptosTruth(sim, wallets, watched.min, (yield* positionOf(wallets)).max)
+      assert.deepStrictEqual(sorted(ids(emitted)), sorted(ids(truth)))
     }).pipe(Effect.provide(harness({ seed: 14, indexing: false, chains: ["0x1"] }))))
 })

@@ -10,7 +10,7 @@ import { Errors } from "@chainquery/schema"
 import { Simulator } from "@chainquery/simulator"
 import { Effect, Layer } from "effect"
 import { Engine, EngineError, type WatchEvent } from "../src/index.js"
-import { busiestEvm, evmTruth, harness, positionOf } from "./support/engineHarness.js"
+import { aptosTruth, busiestAptos, busiestEvm, evmTruth, harness, positionOf } from "./support/engineHarness.js"
 
 const ids = (events: ReadonlyArray<WatchEvent.WatchEvent>) => events.map((event) => event.id)
 const sorted = (values: ReadonlyArray<string>) => values.toSorted()
@@ -122,4 +122,26 @@ describe("Engine, block scanning: corrupt bodies", () => {
       assert.match(wrongField.message, /numeric string/)
       assert.strictEqual((yield* positionOf(wallets)).max, block)
     }).pipe(Effect.provide(flaky(faults))))
+})
+
+describe("Engine, Aptos: corrupt bodies", () => {
+  it.effect("a B3 page cut short is read again: every transfer once, although a third of the answers are cut", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const wallets = busiestAptos(sim, 8)
+      const engine = yield* Engine.make({ wallets, strategy: "auto", confirmations: 0, watch: ["transfers"] })
+      yield* engine.step(() => Effect.void)
+      const baseline = yield* positionOf(wallets)
+      yield* sim.setFaults({ routes: { getWalletsNFTTransfers: { truncated: 0.34 } } })
+      const emitted: Array<WatchEvent.WatchEvent> = []
+      for (const blocks of [4, 6, 5, 7]) {
+        yield* sim.advance(blocks)
+        emitted.push(...(yield* engine.step(() => Effect.void)))
+      }
+      const stats = yield* sim.stats
+      assert.isAbove(stats.faults.truncated, 0)
+      const truth = aptosTruth(sim, wallets, baseline.min, (yield* positionOf(wallets)).max)
+      assert.isAbove(truth.length, 0)
+      assert.deepStrictEqual(sorted(ids(emitted)), sorted(ids(truth)))
+    }).pipe(Effect.provide(harness({ seed: 22, indexing: false, chains: ["0x1"] }))))
 })

@@ -12,6 +12,7 @@ import type { Checkpoint } from "../StateStore.js"
 import { type AptosNetwork, type AptosWallet, key } from "../WatchedWallet.js"
 import { fromClient as failed } from "../EngineError.js"
 import { emptyStep, maxOf, minOf, type Step } from "./cycleStep.js"
+import { againIfCorrupt } from "./readAgain.js"
 
 /** Wallets per B3 request. */
 export const batchSize = 50
@@ -43,13 +44,18 @@ export const networkCycle = Effect.fnUntraced(function*(input: NetworkInput) {
   const events: Array<AptosEvent> = []
   const checkpoints: Array<Checkpoint> = []
 
-  // Baseline: the newest transfer of the batch's wallets (0 when none has any).
-  for (const batch of chunks(fresh, batchSize)) {
-    const page = yield* client.getWalletsNFTTransfers({ walletAddresses: batch.map((w) => w.address), limit: 1 }).pipe(
-      Effect.mapError(failed("getWalletsNFTTransfers"))
-    )
-    const position = page.result[0]?.transaction_version ?? 0n
-    for (const wallet of batch) checkpoints.push({ wallet, position, hash: null })
+  // Baseline: the newest ledger version known, from the newest transfer of each batch of new
+  // wallets and the checkpoints of the others. (Per batch, a batch of wallets without any transfer
+  // would start at 0, and the batch it joins later would read the whole history of the others.)
+  if (fresh.length > 0) {
+    const newest = yield* Effect.forEach(chunks(fresh, batchSize), (batch) =>
+      client.getWalletsNFTTransfers({ walletAddresses: batch.map((w) => w.address), limit: 1 }).pipe(
+        againIfCorrupt,
+        Effect.map((page) => page.result[0]?.transaction_version ?? 0n),
+        Effect.mapError(failed("getWalletsNFTTransfers"))
+      ))
+    const position = maxOf([0n, ...newest, ...tracked.map((t) => t.position)])
+    for (const wallet of fresh) checkpoints.push({ wallet, position, hash: null })
   }
 
   for (const batch of chunks(tracked, batchSize)) {
@@ -57,6 +63,7 @@ export const networkCycle = Effect.fnUntraced(function*(input: NetworkInput) {
     const newestFirst = yield* client.streamWalletsNFTTransfers({ walletAddresses: batch.map((t) => t.wallet.address), limit: pageSize }).pipe(
       Stream.takeWhile((transfer) => transfer.transaction_version > floor),
       Stream.runCollect,
+      againIfCorrupt,
       Effect.mapError(failed("getWalletsNFTTransfers"))
     )
     const ascending = [...newestFirst].toReversed()

@@ -6,9 +6,10 @@
  * @internal
  */
 import type { EvmClient } from "@chainquery/evm-client"
-import { type Chain, Errors, type NftTransfer } from "@chainquery/schema"
+import type { Chain, NftTransfer } from "@chainquery/schema"
 import { Effect, Option } from "effect"
 import { fromClient as failed } from "../EngineError.js"
+import { againIfCorrupt } from "./readAgain.js"
 
 /** What a listing says about its blocks: they exist, their transfers are all indexed. */
 export interface Listing {
@@ -29,17 +30,6 @@ interface Page {
   readonly block_exists: Option.Option<boolean>
   readonly index_complete: Option.Option<boolean>
 }
-
-/** A 2xx answer whose body is not JSON at all (cut short or garbled on the way): no field to blame. */
-const isCorruptBody = (error: unknown): boolean => error instanceof Errors.ResponseDecode && error.path === ""
-
-/**
- * Reads again, twice at most, a page whose body arrived corrupt. The clients do not retry that
- * (a body that is not JSON may be the service's own bug), but the engine's reads are idempotent
- * and cheap, and a cycle that fails for one cut-short page would read everything again.
- */
-export const againIfCorrupt = <A, E, R>(read: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.retry(read, { times: 2, while: isCorruptBody })
 
 /** Walks every page of a listing (cursor loop), AND-ing the indexing flags of the pages. */
 const readAll = Effect.fnUntraced(function*(
