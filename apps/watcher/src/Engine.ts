@@ -107,7 +107,7 @@ export const defaultWatch: ReadonlyArray<Watch> = ["transfers", "trades", "defi"
  * newest indexed block, and watch for reorganisations). `reorgWindow` (default 6): how many
  * recent blocks block scanning reads again each cycle to notice a reorganisation when
  * `confirmations` is 0 (a deeper reorganisation is not noticed). `maxBlocksPerCycle` (default
- * 500): at most this many new blocks are scanned per chain in one cycle, so that catching up
+ * 500): at most this many new blocks are read per chain in one cycle (by either strategy), so that catching up
  * after a long stop is committed in bounded batches. `watch` (default {@link defaultWatch}): what
  * is reported. `defiThreshold` (default 0.05): the relative move of a position's USD value that
  * is reported as `defi.changed`. `defiEvery` (default 1): DeFi positions are read every that

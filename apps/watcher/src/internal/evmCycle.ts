@@ -85,7 +85,11 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   if (input.strategy === "block-scan" && confirmations <= 0) {
     return yield* withFresh(input, yield* blockScan(input, tracked, start, undefined), start, fresh)
   }
-  const safe = yield* safeHead(client, chain, start, confirmations)
+  const head = yield* safeHead(client, chain, start, confirmations)
+  // At most `maxBlocks` past the lowest checkpoint per cycle (a long stop is caught up over several
+  // cycles, each committed), but never short of a wallet's own checkpoint.
+  const cap = maxOf([start + BigInt(input.maxBlocks), ...tracked.map((t) => t.position)])
+  const safe = head < cap ? head : cap
   // Per-wallet polling reads every wallet each cycle when it watches reorgs, only those behind otherwise.
   const walletCost = confirmations <= 0 && input.reorgWindow > 0 ? tracked.length : tracked.filter((t) => t.position < safe).length
   const scanCost = Number(safe - start) + (confirmations > 0 ? 0 : input.reorgWindow)
