@@ -236,8 +236,10 @@ export const make = Effect.fnUntraced(function*(
   const defiEvery = Math.max(1, Math.floor(options.defiEvery ?? 1))
   /** Cycles started by this engine: DeFi is read on the first and every `defiEvery`-th after. */
   let cycles = 0
-  /** Per chain, the collections still owed a holding report (they were `SYNCING`). */
+  /** Per chain, the collections still owed a holding report (they were `SYNCING`) after the last commit. */
   const pending = new Map<Chain.ChainId, Pending>()
+  /** Per batch not committed yet, what the holdings owe once it is. */
+  const owedAfter = new WeakMap<Batch, ReadonlyMap<Chain.ChainId, Pending>>()
 
   /**
    * The committed checkpoints, read from the store on the first cycle (after a backfill may have
@@ -255,6 +257,8 @@ export const make = Effect.fnUntraced(function*(
     const readDefi = watch.has("defi") && cycles % defiEvery === 0
     cycles++
     const steps: Array<Step> = []
+    /** What the holdings of each chain owe after this cycle: kept only if it is committed. */
+    const owed = new Map<Chain.ChainId, Pending>()
     for (const [chain, chainWallets] of chains) {
       const transfers = yield* chainCycle({
         client,
@@ -268,10 +272,9 @@ export const make = Effect.fnUntraced(function*(
         maxBlocks
       })
       const pendingHoldings = pending.get(chain) ?? new Map()
-      pending.set(chain, pendingHoldings)
-      steps.push(
-        yield* enrich({ client, store, chain, wallets: chainWallets, checkpoints, watch, readDefi, defiThreshold, pendingHoldings }, transfers)
-      )
+      const enriched = yield* enrich({ client, store, chain, wallets: chainWallets, checkpoints, watch, readDefi, defiThreshold, pendingHoldings }, transfers)
+      owed.set(chain, enriched.pendingHoldings)
+      steps.push(enriched)
     }
     for (const [network, networkWallets] of networks) {
       const ledger = ledgers[network]
@@ -284,12 +287,15 @@ export const make = Effect.fnUntraced(function*(
       }
       steps.push(yield* networkCycle({ client: ledger.value, network, wallets: networkWallets, checkpoints }))
     }
-    return merge(steps)
+    const result = merge(steps)
+    owedAfter.set(result.batch, owed)
+    return result
   })
 
   const commit = (batch: Batch) =>
     Effect.tap(store.commit(batch), () =>
       Effect.sync(() => {
+        for (const [chain, owed] of owedAfter.get(batch) ?? []) pending.set(chain, owed)
         if (committed === undefined) return
         for (const checkpoint of batch.checkpoints ?? []) committed.set(key(checkpoint.wallet), checkpoint)
       }))

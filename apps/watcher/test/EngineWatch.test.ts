@@ -270,4 +270,31 @@ describe("Engine, holdings", () => {
         )
       }
     }).pipe(Effect.provide(harness({ seed: 26, indexing: { lagProbability: 0, syncBlocks: 6 }, chains: ["0x1"] }))))
+
+  it.effect("a cycle that is not committed changes nothing that holdings owe: each SYNCING report and its later balances come once", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const wallets = busiestEvm(sim, "0x1", 6)
+      const engine = yield* Engine.make({ wallets, strategy: "block-scan", confirmations: 0, watch: ["transfers", "holdings"] })
+      yield* engine.step(() => Effect.void)
+      const all: Array<WatchEvent.WatchEvent> = []
+      for (let round = 0; round < 10; round++) {
+        yield* sim.advance(round < 6 ? 4 : 3)
+        // Read, then lost before it was committed (a failed write, a crash): read again.
+        const lost = yield* engine.cycle
+        const again = yield* engine.step(() => Effect.void)
+        assert.deepStrictEqual(ids(again), ids(lost.events))
+        all.push(...again)
+      }
+      const syncing = all.filter((event) => event.kind === "holding.syncing")
+      assert.isAbove(syncing.length, 0)
+      const updated = all.filter((event) => event.kind === "holding.updated")
+      for (const event of syncing) {
+        const at = all.indexOf(event)
+        assert.isTrue(
+          updated.some((u) => u.wallet === event.wallet && u.collection === event.collection && all.indexOf(u) > at),
+          `no holding.updated after ${event.id}`
+        )
+      }
+    }).pipe(Effect.provide(harness({ seed: 26, indexing: { lagProbability: 0, syncBlocks: 6 }, chains: ["0x1"] }))))
 })

@@ -66,8 +66,8 @@ const ownersOf = Effect.fnUntraced(function*(
 
 /**
  * What is still owed a `holding.updated`: per collection that was `SYNCING`, the wallets and the
- * tokens they moved. Kept in memory by the engine (per chain), checked again every cycle until
- * the collection is synced; lost on a restart.
+ * tokens they moved. Kept in memory by the engine (per chain) from a committed cycle to the
+ * next, checked again every cycle until the collection is synced; lost on a restart.
  */
 export type Pending = Map<string, Map<string, Moved>>
 
@@ -87,22 +87,47 @@ const remember = (pending: Pending, collection: string, more: ReadonlyMap<string
 
 const byToken = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0)
 
+/** A copy of what is pending that can be changed without changing the original. */
+const copyOf = (pending: Pending): Pending =>
+  new Map([...pending].map(([collection, wallets]) => [
+    collection,
+    new Map([...wallets].map(([wallet, moved]) => [wallet, { wallet: moved.wallet, tokens: new Set(moved.tokens), block: moved.block }]))
+  ]))
+
+/**
+ * What is pending after a cycle whose holdings could not be read: what was, and every collection
+ * in which the cycle's events moved tokens (checked again next cycle, so no report is lost).
+ */
+export const owedAfterFailure = (before: Pending, events: ReadonlyArray<WatchEvent>): Pending => {
+  const pending = copyOf(before)
+  for (const [collection, wallets] of movedOf(events)) remember(pending, collection, wallets)
+  return pending
+}
+
+/** A cycle's holding reports, and what is pending after them (to keep once the cycle is committed). */
+export interface Holdings {
+  readonly reports: ReadonlyArray<HoldingEvent>
+  readonly pending: Pending
+}
+
 /**
  * The holding reports of a chain's new NFT events, and of the collections still pending from
  * earlier cycles: `holding.updated` once a collection is synced, `holding.syncing` the first time
- * a wallet's tokens moved in a collection that is not.
+ * a wallet's tokens moved in a collection that is not. `before` is left as it is: a cycle that is
+ * not committed must not change what the next one owes.
  */
 export const holdingsOf: (
   client: EvmClient.Service,
   chain: Chain.ChainId,
   events: ReadonlyArray<WatchEvent>,
-  pending: Pending
-) => Effect.Effect<ReadonlyArray<HoldingEvent>, EngineError> = Effect.fnUntraced(function*(
+  before: Pending
+) => Effect.Effect<Holdings, EngineError> = Effect.fnUntraced(function*(
   client: EvmClient.Service,
   chain: Chain.ChainId,
   events: ReadonlyArray<WatchEvent>,
-  pending: Pending
+  before: Pending
 ) {
+  const pending = copyOf(before)
   const reports: Array<HoldingEvent> = []
   const moved = movedOf(events)
   for (const collection of new Set([...moved.keys(), ...pending.keys()])) {
@@ -125,5 +150,5 @@ export const holdingsOf: (
       }
     }
   }
-  return reports
+  return { reports, pending } satisfies Holdings
 })
