@@ -29,11 +29,14 @@
  *   through A5 for the collections those transfers touched (`holding.syncing` while the service
  *   is still indexing one); DeFi positions through A7 every `defiEvery` cycles, the first read a
  *   baseline. Transfers are read whatever is watched: the rest is found through them.
+ * - A chain or Aptos network the service cannot be read for (after the clients' retries) is
+ *   logged and left out of the cycle (`CycleResult.failed`): the others go on, it is read again
+ *   next cycle.
  *
  * @since 0.1.0
  */
 import { EvmClient } from "@chainquery/evm-client"
-import type { Chain } from "@chainquery/schema"
+import { Chain } from "@chainquery/schema"
 import { Effect } from "effect"
 import { EngineError } from "./EngineError.js"
 import { networkCycle } from "./internal/aptosCycle.js"
@@ -147,6 +150,12 @@ export interface Options {
 export interface CycleResult {
   readonly events: ReadonlyArray<WatchEvent>
   readonly batch: Batch
+  /**
+   * The chains and Aptos networks the service could not be read for this cycle (after the
+   * clients' retries), one error each: logged, nothing of theirs in the batch, read again next
+   * cycle. The others went on.
+   */
+  readonly failed: ReadonlyArray<EngineError>
 }
 
 /**
@@ -171,13 +180,16 @@ export interface Engine {
   readonly cycle: Effect.Effect<CycleResult, EngineError | StateStoreError>
   /** Commits a cycle's batch (after its events were written), in one transaction. */
   readonly commit: (batch: Batch) => Effect.Effect<LastBatch, StateStoreError>
-  /** One cycle: read, `write` the events, then commit. Returns the events written. */
+  /**
+   * One cycle: read, `write` the events, then commit. Returns the events written; fails with the
+   * first `failed` error of the cycle, if any, after committing what the other chains read.
+   */
   readonly step: <E, R>(
     write: (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, E, R>
   ) => Effect.Effect<ReadonlyArray<WatchEvent>, EngineError | StateStoreError | E, R>
 }
 
-const merge = (steps: ReadonlyArray<Step>): CycleResult => {
+const merge = (steps: ReadonlyArray<Step>): Omit<CycleResult, "failed"> => {
   const all = steps.reduce((a, b) => ({
     events: [...a.events, ...b.events],
     checkpoints: [...a.checkpoints, ...b.checkpoints],
@@ -259,8 +271,19 @@ export const make = Effect.fnUntraced(function*(
     const steps: Array<Step> = []
     /** What the holdings of each chain owe after this cycle: kept only if it is committed. */
     const owed = new Map<Chain.ChainId, Pending>()
+    const failed: Array<EngineError> = []
+    /** A chain or network the service could not be read for: logged, left for the next cycle. */
+    const unread = (where: string) => (error: EngineError) =>
+      Effect.as(
+        Effect.andThen(
+          Effect.sync(() => failed.push(error)),
+          Effect.logWarning(`${where} not read this cycle (${error.operation}: ${error.message}); read again next cycle`)
+        ),
+        emptyStep
+      )
     for (const [chain, chainWallets] of chains) {
-      const transfers = yield* chainCycle({
+      const pendingHoldings = pending.get(chain) ?? new Map()
+      const step = chainCycle({
         client,
         store,
         chain,
@@ -270,11 +293,14 @@ export const make = Effect.fnUntraced(function*(
         confirmations,
         reorgWindow,
         maxBlocks
-      })
-      const pendingHoldings = pending.get(chain) ?? new Map()
-      const enriched = yield* enrich({ client, store, chain, wallets: chainWallets, checkpoints, watch, readDefi, defiThreshold, pendingHoldings }, transfers)
-      owed.set(chain, enriched.pendingHoldings)
-      steps.push(enriched)
+      }).pipe(
+        Effect.flatMap((transfers) =>
+          enrich({ client, store, chain, wallets: chainWallets, checkpoints, watch, readDefi, defiThreshold, pendingHoldings }, transfers)
+        ),
+        Effect.tap((enriched) => Effect.sync(() => owed.set(chain, enriched.pendingHoldings))),
+        Effect.catchTag("EngineError", unread(`chain ${Chain.nameOf(chain)} (${chain})`))
+      )
+      steps.push(yield* step)
     }
     for (const [network, networkWallets] of networks) {
       const ledger = ledgers[network]
@@ -285,9 +311,13 @@ export const make = Effect.fnUntraced(function*(
           cause: undefined
         })
       }
-      steps.push(yield* networkCycle({ client: ledger.value, network, wallets: networkWallets, checkpoints }))
+      steps.push(
+        yield* networkCycle({ client: ledger.value, network, wallets: networkWallets, checkpoints }).pipe(
+          Effect.catchTag("EngineError", unread(`Aptos ${network}`))
+        )
+      )
     }
-    const result = merge(steps)
+    const result = { ...merge(steps), failed }
     owedAfter.set(result.batch, owed)
     return result
   })
@@ -305,9 +335,10 @@ export const make = Effect.fnUntraced(function*(
     commit,
     step: (write) =>
       Effect.gen(function*() {
-        const { batch, events } = yield* cycle
+        const { batch, events, failed } = yield* cycle
         yield* write(events)
         yield* commit(batch)
+        if (failed.length > 0) return yield* Effect.fail(failed[0]!)
         return events
       })
   }

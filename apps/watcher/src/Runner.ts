@@ -58,8 +58,10 @@ export interface RunConfig {
  * on stdout, its progress bar on stderr; a failed backfill fails the run), then one engine step
  * per interval (one only with `once`). A step's reads may be interrupted (SIGINT/SIGTERM stop
  * them at once and nothing is committed); writing its events, waiting until stdout took them
- * (`EventWriter`), then committing them is never interrupted. A failing cycle is logged to
- * stderr and read again next interval (with `once`, it fails the run); events that cannot be
+ * (`EventWriter`), then committing them is never interrupted. A chain or Aptos network that
+ * cannot be read is logged to stderr and read again next interval while the others go on (with
+ * `once`, it fails the run after the others were printed and committed); a failing cycle is
+ * logged and read again next interval (with `once`, it fails the run); events that cannot be
  * written (`OutputError`, e.g. stdout closed) stop the run.
  *
  * @example
@@ -116,9 +118,12 @@ export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
     )
     // Reading may be interrupted (a signal stops it at once, nothing is committed); writing the
     // events and committing them may not.
+    // A chain that could not be read was logged by the engine and is read again next cycle; with
+    // `once` it fails the run, after the other chains' events are printed and committed.
     const step = Effect.gen(function*() {
-      const { batch, events } = yield* engine.cycle
+      const { batch, events, failed } = yield* engine.cycle
       yield* Effect.uninterruptible(Effect.andThen(print(events), engine.commit(batch)))
+      if (config.once && failed.length > 0) return yield* Effect.fail(failed[0]!)
     })
     while (true) {
       if (config.once) return yield* step

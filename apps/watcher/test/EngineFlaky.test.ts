@@ -6,7 +6,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { EvmClient } from "@chainquery/evm-client"
-import { Errors } from "@chainquery/schema"
+import { type Chain, Errors } from "@chainquery/schema"
 import { Simulator } from "@chainquery/simulator"
 import { Effect, Layer } from "effect"
 import { Engine, EngineError, type WatchEvent } from "../src/index.js"
@@ -22,10 +22,12 @@ type A1Error = Effect.Error<ReturnType<EvmClient.Service["getNFTTransfersByBlock
 interface Faults {
   readonly failWith: Map<bigint, Array<A1Error>>
   readonly reads: Map<bigint, number>
+  /** Chains whose every A1 read fails. */
+  readonly down: Set<string>
 }
 
 /** The harness with its `EvmClient` wrapped: A1 reads of a block first fail as `faults` says. */
-const flaky = (faults: Faults) => {
+const flaky = (faults: Faults, chains: ReadonlyArray<Chain.ChainId> = ["0x1"]) => {
   const wrapped = Layer.effect(
     EvmClient.EvmClient,
     Effect.map(EvmClient.EvmClient, (client): EvmClient.Service => ({
@@ -35,15 +37,16 @@ const flaky = (faults: Faults) => {
         Effect.suspend(() => {
           const block = BigInt(params.block)
           faults.reads.set(block, (faults.reads.get(block) ?? 0) + 1)
+          if (faults.down.has(String(params.chain))) return Effect.fail(serverError())
           const next = faults.failWith.get(block)?.shift()
           return next === undefined ? client.getNFTTransfersByBlock(params, options) : Effect.fail(next)
         })
     }))
   )
-  return Layer.provideMerge(wrapped, harness({ seed: 21, indexing: false, chains: ["0x1"] }))
+  return Layer.provideMerge(wrapped, harness({ seed: 21, indexing: false, chains }))
 }
 
-const newFaults = (): Faults => ({ failWith: new Map(), reads: new Map() })
+const newFaults = (): Faults => ({ failWith: new Map(), reads: new Map(), down: new Set() })
 
 const serverError = () => new Errors.ServerError({ status: 503, message: "Service Unavailable" })
 const corruptBody = () => new Errors.ResponseDecode({ path: "", message: "the body is not valid JSON (10 characters)" })
@@ -92,6 +95,42 @@ describe("Engine, block scanning: the first new block unreadable", () => {
       assert.match(error.message, /Service Unavailable/)
       assert.strictEqual((yield* positionOf(wallets)).max, baseline)
     }).pipe(Effect.provide(flaky(faults))))
+})
+
+describe("Engine, a chain that cannot be read", () => {
+  const faults = newFaults()
+  it.effect("is left for the next cycle while the other chains go on; step fails with its error after committing them", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const eth = busiestEvm(sim, "0x1", 4)
+      const polygon = busiestEvm(sim, "0x89", 4)
+      const engine = yield* Engine.make({ wallets: [...eth, ...polygon], strategy: "block-scan", confirmations: 0, watch: ["transfers"] })
+      yield* engine.step(() => Effect.void)
+      const before = { eth: yield* positionOf(eth), polygon: yield* positionOf(polygon) }
+      yield* sim.advance(5)
+      faults.down.add("0x89")
+      const { events, failed } = yield* engine.cycle
+      assert.strictEqual(failed.length, 1)
+      assert.match(failed[0]!.message, /Service Unavailable/)
+      const written: Array<WatchEvent.WatchEvent> = []
+      const error = yield* Effect.flip(engine.step((printed) => Effect.sync(() => written.push(...printed))))
+      assert.instanceOf(error, EngineError.EngineError)
+      const ethNow = (yield* positionOf(eth)).min
+      assert.strictEqual(ethNow, BigInt(sim.world.evm.chain("0x1").head))
+      assert.strictEqual((yield* positionOf(polygon)).max, before.polygon.max)
+      const ethTruth = yield* evmTruth(sim, "0x1", eth, before.eth.min, ethNow)
+      assert.isAbove(ethTruth.length, 0)
+      assert.deepStrictEqual(sorted(ids(written)), sorted(ids(ethTruth)))
+      assert.deepStrictEqual(ids(events), ids(written))
+      // Back up: the chain left behind catches up, nothing of the other is printed again.
+      faults.down.clear()
+      const later = yield* engine.step(() => Effect.void)
+      const polygonNow = (yield* positionOf(polygon)).min
+      assert.strictEqual(polygonNow, BigInt(sim.world.evm.chain("0x89").head))
+      const polygonTruth = yield* evmTruth(sim, "0x89", polygon, before.polygon.min, polygonNow)
+      assert.isAbove(polygonTruth.length, 0)
+      assert.deepStrictEqual(sorted(ids(later)), sorted(ids(polygonTruth)))
+    }).pipe(Effect.provide(flaky(faults, ["0x1", "0x89"]))))
 })
 
 describe("Engine, block scanning: corrupt bodies", () => {
