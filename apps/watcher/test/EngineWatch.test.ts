@@ -219,6 +219,22 @@ const balances = (transfers: ReadonlyArray<NftTransfer.NftTransfer>) => {
   return held
 }
 
+/** Some collection was reported SYNCING; each (wallet, collection) once, and later with its balances. */
+const assertSyncingThenUpdated = (all: ReadonlyArray<WatchEvent.WatchEvent>) => {
+  const syncing = all.filter((event) => event.kind === "holding.syncing")
+  assert.isAbove(syncing.length, 0)
+  const pairs = syncing.map((event) => `${event.wallet}:${event.collection}`)
+  assert.strictEqual(new Set(pairs).size, pairs.length, "SYNCING reported twice for one wallet and collection")
+  const updated = all.filter((event) => event.kind === "holding.updated")
+  for (const event of syncing) {
+    const at = all.indexOf(event)
+    assert.isTrue(
+      updated.some((u) => u.wallet === event.wallet && u.collection === event.collection && all.indexOf(u) > at),
+      `no holding.updated after ${event.id}`
+    )
+  }
+}
+
 describe("Engine, holdings", () => {
   it.effect("each token a wallet moved: its balance equals the fold of every transfer", () =>
     Effect.gen(function*() {
@@ -256,19 +272,7 @@ describe("Engine, holdings", () => {
         yield* sim.advance(3)
         all.push(...(yield* engine.step(() => Effect.void)))
       }
-      const syncing = all.filter((event) => event.kind === "holding.syncing")
-      assert.isAbove(syncing.length, 0)
-      // Each (wallet, collection) reported SYNCING once, and later with its balances.
-      const pairs = syncing.map((event) => `${event.wallet}:${event.collection}`)
-      assert.strictEqual(new Set(pairs).size, pairs.length, "SYNCING reported twice for one wallet and collection")
-      const updated = all.filter((event) => event.kind === "holding.updated")
-      for (const event of syncing) {
-        const at = all.indexOf(event)
-        assert.isTrue(
-          updated.some((u) => u.wallet === event.wallet && u.collection === event.collection && all.indexOf(u) > at),
-          `no holding.updated after ${event.id}`
-        )
-      }
+      assertSyncingThenUpdated(all)
     }).pipe(Effect.provide(harness({ seed: 26, indexing: { lagProbability: 0, syncBlocks: 6 }, chains: ["0x1"] }))))
 
   it.effect("a cycle that is not committed changes nothing that holdings owe: each SYNCING report and its later balances come once", () =>
@@ -286,15 +290,6 @@ describe("Engine, holdings", () => {
         assert.deepStrictEqual(ids(again), ids(lost.events))
         all.push(...again)
       }
-      const syncing = all.filter((event) => event.kind === "holding.syncing")
-      assert.isAbove(syncing.length, 0)
-      const updated = all.filter((event) => event.kind === "holding.updated")
-      for (const event of syncing) {
-        const at = all.indexOf(event)
-        assert.isTrue(
-          updated.some((u) => u.wallet === event.wallet && u.collection === event.collection && all.indexOf(u) > at),
-          `no holding.updated after ${event.id}`
-        )
-      }
+      assertSyncingThenUpdated(all)
     }).pipe(Effect.provide(harness({ seed: 26, indexing: { lagProbability: 0, syncBlocks: 6 }, chains: ["0x1"] }))))
 })
