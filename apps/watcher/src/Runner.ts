@@ -49,7 +49,7 @@ export interface RunConfig {
   readonly backfill?: Backfill.From | undefined
   /** How long one request may wait for its answer before it is tried again (default 10 s). */
   readonly requestTimeout?: Duration.Duration | undefined
-  /** Compute units per second shared by every request (default: no limit but the service's 429s). */
+  /** Compute units per second for each API (EVM, each Aptos network; default: no limit but the service's 429s). */
   readonly computeUnits?: number | undefined
 }
 
@@ -76,6 +76,10 @@ export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
   const options = {
     apiKey: config.apiKey,
     attemptTimeout: config.requestTimeout,
+    // A call (attempts and retries) may last as long as four attempts and their backoff.
+    totalTimeout: config.requestTimeout === undefined
+      ? undefined
+      : Duration.max(Duration.seconds(60), Duration.times(config.requestTimeout, 6)),
     rateLimit: config.computeUnits === undefined ? undefined : { unitsPerSecond: config.computeUnits }
   }
   const hasNetwork = (network: "mainnet" | "testnet") =>

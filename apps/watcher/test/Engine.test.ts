@@ -269,6 +269,8 @@ describe("Engine, block scanning with a wallet behind the others", () => {
       const gone = new Set(all.flatMap((e) => (e.kind === "retracted" ? [e.retracts] : [])))
       // The wallet behind printed its events of the blocks it had not read; the others printed nothing twice.
       const standing = all.filter((e) => e.kind !== "retracted" && !gone.has(e.id))
+      const others = ids(standing.filter((e) => !("wallet" in e) || e.wallet !== behind.address))
+      assert.strictEqual(new Set(others).size, others.length, "a wallet ahead printed an event twice")
       const final = yield* positionOf(wallets)
       const truth = yield* evmTruth(sim, "0x1", wallets, baseline.min, final.min)
       assert.deepStrictEqual(sorted([...new Set(ids(standing))]), sorted(ids(truth)))

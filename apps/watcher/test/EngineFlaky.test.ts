@@ -8,9 +8,10 @@ import { assert, describe, it } from "@effect/vitest"
 import { EvmClient } from "@chainquery/evm-client"
 import { type Chain, Errors } from "@chainquery/schema"
 import { Simulator } from "@chainquery/simulator"
-import { Effect, Layer } from "effect"
-import { Engine, EngineError, type WatchEvent } from "../src/index.js"
-import { aptosTruth, busiestAptos, busiestEvm, evmTruth, harness, positionOf } from "./support/engineHarness.js"
+import { Effect, Layer, Option } from "effect"
+import { Engine, EngineError, StateStore, type WatchEvent } from "../src/index.js"
+import { assertSyncingThenUpdated } from "./support/holdings.js"
+import { allEvm, aptosTruth, busiestAptos, busiestEvm, evmTruth, harness, positionOf } from "./support/engineHarness.js"
 
 const ids = (events: ReadonlyArray<WatchEvent.WatchEvent>) => events.map((event) => event.id)
 const sorted = (values: ReadonlyArray<string>) => values.toSorted()
@@ -24,10 +25,14 @@ interface Faults {
   readonly reads: Map<bigint, number>
   /** Chains whose every A1 read fails. */
   readonly down: Set<string>
+  /** While true, every A5 read fails. */
+  ownersDown: boolean
+  /** Blocks whose A1 listing says `index_complete: false` (indexed again by the service). */
+  readonly reindexing: Set<bigint>
 }
 
 /** The harness with its `EvmClient` wrapped: A1 reads of a block first fail as `faults` says. */
-const flaky = (faults: Faults, chains: ReadonlyArray<Chain.ChainId> = ["0x1"]) => {
+const flaky = (faults: Faults, chains: ReadonlyArray<Chain.ChainId> = ["0x1"], indexing: Simulator.Options["indexing"] = false) => {
   const wrapped = Layer.effect(
     EvmClient.EvmClient,
     Effect.map(EvmClient.EvmClient, (client): EvmClient.Service => ({
@@ -39,14 +44,18 @@ const flaky = (faults: Faults, chains: ReadonlyArray<Chain.ChainId> = ["0x1"]) =
           faults.reads.set(block, (faults.reads.get(block) ?? 0) + 1)
           if (faults.down.has(String(params.chain))) return Effect.fail(serverError())
           const next = faults.failWith.get(block)?.shift()
-          return next === undefined ? client.getNFTTransfersByBlock(params, options) : Effect.fail(next)
-        })
+          if (next !== undefined) return Effect.fail(next)
+          const page = client.getNFTTransfersByBlock(params, options)
+          return faults.reindexing.has(block) ? Effect.map(page, (p) => ({ ...p, index_complete: Option.some(false) })) : page
+        }),
+      getNFTOwners: (params, options) =>
+        Effect.suspend(() => (faults.ownersDown ? Effect.fail(serverError()) : client.getNFTOwners(params, options)))
     }))
   )
-  return Layer.provideMerge(wrapped, harness({ seed: 21, indexing: false, chains }))
+  return Layer.provideMerge(wrapped, harness({ seed: 21, indexing, chains }))
 }
 
-const newFaults = (): Faults => ({ failWith: new Map(), reads: new Map(), down: new Set() })
+const newFaults = (): Faults => ({ failWith: new Map(), reads: new Map(), down: new Set(), ownersDown: false, reindexing: new Set() })
 
 const serverError = () => new Errors.ServerError({ status: 503, message: "Service Unavailable" })
 const corruptBody = () => new Errors.ResponseDecode({ path: "", message: "the body is not valid JSON (10 characters)" })
@@ -68,7 +77,8 @@ describe("Engine, block scanning over a flaky service", () => {
   it.effect("a block that cannot be read ends the scan there: the blocks before it are committed, the rest come next cycle", () =>
     Effect.gen(function*() {
       const { baseline, engine, sim, wallets } = yield* started(12)
-      const broken = baseline + 6n
+      // Read in a group of four (+3 to +6): the blocks after the broken one are read and dropped.
+      const broken = baseline + 4n
       faults.failWith.set(broken, [serverError()])
       const first = yield* engine.step(() => Effect.void)
       assert.strictEqual((yield* positionOf(wallets)).max, broken - 1n)
@@ -131,6 +141,58 @@ describe("Engine, a chain that cannot be read", () => {
       assert.isAbove(polygonTruth.length, 0)
       assert.deepStrictEqual(sorted(ids(later)), sorted(ids(polygonTruth)))
     }).pipe(Effect.provide(flaky(faults, ["0x1", "0x89"]))))
+})
+
+describe("Engine, per-wallet polling when the safe head falls below a wallet's checkpoint", () => {
+  const faults = newFaults()
+  it.effect("the blocks past the safe head are not compared (they were not read): nothing is retracted", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const store = yield* StateStore.StateStore
+      const wallets = allEvm(sim, "0x1")
+      const options = { wallets, strategy: "per-wallet", confirmations: 0, watch: ["transfers"] } as const
+      const engine = yield* Engine.make(options)
+      yield* engine.step(() => Effect.void)
+      yield* sim.advance(5)
+      const before = yield* engine.step(() => Effect.void)
+      const head = BigInt(sim.world.evm.chain("0x1").head)
+      assert.isTrue(before.some((e) => "blockNumber" in e && e.blockNumber === head), "no watched transfer in the newest block")
+      // One wallet 3 blocks behind, and the newest block indexed again: the safe head is head - 1.
+      const behind = wallets.find((w) => !before.some((e) => "wallet" in e && e.wallet === w.address && "blockNumber" in e && e.blockNumber > head - 3n))!
+      yield* store.commit({ checkpoints: [{ wallet: behind, position: head - 3n, hash: null }], eventIds: [] })
+      faults.reindexing.add(head)
+      const after = yield* (yield* Engine.make(options)).step(() => Effect.void)
+      assert.deepStrictEqual(after.filter((e) => e.kind === "retracted").map((e) => e.id), [])
+    }).pipe(Effect.provide(flaky(faults))))
+})
+
+describe("Engine, holdings when the owners cannot be read", () => {
+  const faults = newFaults()
+  it.effect("the collections of that cycle are checked next cycle: SYNCING reported once, balances later", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const wallets = busiestEvm(sim, "0x1", 6)
+      const engine = yield* Engine.make({ wallets, strategy: "block-scan", confirmations: 0, watch: ["transfers", "holdings"] })
+      yield* engine.step(() => Effect.void)
+      yield* sim.advance(4)
+      faults.ownersDown = true
+      const unread = yield* engine.step(() => Effect.void)
+      faults.ownersDown = false
+      assert.isFalse(unread.some((event) => event.kind.startsWith("holding.")))
+      const moved = new Set(unread.flatMap((e) => (e.kind === "nft.received" || e.kind === "nft.sent" ? [`${e.wallet}:${e.collection}`] : [])))
+      assert.isAbove(moved.size, 0)
+      const later: Array<WatchEvent.WatchEvent> = []
+      for (let round = 0; round < 8; round++) {
+        yield* sim.advance(3)
+        later.push(...(yield* engine.step(() => Effect.void)))
+      }
+      assertSyncingThenUpdated(later)
+      const reported = (kind: string) =>
+        new Set(later.flatMap((e) => (e.kind === kind && "collection" in e ? [`${e.wallet}:${e.collection}`] : [])))
+      // Every wallet and collection of the unread cycle got its balances, and some were SYNCING first.
+      for (const pair of moved) assert.isTrue(reported("holding.updated").has(pair), `no holding.updated for ${pair}`)
+      assert.isTrue([...moved].some((pair) => reported("holding.syncing").has(pair)))
+    }).pipe(Effect.provide(flaky(faults, ["0x1"], { lagProbability: 0, syncBlocks: 6 }))))
 })
 
 describe("Engine, block scanning: corrupt bodies", () => {

@@ -13,6 +13,7 @@ import { Simulator } from "@chainquery/simulator"
 import { Effect, Schema, Stream } from "effect"
 import { Engine, type WatchedWallet, WatchEvent } from "../src/index.js"
 import { allEvm, busiestEvm, evmTruth, harness, positionOf, type Sim } from "./support/engineHarness.js"
+import { assertSyncingThenUpdated } from "./support/holdings.js"
 
 const ids = (events: ReadonlyArray<WatchEvent.WatchEvent>) => events.map((event) => event.id)
 const sorted = (values: ReadonlyArray<string>) => values.toSorted()
@@ -217,22 +218,6 @@ const balances = (transfers: ReadonlyArray<NftTransfer.NftTransfer>) => {
     held.set(`${t.to_address.toLowerCase()}:${token}`, (held.get(`${t.to_address.toLowerCase()}:${token}`) ?? 0n) + t.amount)
   }
   return held
-}
-
-/** Some collection was reported SYNCING; each (wallet, collection) once, and later with its balances. */
-const assertSyncingThenUpdated = (all: ReadonlyArray<WatchEvent.WatchEvent>) => {
-  const syncing = all.filter((event) => event.kind === "holding.syncing")
-  assert.isAbove(syncing.length, 0)
-  const pairs = syncing.map((event) => `${event.wallet}:${event.collection}`)
-  assert.strictEqual(new Set(pairs).size, pairs.length, "SYNCING reported twice for one wallet and collection")
-  const updated = all.filter((event) => event.kind === "holding.updated")
-  for (const event of syncing) {
-    const at = all.indexOf(event)
-    assert.isTrue(
-      updated.some((u) => u.wallet === event.wallet && u.collection === event.collection && all.indexOf(u) > at),
-      `no holding.updated after ${event.id}`
-    )
-  }
 }
 
 describe("Engine, holdings", () => {

@@ -200,7 +200,8 @@ const minimumTimeoutMillis = 100
 export const requestTimeout = Flag.String("request-timeout").pipe(
   Flag.withMetavar("DURATION"),
   Flag.withDescription(
-    "How long one request may wait for its whole answer before it is given up and tried again (default 10s). " +
+    "How long one request may wait for its whole answer before it is given up and tried again (default 10s); " +
+      "a call with its retries may take six times this, at least 60s. " +
       "Example: --request-timeout 5s"
   ),
   Flag.withDefault("10s"),

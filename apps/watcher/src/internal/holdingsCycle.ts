@@ -18,6 +18,8 @@ export interface Moved {
   readonly wallet: EvmAddress.EvmAddress
   readonly tokens: Set<bigint>
   block: bigint
+  /** Whether `holding.syncing` was reported for this wallet and collection already. */
+  syncingReported: boolean
 }
 
 /** Per collection, per wallet: the tokens moved this cycle and the newest block they moved in. */
@@ -28,7 +30,9 @@ const movedOf = (events: ReadonlyArray<WatchEvent>): Map<string, Map<string, Mov
     const wallets = collections.get(event.collection) ?? new Map<string, Moved>()
     collections.set(event.collection, wallets)
     const moved = wallets.get(event.wallet)
-    if (moved === undefined) wallets.set(event.wallet, { wallet: event.wallet, tokens: new Set([event.tokenId]), block: event.blockNumber })
+    if (moved === undefined) {
+      wallets.set(event.wallet, { wallet: event.wallet, tokens: new Set([event.tokenId]), block: event.blockNumber, syncingReported: false })
+    }
     else {
       moved.tokens.add(event.tokenId)
       if (event.blockNumber > moved.block) moved.block = event.blockNumber
@@ -77,7 +81,7 @@ const remember = (pending: Pending, collection: string, more: ReadonlyMap<string
   pending.set(collection, wallets)
   for (const moved of more.values()) {
     const known = wallets.get(moved.wallet)
-    if (known === undefined) wallets.set(moved.wallet, { wallet: moved.wallet, tokens: new Set(moved.tokens), block: moved.block })
+    if (known === undefined) wallets.set(moved.wallet, { ...moved, tokens: new Set(moved.tokens) })
     else {
       for (const token of moved.tokens) known.tokens.add(token)
       if (moved.block > known.block) known.block = moved.block
@@ -91,7 +95,7 @@ const byToken = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0)
 const copyOf = (pending: Pending): Pending =>
   new Map([...pending].map(([collection, wallets]) => [
     collection,
-    new Map([...wallets].map(([wallet, moved]) => [wallet, { wallet: moved.wallet, tokens: new Set(moved.tokens), block: moved.block }]))
+    new Map([...wallets].map(([wallet, moved]) => [wallet, { ...moved, tokens: new Set(moved.tokens) }]))
   ]))
 
 /**
@@ -137,10 +141,13 @@ export const holdingsOf: (
     const all = waiting ?? fresh
     const balances = yield* ownersOf(client, chain, collection, all)
     if (Option.isNone(balances)) {
-      for (const entry of fresh.values()) {
-        if (waiting?.has(entry.wallet) !== true) reports.push(holdingSyncing(chain, entry.wallet, collection, entry.block))
-      }
       if (waiting === undefined) remember(pending, collection, fresh)
+      // Once per wallet and collection: the wallets owed since a failed read are reported too.
+      for (const entry of pending.get(collection)?.values() ?? []) {
+        if (entry.syncingReported) continue
+        reports.push(holdingSyncing(chain, entry.wallet, collection, entry.block))
+        entry.syncingReported = true
+      }
       continue
     }
     pending.delete(collection)

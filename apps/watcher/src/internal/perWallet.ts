@@ -76,7 +76,9 @@ export const perWallet = Effect.fnUntraced(function*(input: PerWalletInput, trac
     const blocks = byBlock(listing.transfers)
     if (watch) {
       // The recent blocks this wallet had read already: compare with what was emitted from them.
-      for (let block = t.position - window + 1n; block <= t.position; block++) {
+      // Only blocks read this cycle: a wallet past `safe` (the head went back) compares none beyond it.
+      const compareTo = t.position < safe ? t.position : safe
+      for (let block = t.position - window + 1n; block <= compareTo; block++) {
         if (!recorded.has(block)) continue
         const now = blocks.get(block) ?? []
         const hash = hashOf(now)
