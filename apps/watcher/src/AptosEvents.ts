@@ -47,7 +47,8 @@ const aptosFields = {
  * import { Schema } from "effect"
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * Schema.is(WatchEvent.AptosTokenIn)(event)
+ * declare const event: WatchEvent.WatchEvent
+ * Schema.is(WatchEvent.AptosTokenIn)(event) // true when event.kind is "aptos.token.in"
  * ```
  * @since 0.1.0
  */
@@ -72,7 +73,8 @@ export type AptosTokenIn = typeof AptosTokenIn.Type
  * import { Schema } from "effect"
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * Schema.is(WatchEvent.AptosTokenOut)(event)
+ * declare const event: WatchEvent.WatchEvent
+ * Schema.is(WatchEvent.AptosTokenOut)(event) // true when event.kind is "aptos.token.out"
  * ```
  * @since 0.1.0
  */
@@ -115,9 +117,11 @@ const normalise = (address: string): string =>
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { AptosToken } from "@chainquery/schema"
+ * import { type AptosAddress, AptosToken } from "@chainquery/schema"
  * import { WatchEvent } from "@chainquery/watcher"
  *
+ * declare const record: unknown // one transfer record of B2 or B3, as JSON
+ * declare const wallet: AptosAddress.AptosAddress // its recipient
  * const transfer = Schema.decodeUnknownSync(AptosToken.TokenTransfer)(record)
  * const events = WatchEvent.fromAptosTransfer("mainnet", wallet, transfer) // [{ kind: "aptos.token.in", … }]
  * ```

@@ -220,8 +220,9 @@ export type ProgressOutput = ProgressBar.ProgressOutput
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import type { Backfill } from "@chainquery/watcher"
+ * import type { Backfill, WatchedWallet } from "@chainquery/watcher"
  *
+ * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
  * const options: Backfill.Options<never, never> = {
  *   wallets,
  *   from: { _tag: "Block", block: 19_000_000n },
@@ -269,8 +270,9 @@ export interface Summary {
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { Backfill, Engine } from "@chainquery/watcher"
+ * import { Backfill, Engine, type WatchedWallet } from "@chainquery/watcher"
  *
+ * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
  * const program = Effect.gen(function*() {
  *   const print = (events: ReadonlyArray<unknown>) => Effect.sync(() => console.log(events.length))
  *   yield* Backfill.run({ wallets, from: { _tag: "Block", block: 19_000_000n }, write: print, progress: process.stderr })

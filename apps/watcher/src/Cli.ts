@@ -29,14 +29,16 @@ export class BadInput extends Schema.TaggedError<BadInput>()("BadInput", {
 }) {}
 
 /**
- * Parses a duration such as `10s`, `2s`, `500ms`, `1m`, `1.5 seconds` (as `--interval` does);
- * throws an `Error` saying what is valid.
+ * Parses a duration such as `10s`, `2s`, `500ms`, `1m`, `1h`, `1.5 seconds` (as `--interval`
+ * does: the grammar of `DurationInput` in `@chainquery/schema`, at least 100ms); throws an `Error`
+ * worded as the CLI words it, e.g. `--interval must be at least 100ms, got "50ms"`.
  *
  * @example
  * ```ts
  * import { Cli } from "@chainquery/watcher"
  *
  * Cli.parseInterval("2s") // Duration of 2 seconds
+ * Cli.parseInterval("1h") // Duration of 1 hour
  * ```
  * @since 0.1.0
  */

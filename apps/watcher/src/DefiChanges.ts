@@ -37,7 +37,8 @@ const defiFields = {
  * import { Schema } from "effect"
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * Schema.is(WatchEvent.DefiOpened)(event)
+ * declare const event: WatchEvent.WatchEvent
+ * Schema.is(WatchEvent.DefiOpened)(event) // true when event.kind is "defi.opened"
  * ```
  * @since 0.1.0
  */
@@ -62,7 +63,8 @@ export type DefiOpened = typeof DefiOpened.Type
  * import { Schema } from "effect"
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * Schema.is(WatchEvent.DefiClosed)(event)
+ * declare const event: WatchEvent.WatchEvent
+ * Schema.is(WatchEvent.DefiClosed)(event) // true when event.kind is "defi.closed"
  * ```
  * @since 0.1.0
  */
@@ -87,7 +89,8 @@ export type DefiClosed = typeof DefiClosed.Type
  * import { Schema } from "effect"
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * Schema.is(WatchEvent.DefiChanged)(event)
+ * declare const event: WatchEvent.WatchEvent
+ * Schema.is(WatchEvent.DefiChanged)(event) // true when event.kind is "defi.changed"
  * ```
  * @since 0.1.0
  */
@@ -123,9 +126,11 @@ export type DefiEvent = DefiOpened | DefiClosed | DefiChanged
  *
  * @example
  * ```ts
+ * import type { EvmAddress } from "@chainquery/schema"
  * import { DateTime } from "effect"
  * import type { DefiChanges } from "@chainquery/watcher"
  *
+ * declare const wallet: EvmAddress.EvmAddress
  * const at: DefiChanges.Context = { chain: "0x1", wallet, blockNumber: 19_000_000n, timestamp: DateTime.nowUnsafe() }
  * ```
  * @since 0.1.0
@@ -143,8 +148,10 @@ export interface Context {
  *
  * @example
  * ```ts
+ * import type { DefiPositions } from "@chainquery/schema"
  * import { DefiChanges } from "@chainquery/watcher"
  *
+ * declare const summary: DefiPositions.ProtocolSummary // Aave v3, a supplied position first
  * DefiChanges.positionKey(summary, summary.positions[0]!) // "aave-v3/supplied/0x87870bca…"
  * ```
  * @since 0.1.0
@@ -193,8 +200,12 @@ const movedEnough = (before: number, after: number, threshold: number): boolean 
  *
  * @example
  * ```ts
- * import { WatchEvent } from "@chainquery/watcher"
+ * import type { DefiPositions } from "@chainquery/schema"
+ * import { type DefiChanges, WatchEvent } from "@chainquery/watcher"
  *
+ * declare const at: DefiChanges.Context
+ * declare const previousSummaries: ReadonlyArray<DefiPositions.ProtocolSummary>
+ * declare const currentSummaries: ReadonlyArray<DefiPositions.ProtocolSummary>
  * const events = WatchEvent.defiChanges(at, previousSummaries, currentSummaries, 0.05)
  * // [{ kind: "defi.opened", usdBefore: null, usdAfter: 1520.5, … }, { kind: "defi.changed", … }]
  * ```
@@ -244,8 +255,12 @@ export const defiChanges = (
  *
  * @example
  * ```ts
+ * import type { DefiPositions } from "@chainquery/schema"
  * import { DefiChanges } from "@chainquery/watcher"
  *
+ * declare const at: DefiChanges.Context
+ * declare const before: ReadonlyArray<DefiPositions.ProtocolSummary>
+ * declare const after: ReadonlyArray<DefiPositions.ProtocolSummary>
  * const events = DefiChanges.defiChanges(at, before, after, 0.05)
  * const keep = DefiChanges.baselineAfter(before, after, events)
  * ```

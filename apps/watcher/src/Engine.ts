@@ -118,8 +118,9 @@ export const defaultWatch: ReadonlyArray<Watch> = ["transfers", "trades", "defi"
  *
  * @example
  * ```ts
- * import type { Engine } from "@chainquery/watcher"
+ * import type { Engine, WatchedWallet } from "@chainquery/watcher"
  *
+ * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
  * const options: Engine.Options = { wallets, strategy: "block-scan", confirmations: 0 }
  * ```
  * @since 0.1.0
@@ -164,8 +165,9 @@ export interface CycleResult {
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { Engine } from "@chainquery/watcher"
+ * import { Engine, type WatchedWallet } from "@chainquery/watcher"
  *
+ * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
  * const once = Effect.gen(function*() {
  *   const engine = yield* Engine.make({ wallets, strategy: "auto", confirmations: 0 })
  *   const { events, batch } = yield* engine.cycle
@@ -219,8 +221,9 @@ const merge = (steps: ReadonlyArray<Step>): Omit<CycleResult, "failed"> => {
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { Engine } from "@chainquery/watcher"
+ * import { Engine, type WatchedWallet } from "@chainquery/watcher"
  *
+ * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
  * const program = Effect.gen(function*() {
  *   const engine = yield* Engine.make({ wallets, strategy: "block-scan", confirmations: 2 })
  *   yield* engine.step((events) => Effect.forEach(events, (event) => Effect.log(event.id), { discard: true }))

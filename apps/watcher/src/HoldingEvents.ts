@@ -20,7 +20,8 @@ import { Amount, evmFields, RecordAddress } from "./internal/eventFields.js"
  * import { Schema } from "effect"
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * Schema.is(WatchEvent.HoldingUpdated)(event)
+ * declare const event: WatchEvent.WatchEvent
+ * Schema.is(WatchEvent.HoldingUpdated)(event) // true when event.kind is "holding.updated"
  * ```
  * @since 0.1.0
  */
@@ -54,7 +55,8 @@ export type HoldingUpdated = typeof HoldingUpdated.Type
  * import { Schema } from "effect"
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * Schema.is(WatchEvent.HoldingSyncing)(event)
+ * declare const event: WatchEvent.WatchEvent
+ * Schema.is(WatchEvent.HoldingSyncing)(event) // true when event.kind is "holding.syncing"
  * ```
  * @since 0.1.0
  */
@@ -94,9 +96,12 @@ export type HoldingEvent = HoldingUpdated | HoldingSyncing
  *
  * @example
  * ```ts
+ * import type { EvmAddress } from "@chainquery/schema"
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * WatchEvent.holdingUpdated("0x1", wallet, "0xcollection…", 7n, 1n, 19000000n)
+ * declare const wallet: EvmAddress.EvmAddress
+ * declare const collection: string
+ * WatchEvent.holdingUpdated("0x1", wallet, collection, 7n, 1n, 19000000n) // { kind: "holding.updated", tokenId: 7n, amount: 1n, … }
  * ```
  * @since 0.1.0
  */
@@ -123,9 +128,12 @@ export const holdingUpdated = (
  *
  * @example
  * ```ts
+ * import type { EvmAddress } from "@chainquery/schema"
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * WatchEvent.holdingSyncing("0x1", wallet, "0xcollection…", 19000000n)
+ * declare const wallet: EvmAddress.EvmAddress
+ * declare const collection: string
+ * WatchEvent.holdingSyncing("0x1", wallet, collection, 19000000n) // { kind: "holding.syncing", … }
  * ```
  * @since 0.1.0
  */

@@ -37,7 +37,8 @@ const nftFields = {
  * import { Schema } from "effect"
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * const line = JSON.stringify(Schema.encodeSync(WatchEvent.NftReceived)(event)) // tokenId: "1234"
+ * declare const event: WatchEvent.NftReceived
+ * const line = JSON.stringify(Schema.encodeSync(WatchEvent.NftReceived)(event)) // bigints as strings: "tokenId":"1234"
  * ```
  * @since 0.1.0
  */
@@ -62,7 +63,8 @@ export type NftReceived = typeof NftReceived.Type
  * import { Schema } from "effect"
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * Schema.is(WatchEvent.NftSent)(event)
+ * declare const event: WatchEvent.WatchEvent
+ * Schema.is(WatchEvent.NftSent)(event) // true when event.kind is "nft.sent"
  * ```
  * @since 0.1.0
  */
@@ -101,7 +103,8 @@ export type NftEvent = NftReceived | NftSent
  * import { Schema } from "effect"
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * Schema.is(WatchEvent.Retracted)(event)
+ * declare const event: WatchEvent.WatchEvent
+ * Schema.is(WatchEvent.Retracted)(event) // true when event.kind is "retracted"
  * ```
  * @since 0.1.0
  */
@@ -135,9 +138,11 @@ const zeroAddress = "0x0000000000000000000000000000000000000000"
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { NftTransfer } from "@chainquery/schema"
+ * import { type EvmAddress, NftTransfer } from "@chainquery/schema"
  * import { WatchEvent } from "@chainquery/watcher"
  *
+ * declare const record: unknown // one transfer record of A1 or A2, as JSON
+ * declare const wallet: EvmAddress.EvmAddress // its recipient
  * const transfer = Schema.decodeUnknownSync(NftTransfer.NftTransfer)(record)
  * const events = WatchEvent.fromNftTransfer("0x1", wallet, transfer) // [{ kind: "nft.received", … }]
  * ```
@@ -180,6 +185,7 @@ export const fromNftTransfer = (
  * ```ts
  * import { WatchEvent } from "@chainquery/watcher"
  *
+ * declare const received: WatchEvent.NftReceived
  * const retraction = WatchEvent.retract(received) // { kind: "retracted", retracts: received.id, … }
  * ```
  * @since 0.1.0

@@ -3,8 +3,8 @@
  * `WatchEvent` schema (bigints as decimal strings, timestamps as ISO 8601), never coloured, so
  * a consumer can decode each line with the same schema. `pretty` is for people: one aligned line
  * per event (time, kind, chain, wallet, token, amount, counterparty, transaction) with short
- * addresses (`0x1234…abcd`), coloured with ANSI escapes only when `color` is set (the CLI sets
- * it on a TTY).
+ * addresses (`0x1234…abcd`) and prices in the native currency with the chain's symbol
+ * (`0.409 ETH`), coloured with ANSI escapes only when `color` is set (the CLI sets it on a TTY).
  *
  * @since 0.1.0
  */
@@ -60,9 +60,10 @@ const encodeEvent = Schema.encodeSync(WatchEvent)
  *
  * @example
  * ```ts
- * import { Output } from "@chainquery/watcher"
+ * import { Output, type WatchEvent } from "@chainquery/watcher"
  *
- * process.stdout.write(Output.json(event) + "\n") // {"kind":"nft.received","id":"evm:0x1:…","tokenId":"1234",…}
+ * declare const event: WatchEvent.WatchEvent
+ * process.stdout.write(Output.json(event) + "\n") // {"kind":"nft.received","id":"evm:0x1:…","chain":"0x1",…,"tokenId":"1234",…}
  * ```
  * @since 0.1.0
  */
@@ -74,9 +75,10 @@ export const json = (event: WatchEvent): string => JSON.stringify(encodeEvent(ev
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { Output } from "@chainquery/watcher"
+ * import { Output, type WatchEvent } from "@chainquery/watcher"
  *
- * const event = Effect.runSync(Output.fromJson(line)) // equal to the event that was written
+ * declare const written: WatchEvent.WatchEvent
+ * const event = Effect.runSync(Output.fromJson(Output.json(written))) // equal to written
  * ```
  * @since 0.1.0
  */
@@ -155,8 +157,15 @@ function tradeSubject(e: TradeEvent): string {
   return `${short(e.collection)}${ids}`
 }
 
+/**
+ * A trade's price as a person reads it: in the native currency (no price token, or the
+ * `0xeeee…eeee` sentinel in any case) the amount in 18 decimals and the chain's symbol
+ * (`0.409 ETH`); in an ERC-20, the raw units and the short token address (decimals unknown).
+ */
 function priceText(e: TradeEvent): string {
-  return e.priceToken === null ? `${formatUnits(e.price)} native` : `${e.price} ${short(e.priceToken)}`
+  return e.priceToken === null || e.priceToken.toLowerCase() === Chain.nativeCurrencyAddress
+    ? `${formatUnits(e.price)} ${Chain.nativeSymbolOf(e.chain)}`
+    : `${e.price} ${short(e.priceToken)}`
 }
 
 function defiColumns(e: DefiEvent): Columns {
@@ -176,10 +185,11 @@ const kindColor = (kind: WatchEvent["kind"]): string => {
  *
  * @example
  * ```ts
- * import { Output } from "@chainquery/watcher"
+ * import { Output, type WatchEvent } from "@chainquery/watcher"
  *
+ * declare const event: WatchEvent.WatchEvent // token #1234 of 0xbc4c…f13d, from 0xb0b0…b0b0 to 0x5aae…eaed
  * Output.pretty(event, { color: false })
- * // "2024-05-01 12:00:07  nft.received     eth            0x5aae…eaed   0xbc4c…f13d #1234   ×1   from 0x0000…0000   tx 0xab12…ef90"
+ * // "2024-05-01 12:00:07  nft.received     eth            0x5aae…eaed   0xbc4c…f13d #1234             ×1                from 0xb0b0…b0b0    tx 0xab12…ef90"
  * ```
  * @since 0.1.0
  */
@@ -204,8 +214,9 @@ export const pretty = (event: WatchEvent, options: { readonly color: boolean }):
  *
  * @example
  * ```ts
- * import { Output } from "@chainquery/watcher"
+ * import { Output, type WatchEvent } from "@chainquery/watcher"
  *
+ * declare const events: ReadonlyArray<WatchEvent.WatchEvent>
  * const write = Output.formatter({ format: "json", color: true }) // colour is never applied to JSON
  * for (const event of events) process.stdout.write(write(event) + "\n")
  * ```
@@ -219,8 +230,9 @@ export const formatter = (options: Options): (event: WatchEvent) => string =>
  *
  * @example
  * ```ts
- * import { Output } from "@chainquery/watcher"
+ * import { Output, type WatchEvent } from "@chainquery/watcher"
  *
+ * declare const events: ReadonlyArray<WatchEvent.WatchEvent>
  * process.stdout.write(Output.lines(events, { format: "json", color: false }))
  * ```
  * @since 0.1.0

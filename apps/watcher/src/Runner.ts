@@ -68,6 +68,7 @@ export interface RunConfig {
  * ```ts
  * import { Runner } from "@chainquery/watcher"
  *
+ * declare const config: Runner.RunConfig
  * const program = Runner.run(config)
  * ```
  * @since 0.1.0

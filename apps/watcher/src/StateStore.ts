@@ -123,8 +123,10 @@ export interface DefiSnapshot {
  *
  * @example
  * ```ts
- * import type { StateStore } from "@chainquery/watcher"
+ * import type { StateStore, WatchEvent, WatchedWallet } from "@chainquery/watcher"
  *
+ * declare const wallet: WatchedWallet.WatchedWallet
+ * declare const events: ReadonlyArray<WatchEvent.WatchEvent>
  * const batch: StateStore.Batch = {
  *   checkpoints: [{ wallet, position: 19_000_010n, hash: "0xabc…" }],
  *   blocks: [{ chain: "0x1", number: 19_000_010n, hash: "0xabc…" }],
@@ -218,8 +220,9 @@ const acquire = (path: string, options: Options | undefined) => {
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { StateStore } from "@chainquery/watcher"
+ * import { StateStore, type WatchedWallet } from "@chainquery/watcher"
  *
+ * declare const wallet: WatchedWallet.WatchedWallet
  * const program = Effect.gen(function*() {
  *   const store = yield* StateStore.StateStore
  *   const checkpoints = yield* store.checkpoints

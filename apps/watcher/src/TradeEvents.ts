@@ -35,7 +35,8 @@ const tradeFields = {
  * import { Schema } from "effect"
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * Schema.is(WatchEvent.TradeBought)(event)
+ * declare const event: WatchEvent.WatchEvent
+ * Schema.is(WatchEvent.TradeBought)(event) // true when event.kind is "trade.bought"
  * ```
  * @since 0.1.0
  */
@@ -60,7 +61,8 @@ export type TradeBought = typeof TradeBought.Type
  * import { Schema } from "effect"
  * import { WatchEvent } from "@chainquery/watcher"
  *
- * Schema.is(WatchEvent.TradeSold)(event)
+ * declare const event: WatchEvent.WatchEvent
+ * Schema.is(WatchEvent.TradeSold)(event) // true when event.kind is "trade.sold"
  * ```
  * @since 0.1.0
  */
@@ -96,8 +98,11 @@ export type TradeEvent = TradeBought | TradeSold
  *
  * @example
  * ```ts
+ * import type { EvmAddress, NftTrade } from "@chainquery/schema"
  * import { WatchEvent } from "@chainquery/watcher"
  *
+ * declare const wallet: EvmAddress.EvmAddress // the buyer of `trade`
+ * declare const trade: NftTrade.NftTrade // bought for 0.5 ETH
  * const events = WatchEvent.fromTrade("0x1", wallet, trade) // [{ kind: "trade.bought", price: 5n * 10n ** 17n, … }]
  * ```
  * @since 0.1.0

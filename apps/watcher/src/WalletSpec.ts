@@ -143,9 +143,11 @@ const parseOne = (spec: string): Result.Result<ReadonlyArray<WatchedWallet>, str
  *
  * @example
  * ```ts
+ * import { Effect } from "effect"
  * import { WalletSpec } from "@chainquery/watcher"
  *
- * WalletSpec.toSpec(wallet) // "polygon:0xabc…"
+ * const [wallet] = Effect.runSync(WalletSpec.parse("Polygon:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"))
+ * WalletSpec.toSpec(wallet!) // "polygon:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
  * ```
  * @since 0.1.0
  */

@@ -121,9 +121,11 @@ export type WatchedWallet = EvmWallet | AptosWallet
  *
  * @example
  * ```ts
+ * import { Schema } from "effect"
  * import { WatchedWallet } from "@chainquery/watcher"
  *
- * WatchedWallet.key({ family: "aptos", network: "testnet", address: wallet }) // "aptos:testnet:0x…"
+ * const wallet = Schema.decodeUnknownSync(WatchedWallet.EvmWallet)({ family: "evm", chain: "base", address: "0x" + "ab".repeat(20) })
+ * WatchedWallet.key(wallet) // "evm:0x2105:0xabababababababababababababababababababab"
  * ```
  * @since 0.1.0
  */
@@ -137,7 +139,8 @@ export const key = (wallet: WatchedWallet): string =>
  * ```ts
  * import { WatchedWallet } from "@chainquery/watcher"
  *
- * WatchedWallet.dedupe([wallet, wallet]).length // 1
+ * declare const wallet: WatchedWallet.WatchedWallet
+ * WatchedWallet.dedupe([wallet, { ...wallet }]).length // 1
  * ```
  * @since 0.1.0
  */
@@ -169,6 +172,7 @@ const groupBy = <A, K>(items: Iterable<A>, keyOf: (item: A) => K | undefined): M
  * ```ts
  * import { WatchedWallet } from "@chainquery/watcher"
  *
+ * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
  * WatchedWallet.byChain(wallets).get("0x1") // the eth wallets
  * ```
  * @since 0.1.0
@@ -186,6 +190,7 @@ export const byChain = (wallets: Iterable<WatchedWallet>): Map<Chain.ChainId, Ar
  * ```ts
  * import { WatchedWallet } from "@chainquery/watcher"
  *
+ * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
  * WatchedWallet.byNetwork(wallets).get("mainnet") // the Aptos mainnet wallets
  * ```
  * @since 0.1.0

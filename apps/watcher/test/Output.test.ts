@@ -11,6 +11,13 @@ const ansi = new RegExp(`${String.fromCharCode(27)}\\[`)
 
 const at = { chain: "0x89" as const, wallet: alice, blockNumber: 55_000_000n, timestamp: DateTime.makeUnsafe("2024-05-01T12:30:00Z") }
 const pool = "0x" + "dd".repeat(20)
+const native = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
+const usdc = "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"
+/** The wallet's purchase of a trade for 0.409 in 18 decimals, paid in `priceToken`. */
+const nativeTrade = (chain: "0x1" | "0x89" | "0x38", priceToken: string | null) =>
+  WatchEvent.fromTrade(chain, alice, trade({ price: "409000000000000000", price_token_address: priceToken }))[0]!
+const prettyLine = (event: WatchEvent.WatchEvent) => Output.pretty(event, { color: false })
+const jsonOf = (event: WatchEvent.WatchEvent) => JSON.parse(Output.lines([event], { format: "json", color: false }))
 const nft = WatchEvent.fromNftTransfer("0x1", alice, nftTransfer({ from_address: alice, token_id: "115792089237316195423570985008687907853269984665640564039457584007913129639935" }))
 const events: ReadonlyArray<WatchEvent.WatchEvent> = [
   ...nft,
@@ -84,12 +91,40 @@ describe("Output.pretty", () => {
     assert.include(lines[1], "from 0x5aae…eaed")
     assert.include(lines[2], "trade.bought")
     assert.include(lines[2], "from 0xb0b0…b0b0")
-    assert.include(lines[2], "1.5 native")
+    assert.include(lines[2], "1.5 ETH")
     assert.include(lines[3], "base")
     assert.include(lines[3], "to 0x9999…9999")
     assert.include(lines.find((line) => line.includes("defi.changed"))!, "$1,000.00→$1,200.50 +20.1%")
     assert.include(lines.find((line) => line.includes("aptos.token.in"))!, "aptos-testnet")
     assert.include(lines.at(-1)!, `retracts ${events.at(-1)!.kind === "retracted" ? (events.at(-1) as WatchEvent.Retracted).retracts : ""}`)
+  })
+
+  it("a price in the native currency reads in 18 decimals with the chain's symbol", () => {
+    assert.include(prettyLine(nativeTrade("0x1", native)), "0.409 ETH")
+    assert.include(prettyLine(nativeTrade("0x89", native)), "0.409 POL")
+    assert.include(prettyLine(nativeTrade("0x1", null)), "0.409 ETH")
+    assert.include(prettyLine(nativeTrade("0x89", null)), "0.409 POL")
+    assert.include(prettyLine(nativeTrade("0x38", null)), "0.409 BNB")
+    // The sentinel in any letter case, as an event decoded from elsewhere may carry it.
+    assert.include(prettyLine({ ...nativeTrade("0x89", native), priceToken: "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE" }), "0.409 POL")
+    for (const event of [nativeTrade("0x1", native), nativeTrade("0x89", null)]) assert.notInclude(prettyLine(event), "409000000000000000")
+  })
+
+  it("a price in an ERC-20 reads as raw units and the short token address", () => {
+    const [bought] = WatchEvent.fromTrade("0x1", alice, trade({ price: "409000000", price_token_address: usdc }))
+    const line = Output.pretty(bought!, { color: false })
+    assert.include(line, "409000000 0xa0b8…eb48")
+    assert.notInclude(line, "ETH")
+  })
+
+  it("NDJSON keeps a trade's raw price and token", () => {
+    const native18 = nativeTrade("0x89", native)
+    const [erc20] = WatchEvent.fromTrade("0x1", alice, trade({ price: "409000000", price_token_address: usdc }))
+    assert.strictEqual(jsonOf(native18).price, "409000000000000000")
+    assert.strictEqual(jsonOf(native18).priceToken, native)
+    assert.strictEqual(jsonOf(erc20!).price, "409000000")
+    assert.strictEqual(jsonOf(erc20!).priceToken, usdc)
+    assert.notInclude(Output.json(native18), "POL")
   })
 
   it("short keeps short strings and shortens long ones", () => {

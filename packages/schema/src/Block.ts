@@ -13,9 +13,11 @@ import * as Wire from "./Wire.js"
  * @example
  * ```ts
  * import type { Block } from "@chainquery/schema"
+ * import { Option } from "effect"
  *
+ * // The topics are nullable on the wire, so they decode to `Option<string>` (`None` when absent)
  * const isTransfer = (log: Block.BlockLog) =>
- *   log.topic0 === "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+ *   Option.getOrNull(log.topic0) === "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
  * ```
  * @since 0.1.0
  */

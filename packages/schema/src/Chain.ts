@@ -1,7 +1,9 @@
 /**
  * The 25 EVM chains of the service, by name and hexadecimal chain id. Either form is accepted
  * (names case-insensitively, ids in any hex case, or a chain id as a number); the decoded value is
- * always the canonical lower-case hex id, which is what is sent on the wire.
+ * always the canonical lower-case hex id, which is what is sent on the wire. Each chain's native
+ * currency has a symbol ({@link nativeSymbolOf}) and a stand-in token address
+ * ({@link nativeCurrencyAddress}).
  *
  * @since 0.1.0
  */
@@ -182,3 +184,64 @@ export const TradeChain: Schema.Codec<TradeChainId, string | number> = Schema.Un
  * @since 0.1.0
  */
 export const nameOf = (id: ChainId): ChainName => nameById.get(id) as ChainName
+
+/**
+ * The address that stands for a chain's native currency where a token address is expected (e.g.
+ * a trade's `price_token_address` when it was paid in ETH): `0xeeee…eeee`. It is spelled in any
+ * letter case on the wire; compare lower-cased.
+ *
+ * @example
+ * ```ts
+ * import { Chain } from "@chainquery/schema"
+ *
+ * const paidInNative = (token: string | null) => token === null || token.toLowerCase() === Chain.nativeCurrencyAddress
+ * paidInNative("0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE") // true
+ * ```
+ * @since 0.1.0
+ */
+export const nativeCurrencyAddress = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
+
+/** The native currency's symbol of every chain: a chain left out does not compile. */
+const nativeSymbols: { readonly [Id in ChainId]: string } = {
+  "0x1": "ETH",
+  "0xaa36a7": "ETH",
+  "0x4268": "ETH",
+  "0x89": "POL",
+  "0x13882": "POL",
+  "0x38": "BNB",
+  "0x61": "BNB",
+  "0xa86a": "AVAX",
+  "0xfa": "FTM",
+  "0x2a15c308d": "PALM",
+  "0x19": "CRO",
+  "0xa4b1": "ETH",
+  "0x64": "XDAI",
+  "0x27d8": "XDAI",
+  "0x15b38": "CHZ",
+  "0x15b32": "CHZ",
+  "0x2105": "ETH",
+  "0x14a34": "ETH",
+  "0xa": "ETH",
+  "0xaa37dc": "ETH",
+  "0xe708": "ETH",
+  "0xe705": "ETH",
+  "0x504": "GLMR",
+  "0x505": "MOVR",
+  "0x507": "DEV"
+}
+
+/**
+ * The symbol of a chain's native currency (18 decimals on every chain of the service): `ETH` on
+ * eth, its testnets and the Ethereum layer 2s, `POL` on polygon, `BNB` on bsc, and so on.
+ *
+ * @example
+ * ```ts
+ * import { Chain } from "@chainquery/schema"
+ *
+ * Chain.nativeSymbolOf("0x1") // "ETH"
+ * Chain.nativeSymbolOf("0x89") // "POL"
+ * Chain.nativeSymbolOf("0x504") // "GLMR"
+ * ```
+ * @since 0.1.0
+ */
+export const nativeSymbolOf = (id: ChainId): string => nativeSymbols[id]

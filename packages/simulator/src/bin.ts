@@ -9,8 +9,8 @@
  *
  * @since 0.1.0
  */
-import { Chain } from "@chainquery/schema"
-import { Cause, Effect, Schema } from "effect"
+import { Chain, DurationInput } from "@chainquery/schema"
+import { Cause, Duration, Effect, Result, Schema } from "effect"
 import { parseArgs } from "node:util"
 import * as Simulator from "./Simulator.js"
 
@@ -23,7 +23,8 @@ Options:
   --port N             port on the host; 0 picks a free one (default 0)
   --host HOST          address to listen on (default 127.0.0.1)
   --seed S             the world's seed: same seed, same world (default 42)
-  --block-time T       advance every T (e.g. 2s, 500ms, 1m); default: only via POST /__sim/advance
+  --block-time T       advance every T, at least 1ms (e.g. 2s, 500ms, 1m, 1h, 1.5 seconds; units
+                       ms, s, m, h; a bare number is seconds); default: only via POST /__sim/advance
   --api-key KEY        the key requests must carry in X-API-Key or Authorization: Bearer
                        (default ${Simulator.defaultApiKey})
   --history N          blocks of history per chain before serving (default 60)
@@ -53,12 +54,14 @@ const number = (name: string, text: string | undefined, min = 0): number | undef
   return value
 }
 
-const duration = (text: string | undefined): string | undefined => {
+/**
+ * `--block-time`: the shared duration grammar of `@chainquery/schema` (`DurationInput`), at least
+ * 1ms (a world advancing continuously would only grow); a bad value exits 2 with the usage.
+ */
+const blockTime = (text: string | undefined): Duration.Duration | undefined => {
   if (text === undefined) return undefined
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim())
-  if (match === null) return fail(`--block-time must look like 2s, 500ms or 1m, got ${JSON.stringify(text)}`)
-  const unit = match[2] === "ms" ? "millis" : match[2] === "m" ? "minutes" : "seconds"
-  return `${match[1]} ${unit}`
+  const result = DurationInput.validate("--block-time", text, { minimum: Duration.millis(1) })
+  return Result.isFailure(result) ? fail(DurationInput.flagMessage(result.failure)) : result.success
 }
 
 const parsed = (() => {
@@ -111,7 +114,7 @@ const options: Simulator.Options = {
   port: number("port", parsed.port),
   host: parsed.host,
   seed: parsed.seed,
-  blockTime: duration(parsed["block-time"]) as Simulator.Options["blockTime"],
+  blockTime: blockTime(parsed["block-time"]),
   apiKey: parsed["api-key"],
   history: number("history", parsed.history, 1),
   wallets: number("wallets", parsed.wallets, 2),

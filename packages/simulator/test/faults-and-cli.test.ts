@@ -102,7 +102,27 @@ describe("simulator CLI", () => {
   it("refuses a bad flag with exit code 2 and a message", async () => {
     const { code, stderr } = await run(["--block-time", "soon"])
     assert.strictEqual(code, 2)
-    assert.match(stderr, /--block-time must look like 2s/)
+    assert.include(stderr, `--block-time: expected a duration such as 10s, 500ms, 2m or 1h, got "soon"`)
+  }, 30_000)
+
+  it("reads --block-time with the duration grammar every CLI shares: 1h starts", async () => {
+    const { lines, code, stderr } = await run(["--port", "0", "--history", "3", "--block-time", "1h"])
+    assert.match(lines[0]!, /^listening on http:\/\/127\.0\.0\.1:\d+$/, stderr)
+    assert.strictEqual(code, 0)
+  }, 30_000)
+
+  it("refuses --block-time 5x with exit code 2, the shared message and the usage", async () => {
+    const { code, lines, stderr } = await run(["--block-time", "5x"])
+    assert.strictEqual(code, 2)
+    assert.include(stderr, `chainquery-simulator: --block-time: expected a duration such as 10s, 500ms, 2m or 1h, got "5x"`)
+    assert.include(stderr, "Usage: chainquery-simulator")
+    assert.deepStrictEqual(lines, [""], "nothing on stdout")
+  }, 30_000)
+
+  it("refuses a --block-time below 1ms", async () => {
+    const { code, stderr } = await run(["--block-time", "0s"])
+    assert.strictEqual(code, 2)
+    assert.include(stderr, `--block-time must be at least 1ms, got "0s"`)
   }, 30_000)
 })
 

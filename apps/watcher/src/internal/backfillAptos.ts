@@ -21,10 +21,8 @@ import type { Progress } from "./progressBar.js"
 /**
  * What {@link backfillNetwork} reads: one network's wallets, the checkpoints and FROM.
  *
- * @example
- * ```ts
- * const input: AptosInput = { client, network: "mainnet", wallets, checkpoints, from, concurrency: 4, progress }
- * ```
+ * `Backfill.run` makes one per watched network, with that network's ledger client, the
+ * checkpoints of every wallet by key, its concurrency and its progress bar.
  */
 export interface AptosInput {
   readonly client: LedgerClient.Service
@@ -78,10 +76,8 @@ const readBatch = Effect.fnUntraced(function*(input: AptosInput, batch: Readonly
  * The network's history for the backfill, oldest first, and the checkpoints of its wallets that
  * had none.
  *
- * @example
- * ```ts
- * const { checkpoints, events } = yield* backfillNetwork(input)
- * ```
+ * `Backfill.run` writes the `events`, then commits the `checkpoints`, before it reads the next
+ * network.
  */
 export const backfillNetwork = Effect.fnUntraced(function*(
   input: AptosInput

@@ -23,10 +23,8 @@ import type { Progress } from "./progressBar.js"
 /**
  * What {@link backfillChain} reads: one chain's wallets, the checkpoints, FROM and what is watched.
  *
- * @example
- * ```ts
- * const input: EvmInput = { client, chain: "0x1", wallets, checkpoints, from, transfers: true, trades: true, confirmations: 0, concurrency: 4, progress }
- * ```
+ * `Backfill.run` makes one per chain with watched wallets, with the `EvmClient`, the checkpoints
+ * of every wallet by key, whether transfers and trades are watched, and its progress bar.
  */
 export interface EvmInput {
   readonly client: EvmClient.Service
@@ -116,10 +114,8 @@ const readWallet = Effect.fnUntraced(function*(input: EvmInput, wallet: EvmWalle
  * The chain's history for the backfill in chain order, and the checkpoints (at the safe head) of
  * its wallets that had none.
  *
- * @example
- * ```ts
- * const { checkpoints, events } = yield* backfillChain(input)
- * ```
+ * `Backfill.run` writes the `events`, then commits the `checkpoints`, before it reads the next
+ * chain.
  */
 export const backfillChain = Effect.fnUntraced(function*(
   input: EvmInput

@@ -80,10 +80,7 @@ export const readWallet = (client: EvmClient.Service, chain: Chain.ChainId, addr
  * is monotone (true up to some block, false after): gallops (`from + 1, + 2, + 4, …`), then
  * bisects. About `2 log2(distance)` probes; 1 when nothing is new, 2 for one new block.
  *
- * @example
- * ```ts
- * // lastWhere(0n, (n) => Effect.succeed(n <= 1000n)) // 1000n
- * ```
+ * For instance, from block 0 with a test that holds up to block 1000, it succeeds with `1000n`.
  */
 export const lastWhere = Effect.fnUntraced(function*<E>(from: bigint, holds: (block: bigint) => Effect.Effect<boolean, E>) {
   // Offsets 1, 2, 4, 8, …: the usual case, one new block (or none), costs two probes (or one).

@@ -4,6 +4,7 @@
  *
  * @internal
  */
+import { DurationInput } from "@chainquery/schema"
 import { Duration, Result } from "effect"
 import { Flag } from "effect/cli"
 import { decodeFrom, type From, InvalidFrom } from "../Backfill.js"
@@ -13,36 +14,21 @@ import * as WalletSpec from "../WalletSpec.js"
 const message = (error: unknown): string => error instanceof Error ? error.message : String(error)
 
 /** The shortest interval accepted: below it a watcher would only poll the service in a busy loop. */
-const minimumMillis = 100
+const minimumInterval = Duration.millis(100)
 
 /**
- * Parses a duration such as `10s`, `2s`, `500ms`, `1m`, `1.5 seconds` for `--<flag>`, at least
- * `minimum` ms; throws with what is valid.
+ * Parses a duration for `--<flag>` with the grammar and the messages shared by every CLI of the
+ * project (`DurationInput` of `@chainquery/schema`: `10s`, `500ms`, `2m`, `1h`, `1.5 seconds`; a
+ * bare number is seconds), at least `minimum`; throws with what is valid.
  */
-const parseDuration = (flag: string, minimum: number) => (text: string): Duration.Duration => {
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|millis|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?)?$/i.exec(
-    text.trim()
-  )
-  if (match === null || match[1] === undefined) {
-    throw new Error(`--${flag}: expected a duration such as 10s, 500ms, 2m or 1h, got ${JSON.stringify(text)}`)
-  }
-  const value = Number(match[1])
-  const unit = (match[2] ?? "s").toLowerCase()
-  const millis = unit.startsWith("ms") || unit.startsWith("milli")
-    ? value
-    : unit.startsWith("h")
-    ? value * 3_600_000
-    : unit.startsWith("m")
-    ? value * 60_000
-    : value * 1000
-  if (!(millis >= minimum)) throw new Error(`--${flag} must be at least ${minimum}ms, got ${JSON.stringify(text)}`)
-  return Duration.millis(millis)
-}
+const parseDuration = (flag: string, minimum: Duration.Duration) => (text: string): Duration.Duration =>
+  DurationInput.parseFlagUnsafe(`--${flag}`, text, { minimum })
 
 /**
- * Parses an interval such as `10s`, `2s`, `500ms`, `1m`, `1.5 seconds`; throws with what is valid.
+ * Parses an interval such as `10s`, `2s`, `500ms`, `1m`, `1h`, `1.5 seconds`, at least 100ms;
+ * throws with what is valid.
  */
-export const parseInterval: (text: string) => Duration.Duration = parseDuration("interval", minimumMillis)
+export const parseInterval: (text: string) => Duration.Duration = parseDuration("interval", minimumInterval)
 
 /** Parses `transfers,trades` (comma-separated, repeatable values already joined); throws with the valid values. */
 export const parseWatch = (values: ReadonlyArray<string>): ReadonlyArray<Watch> => {
@@ -191,11 +177,11 @@ export const defiInterval = Flag.String("defi-interval").pipe(
     "How often DeFi positions are read (one request per wallet and chain; default 5m, never more often than --interval). Example: --defi-interval 1m"
   ),
   Flag.withDefault("5m"),
-  Flag.mapTryCatch(parseDuration("defi-interval", minimumMillis), message)
+  Flag.mapTryCatch(parseDuration("defi-interval", minimumInterval), message)
 )
 
 /** The shortest request timeout accepted: below it a healthy answer would time out. */
-const minimumTimeoutMillis = 100
+const minimumTimeout = Duration.millis(100)
 
 export const requestTimeout = Flag.String("request-timeout").pipe(
   Flag.withMetavar("DURATION"),
@@ -205,7 +191,7 @@ export const requestTimeout = Flag.String("request-timeout").pipe(
       "Example: --request-timeout 5s"
   ),
   Flag.withDefault("10s"),
-  Flag.mapTryCatch(parseDuration("request-timeout", minimumTimeoutMillis), message)
+  Flag.mapTryCatch(parseDuration("request-timeout", minimumTimeout), message)
 )
 
 /** Parses `--compute-units`: a positive number of compute units per second; throws with what is valid. */
@@ -229,11 +215,7 @@ export const computeUnits = Flag.String("compute-units").pipe(
 
 /**
  * Parses a `--backfill` FROM (a block number or an ISO 8601 date); throws the `InvalidFrom` saying what is valid.
- *
- * @example
- * ```ts
- * parseBackfill("2026-11-01") // { _tag: "Date", date: 2026-11-01T00:00:00Z }
- * ```
+ * For example, `parseBackfill("2026-11-01")` is `{ _tag: "Date", date: 2026-11-01T00:00:00Z }`.
  */
 export const parseBackfill = (text: string): From => {
   const result = decodeFrom(text)
@@ -243,11 +225,7 @@ export const parseBackfill = (text: string): From => {
 
 /**
  * `--backfill FROM`: `Option.some(From)` when given; a bad FROM is a flag error (exit 2) saying what is valid.
- *
- * @example
- * ```ts
- * const command = Command.make("chainquery-watcher", { backfill }, ({ backfill }) => Effect.log(backfill))
- * ```
+ * It goes into a command like any flag: `Command.make("chainquery-watcher", { backfill }, ...)`.
  */
 export const backfill = Flag.String("backfill").pipe(
   Flag.withMetavar("FROM"),

@@ -11,11 +11,7 @@
 
 /**
  * Where the bar is written: `process.stderr`, or anything with `write` (and `isTTY` for a terminal).
- *
- * @example
- * ```ts
- * const output: ProgressOutput = process.stderr
- * ```
+ * Users name it `Backfill.ProgressOutput`.
  */
 export interface ProgressOutput {
   readonly isTTY?: boolean | undefined
@@ -27,10 +23,7 @@ export interface ProgressOutput {
 /**
  * What the bar shows. Times are epoch milliseconds.
  *
- * @example
- * ```ts
- * const state: ProgressState = { label: "backfill", done: 3, total: 10, events: 42, startedAt: 0, now: 1500 }
- * ```
+ * For instance 3 of 10 wallets done and 42 events found, 1.5 s after the start.
  */
 export interface ProgressState {
   readonly label: string
@@ -44,13 +37,7 @@ export interface ProgressState {
 /**
  * What the reader tells the bar.
  *
- * @example
- * ```ts
- * const walletDone = (progress: Progress, events: number) => {
- *   progress.found(events)
- *   progress.advance(1)
- * }
- * ```
+ * A reader calls `found` as it finds events, and `advance` as it finishes wallets.
  */
 export interface Progress {
   /** `wallets` more are done. */
@@ -60,12 +47,8 @@ export interface Progress {
 }
 
 /**
- * A bar: report progress, then `finish` once.
- *
- * @example
- * ```ts
- * const end = (bar: ProgressBar, ok: boolean) => bar.finish(ok ? "done" : "stopped")
- * ```
+ * A bar: report progress, then `finish` once, with `"done"` when the read completed and
+ * `"stopped"` otherwise.
  */
 export interface ProgressBar extends Progress {
   /** Takes the bar off its line on a terminal (before other text is printed there); the next report draws it again. */
@@ -75,12 +58,7 @@ export interface ProgressBar extends Progress {
 }
 
 /**
- * A bar that shows nothing.
- *
- * @example
- * ```ts
- * const bar = output === undefined ? silent : make(output, { label: "backfill", total, now: Date.now })
- * ```
+ * A bar that shows nothing: what a backfill uses when it is given no output.
  */
 export const silent: ProgressBar = { advance: () => {}, found: () => {}, clear: () => {}, finish: () => {} }
 
@@ -89,10 +67,7 @@ const count = (n: number): string => n.toLocaleString("en-US")
 /**
  * A duration for people: `850ms`, `42s`, `3m05s`, `1h02m`.
  *
- * @example
- * ```ts
- * formatDuration(185_000) // "3m05s"
- * ```
+ * For instance 185 000 ms is `"3m05s"`.
  */
 export const formatDuration = (millis: number): string => {
   const ms = Math.max(0, Math.round(millis))
@@ -110,10 +85,7 @@ const percentOf = (state: ProgressState): number =>
 /**
  * The time left, from the pace so far; `undefined` before the first wallet is done.
  *
- * @example
- * ```ts
- * eta({ label: "backfill", done: 10, total: 40, events: 0, startedAt: 0, now: 5000 }) // 15000
- * ```
+ * For instance 10 of 40 wallets done in 5 s leaves 15 000 ms.
  */
 export const eta = (state: ProgressState): number | undefined =>
   state.done <= 0 || state.total <= 0
@@ -123,13 +95,8 @@ export const eta = (state: ProgressState): number | undefined =>
 const width = 20
 
 /**
- * One line of the bar.
- *
- * @example
- * ```ts
- * render({ label: "backfill", done: 12, total: 40, events: 1234, startedAt: 0, now: 5000 })
- * // "backfill [######--------------] 12/40 wallets 30% | 1,234 events | 5s elapsed, ~11s left"
- * ```
+ * One line of the bar, e.g. for 12 of 40 wallets and 1234 events after 5 s:
+ * `backfill [######--------------] 12/40 wallets 30% | 1,234 events | 5s elapsed, ~11s left`.
  */
 export const render = (state: ProgressState): string => {
   const percent = percentOf(state)
@@ -141,13 +108,7 @@ export const render = (state: ProgressState): string => {
 }
 
 /**
- * The final line.
- *
- * @example
- * ```ts
- * renderFinal({ label: "backfill", done: 40, total: 40, events: 1234, startedAt: 0, now: 5000 }, "done")
- * // "backfill done: 40/40 wallets, 1,234 events in 5s"
- * ```
+ * The final line, e.g. `backfill done: 40/40 wallets, 1,234 events in 5s`.
  */
 export const renderFinal = (state: ProgressState, outcome: "done" | "stopped"): string =>
   `${state.label} ${outcome}: ${count(state.done)}/${count(state.total)} wallets, ${count(state.events)} events in ${
@@ -155,12 +116,8 @@ export const renderFinal = (state: ProgressState, outcome: "done" | "stopped"): 
   }`
 
 /**
- * Options of {@link make}.
- *
- * @example
- * ```ts
- * const options: Options = { label: "backfill from block 19000000", total: 40, now: Date.now, redrawMillis: 100 }
- * ```
+ * Options of {@link make}: the label (e.g. `backfill from block 19000000`), the number of
+ * wallets, the clock, and how often to draw.
  */
 export interface Options {
   readonly label: string
@@ -177,15 +134,8 @@ export interface Options {
 const clearLine = "\u001b[K"
 
 /**
- * A bar on `output`; it writes its first state at once.
- *
- * @example
- * ```ts
- * const bar = make(process.stderr, { label: "backfill", total: wallets.length, now: Date.now })
- * bar.found(12)
- * bar.advance(1)
- * bar.finish("done")
- * ```
+ * A bar on `output`; it writes its first state at once. `Backfill.run` makes one on its
+ * `progress` output, with the number of wallets to read as `total`.
  */
 export const make = (output: ProgressOutput, options: Options): ProgressBar => {
   const tty = output.isTTY === true

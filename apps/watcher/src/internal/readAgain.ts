@@ -19,10 +19,8 @@ const isCorruptBody = (error: unknown): boolean => {
  * Runs `read` again, twice at most, while it fails with a corrupt body; any other failure (a
  * record with a wrong field is the service's answer) is returned at once.
  *
- * @example
- * ```ts
- * const page = againIfCorrupt(client.getNFTTransfersByBlock({ block: 18_000_000n, chain: "0x1" }))
- * ```
+ * The engine's EVM pages (A1, A2) and Aptos listings are read through it: a corrupt body costs
+ * two more reads of that page at most, not the whole cycle.
  */
 export const againIfCorrupt = <A, E, R>(read: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.retry(read, { times: 2, while: isCorruptBody })

@@ -72,11 +72,9 @@ const burn = (ledger: AptosLedger, random: Random, version: number): void => {
 /**
  * Appends one tick of transactions. `bootstrap` ticks (the initial history) are mostly mints.
  *
- * @example
- * ```ts
- * tick(ledger, random.fork("tick", 0), true)
- * ledger.lastVersion() // > genesis.profile.firstVersion
- * ```
+ * Each transaction lands 1 to 2,500 versions after the one before, so after a tick
+ * `ledger.lastVersion()` has moved on. The world gives each tick its own fork of its random
+ * (`random.fork("tick", n)`), so ticks stay reproducible.
  */
 export const tick = (ledger: AptosLedger, random: Random, bootstrap: boolean): void => {
   const [min, max] = ledger.genesis.profile.txPerTick

@@ -17,20 +17,15 @@ import { type Genesis, millisAt } from "./AptosGenesis.js"
 /**
  * What a transfer row records.
  *
- * @example
- * ```ts
- * const kind: TransferKind = "claim"
- * ```
+ * {@link transferTypes} gives the Move event type written for each.
  */
 export type TransferKind = "mint" | "deposit" | "claim" | "burn"
 
 /**
  * The `transfer_type` written for each kind (the Move event type, as the service reports it).
  *
- * @example
- * ```ts
- * transferTypes.claim // "0x3::token_transfers::TokenClaimEvent"
- * ```
+ * A claim, for instance, is written as `0x3::token_transfers::TokenClaimEvent`; the other kinds are
+ * `0x3::token` events.
  */
 export const transferTypes: Readonly<Record<TransferKind, string>> = {
   mint: "0x3::token::MintTokenEvent",
@@ -43,10 +38,8 @@ export const transferTypes: Readonly<Record<TransferKind, string>> = {
  * One NFT transfer. `from` is -1 for a mint and `to` is -1 for a burn; accounts are indexes
  * into `genesis.accounts`.
  *
- * @example
- * ```ts
- * const isSale = (row: TransferRow) => row.coinAmount !== null
- * ```
+ * A row is a sale when `coinAmount` (with its `coinType`) is set; every other row has `null` in
+ * both.
  */
 export interface TransferRow {
   readonly version: number
@@ -65,10 +58,8 @@ export interface TransferRow {
 /**
  * A token (token data) created by a mint row.
  *
- * @example
- * ```ts
- * const label = (token: TokenRow) => `${token.name} (${token.id.slice(0, 8)})`
- * ```
+ * `id` is the `token_data_id_hash` (64 hex digits) and `name` is `<collection> #n` or `#n` (see
+ * `CollectionInfo.prefixedNames`).
  */
 export interface TokenRow {
   readonly id: string
@@ -83,11 +74,6 @@ export interface TokenRow {
 /**
  * An interval of positive balance of `token` held by `owner`; `closeRow` is `Infinity` while
  * open, `amount` the current balance, `events` the rows that changed it (ascending).
- *
- * @example
- * ```ts
- * const isOpen = (h: HoldingRow) => h.closeRow === Number.POSITIVE_INFINITY
- * ```
  */
 export interface HoldingRow {
   readonly owner: number
@@ -102,11 +88,8 @@ export interface HoldingRow {
  * The holdings of one key: ids of the open ones (ascending) and of the closed ones (in close
  * order, hence by ascending `closeRow`).
  *
- * @example
- * ```ts
- * const index = new HoldingIndex()
- * index.open.length // 0
- * ```
+ * A new index has both lists empty; the ledger makes one for a key (see {@link holdingKey}) when
+ * the first holding of that key opens.
  */
 export class HoldingIndex {
   readonly open: Array<number> = []
@@ -116,10 +99,8 @@ export class HoldingIndex {
 /**
  * The keys of the holding indexes.
  *
- * @example
- * ```ts
- * holdingKey.ownerCollection(3, 7) // "w3:7"
- * ```
+ * `holdingKey.ownerCollection(3, 7)` is `"w3:7"`; the other keys are `o<owner>`, `c<collection>`
+ * and `t<token>`.
  */
 export const holdingKey = {
   owner: (owner: number) => `o${owner}`,
@@ -131,10 +112,7 @@ export const holdingKey = {
 /**
  * First index in the ascending `items` whose key is >= `target`.
  *
- * @example
- * ```ts
- * lowerBound([1, 3, 5], (x) => x, 4) // 2
- * ```
+ * `lowerBound([1, 3, 5], (x) => x, 4)` is 2; it is `items.length` when every key is below `target`.
  */
 export const lowerBound = <A>(items: ReadonlyArray<A>, key: (item: A) => number, target: number): number => {
   let lo = 0, hi = items.length
@@ -158,11 +136,9 @@ const push = <K>(map: Map<K, Array<number>>, key: K, id: number): void => {
  * Rows, tokens, holdings and their indexes; grows only through {@link AptosLedger.mint},
  * {@link AptosLedger.move} and {@link AptosLedger.burn}.
  *
- * @example
- * ```ts
- * const ledger = new AptosLedger(genesis, random.fork("ledger"))
- * const token = ledger.mint(1_000_000_000, 0, genesis.wallets[0]!, 1, random)
- * ```
+ * A ledger starts empty from a genesis and a random of its own (for event handles);
+ * `ledger.mint(version, collection, to, amount, random)` then creates a token and returns its
+ * index.
  */
 export class AptosLedger {
   readonly rows: Array<TransferRow> = []

@@ -10,14 +10,7 @@ import { lowerBound, type AptosLedger, type HoldingIndex } from "./AptosLedger.j
 /**
  * A stream of ids in listing order.
  *
- * @example
- * ```ts
- * const drain = (source: Source) => {
- *   const ids: Array<number> = []
- *   for (let id = source.peek(); id !== undefined; id = source.peek()) { ids.push(id); source.skip() }
- *   return ids
- * }
- * ```
+ * To drain one, read `peek()` and call `skip()` until `peek()` returns `undefined`.
  */
 export interface Source {
   /** The current id, or `undefined` once the stream is exhausted. */
@@ -32,10 +25,7 @@ const self = (n: number) => n
  * Ids of an ascending list, from the first one >= `from`, up to (excluding) the first one at
  * which `stop` holds.
  *
- * @example
- * ```ts
- * const source = ascending([1, 4, 9, 12], 4, (id) => id >= 12) // yields 4, 9
- * ```
+ * `ascending([1, 4, 9, 12], 4, (id) => id >= 12)` yields 4 then 9.
  */
 export const ascending = (
   ids: ReadonlyArray<number>,
@@ -52,10 +42,7 @@ export const ascending = (
 /**
  * Ids of an ascending list read backwards, from the last one < `before`.
  *
- * @example
- * ```ts
- * const source = descending([1, 4, 9, 12], 12) // yields 9, 4, 1
- * ```
+ * `descending([1, 4, 9, 12], 12)` yields 9, 4, then 1.
  */
 export const descending = (ids: ReadonlyArray<number>, before: number): Source => {
   let i = lowerBound(ids, self, before) - 1
@@ -70,10 +57,8 @@ export const descending = (ids: ReadonlyArray<number>, before: number): Source =
  * open ones opened before the snapshot, merged with the ones closed after it (few, for a recent
  * snapshot) that were open at it.
  *
- * @example
- * ```ts
- * const source = holdingsAt(ledger, ledger.holdingIndexes.get("o12")!, ledger.rows.length, 0)
- * ```
+ * With `bound = ledger.rows.length` and `from = 0` it streams every holding of the key open now,
+ * e.g. all current holdings of an owner under `holdingKey.owner(owner)`.
  */
 export const holdingsAt = (ledger: AptosLedger, index: HoldingIndex, bound: number, from: number): Source => {
   const holdings = ledger.holdings
@@ -89,10 +74,8 @@ export const holdingsAt = (ledger: AptosLedger, index: HoldingIndex, bound: numb
 /**
  * Merges sources into one stream in `order`; an id present in several sources comes out once.
  *
- * @example
- * ```ts
- * const both = merge([descending(a, bound), descending(b, bound)], "desc")
- * ```
+ * Merging `descending(a, bound)` and `descending(b, bound)` in `"desc"` order gives the ids of both
+ * lists, newest first, each once.
  */
 export const merge = (sources: ReadonlyArray<Source>, order: "asc" | "desc"): Source => {
   const before = order === "asc" ? (a: number, b: number) => a < b : (a: number, b: number) => a > b
@@ -131,10 +114,8 @@ export const merge = (sources: ReadonlyArray<Source>, order: "asc" | "desc"): So
 /**
  * What one page of a listing needs.
  *
- * @example
- * ```ts
- * const walk: Walk<string> = { offset: 0, limit: 10, keep: () => true, map: String }
- * ```
+ * `keep` decides which ids count (for skipping and taking alike) and `map` turns each id taken into
+ * its record.
  */
 export interface Walk<A> {
   readonly offset: number
@@ -146,11 +127,6 @@ export interface Walk<A> {
 /**
  * One page: the records, and the id of the next kept record (`undefined` when none remains),
  * which is where the next page starts.
- *
- * @example
- * ```ts
- * const more = (page: Collected<unknown>) => page.next !== undefined
- * ```
  */
 export interface Collected<A> {
   readonly items: ReadonlyArray<A>
@@ -160,11 +136,8 @@ export interface Collected<A> {
 /**
  * Skips `offset` kept ids, takes `limit` kept ids, then looks ahead for one more kept id.
  *
- * @example
- * ```ts
- * collect(ascending([1, 2, 3, 4], 0), { offset: 1, limit: 2, keep: () => true, map: (id) => id })
- * // { items: [2, 3], next: 4 }
- * ```
+ * `collect(ascending([1, 2, 3, 4], 0), { offset: 1, limit: 2, keep: () => true, map: (id) => id })`
+ * is `{ items: [2, 3], next: 4 }`.
  */
 export const collect = <A>(source: Source, walk: Walk<A>): Collected<A> => {
   const seek = (): number | undefined => {

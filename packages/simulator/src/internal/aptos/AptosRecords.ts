@@ -21,11 +21,7 @@ const instant = (ledger: AptosLedger, version: number): DateTime.Utc =>
 /**
  * The B2/B3 record of a transfer row.
  *
- * @example
- * ```ts
- * const newest = transferRecord(ledger, ledger.rows.at(-1)!)
- * newest.transaction_version // bigint
- * ```
+ * Its `transaction_version` is a `bigint`, as in the decoded schema type.
  */
 export const transferRecord = (ledger: AptosLedger, row: TransferRow): AptosToken.TokenTransfer => {
   const token = ledger.tokens[row.token]!
@@ -55,11 +51,8 @@ export const transferRecord = (ledger: AptosLedger, row: TransferRow): AptosToke
  * The B1/B5/B6 record of a holding as of a snapshot of `bound` rows (its balance and last
  * transaction then).
  *
- * @example
- * ```ts
- * const now = holdingRecord(ledger, ledger.live[0]!, ledger.rows.length)
- * now.amount // bigint > 0n
- * ```
+ * For a holding open at the snapshot `amount` is its balance then, a positive `bigint`;
+ * `ledger.live` lists the holdings open now.
  */
 export const holdingRecord = (ledger: AptosLedger, id: number, bound: number): AptosToken.TokenHolding => {
   const holding = ledger.holdings[id]!
@@ -86,10 +79,7 @@ export const holdingRecord = (ledger: AptosLedger, id: number, bound: number): A
  * The B4 record of a collection as of a snapshot of `bound` rows: `supply` counts the tokens
  * created by then, the last transaction is its newest row then (its creation when none).
  *
- * @example
- * ```ts
- * collectionRecord(ledger, 0, ledger.rows.length).supply // bigint
- * ```
+ * With `bound = ledger.rows.length` it is the collection as of now; `supply` is a `bigint`.
  */
 export const collectionRecord = (ledger: AptosLedger, index: number, bound: number): AptosCollection.Collection => {
   const info = ledger.genesis.collections[index]!
@@ -117,10 +107,7 @@ export const collectionRecord = (ledger: AptosLedger, index: number, bound: numb
 /**
  * The B7 record of a coin.
  *
- * @example
- * ```ts
- * coinRecord(ledger, ledger.genesis.coins[0]!).symbol // "APT"
- * ```
+ * Coin 0 of every genesis is the native coin, so its record has the `symbol` `"APT"`.
  */
 export const coinRecord = (ledger: AptosLedger, coin: CoinInfo): AptosCoin.Coin => ({
   coin_type: coin.coinType,

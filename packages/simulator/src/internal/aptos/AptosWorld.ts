@@ -27,10 +27,8 @@ export type { AptosNetwork } from "./AptosGenesis.js"
  * How to build a network. `history` is the number of ordinary ticks run after the mint-heavy
  * initial history (default 50).
  *
- * @example
- * ```ts
- * const options: AptosWorldOptions = { seed: "demo/aptos/mainnet", network: "mainnet", history: 40 }
- * ```
+ * The same options always build the same world, e.g.
+ * `{ seed: "demo/aptos/mainnet", network: "mainnet", history: 40 }`.
  */
 export interface AptosWorldOptions {
   readonly seed: string
@@ -42,10 +40,8 @@ export interface AptosWorldOptions {
  * A page request, already validated: `limit` (1..100), `offset` (records to skip from the
  * position) and the `cursor` of the previous page.
  *
- * @example
- * ```ts
- * const next: PageRequest = { limit: 100, cursor: "eyJxIjoi…" }
- * ```
+ * A first page gives only `limit` (and perhaps `offset`); each next page also passes the `cursor`
+ * of the page before.
  */
 export interface PageRequest {
   readonly limit: number
@@ -57,10 +53,7 @@ export interface PageRequest {
  * B1 filters: owner addresses (padded, lower-case) to exclude / to restrict to. An empty
  * whitelist is no whitelist.
  *
- * @example
- * ```ts
- * const filters: WalletFilters = { walletBlacklist: ["0x" + "ab".repeat(32)] }
- * ```
+ * Each is `0x` and 64 hex digits, e.g. `"0x" + "ab".repeat(32)`.
  */
 export interface WalletFilters {
   readonly walletBlacklist?: ReadonlyArray<string> | undefined
@@ -71,10 +64,7 @@ export interface WalletFilters {
  * B2/B3/B5 filters: collection data id hashes to exclude / to restrict to. An empty whitelist is
  * no whitelist.
  *
- * @example
- * ```ts
- * const filters: CollectionFilters = { collectionWhitelist: [world.sampleCollections(1)[0]!] }
- * ```
+ * In tests, `world.sampleCollections(n)` gives ids of busy collections to put in a whitelist.
  */
 export interface CollectionFilters {
   readonly collectionBlacklist?: ReadonlyArray<string> | undefined
@@ -84,10 +74,8 @@ export interface CollectionFilters {
 /**
  * B4/B7 bounds: inclusive, case-sensitive (UTF-16 code-unit order, so `"Z" < "a"`).
  *
- * @example
- * ```ts
- * const range: NameRange = { fromName: "A", toName: "Czz" }
- * ```
+ * `{ fromName: "A", toName: "Czz" }`, for instance, keeps the names from `"A"` to `"Czz"`, both
+ * included.
  */
 export interface NameRange {
   readonly fromName?: string | undefined
@@ -126,12 +114,9 @@ interface Snapshot {
  * then descending event order); holding listings (B1, B5, B6) are in order of acquisition;
  * B4 and B7 are in name order.
  *
- * @example
- * ```ts
- * const world = new AptosWorld({ seed: "demo/aptos/mainnet", network: "mainnet" })
- * const page = world.transfersByWallets(world.sampleWallets(1), {}, { limit: 10 })
- * world.advance()
- * ```
+ * Build one with `new AptosWorld({ seed, network })`, read a listing with, say,
+ * `world.transfersByWallets(world.sampleWallets(1), {}, { limit: 10 })`, and move it on one tick
+ * with `world.advance()`.
  */
 export class AptosWorld {
   readonly network: AptosNetwork

@@ -13,10 +13,8 @@ import type { OpenResponses } from "./OpenResponses.js"
  * for latency), and cut its body in half (`truncated`, with a matching Content-Length) or send
  * the head and the first half and never finish (`stalled`).
  *
- * @example
- * ```ts
- * const alteration: Alteration = { notBefore: Date.now() + 100, cut: "stalled" }
- * ```
+ * `{ notBefore: now() + 100, cut: undefined }`, for instance, only delays the response by 100 ms,
+ * and `{ notBefore: now(), cut: "stalled" }` only stalls it.
  */
 export interface Alteration {
   readonly notBefore: number
@@ -57,11 +55,9 @@ const headersOf = (given: unknown): Record<string, string | number | Array<strin
  * applies the alteration when the handler ends: waits until `notBefore`, then sends the body
  * whole, cut in half, or half and never the rest. Only used on requests that drew such a fault.
  *
- * @example
- * ```ts
- * alterResponse(res, { notBefore: now() + 250, cut: undefined }, open, now)
- * next(req, res)
- * ```
+ * Call it before passing the request on:
+ * `alterResponse(res, { notBefore: now() + 250, cut: undefined }, open, now)` and then
+ * `next(req, res)` delays the real response by 250 ms.
  */
 export const alterResponse = (res: ServerResponse, alteration: Alteration, open: OpenResponses, now: () => number): void => {
   const patched = res as unknown as Patched

@@ -11,20 +11,14 @@ import { type OperationId, resolveOperationId } from "./Routes.js"
  * Every fault kind. `latency` delays a response and combines with any other kind; the others
  * each replace or alter the response, at most one per request (see {@link replacingKinds}).
  *
- * @example
- * ```ts
- * faultKinds.includes("stalled") // true
- * ```
+ * It is {@link replacingKinds} with `latency` in front.
  */
 export const faultKinds = ["latency", "rateLimited", "serverError", "reset", "truncated", "malformed", "stalled", "huge"] as const
 
 /**
  * One fault kind.
  *
- * @example
- * ```ts
- * const kind: FaultKind = "reset"
- * ```
+ * Any member of {@link faultKinds}, e.g. `"reset"`.
  */
 export type FaultKind = (typeof faultKinds)[number]
 
@@ -32,20 +26,14 @@ export type FaultKind = (typeof faultKinds)[number]
  * The kinds that replace or alter the response, in the order their probabilities are stacked
  * when one is drawn per request (their probabilities must add up to at most 1).
  *
- * @example
- * ```ts
- * replacingKinds[0] // "rateLimited"
- * ```
+ * `rateLimited` comes first, so it takes the lowest slice of the draw.
  */
 export const replacingKinds = ["rateLimited", "serverError", "reset", "truncated", "malformed", "stalled", "huge"] as const
 
 /**
  * A kind that replaces or alters the response.
  *
- * @example
- * ```ts
- * const kind: ReplacingKind = "truncated"
- * ```
+ * Any fault kind but `latency`.
  */
 export type ReplacingKind = (typeof replacingKinds)[number]
 
@@ -55,10 +43,8 @@ export type ReplacingKind = (typeof replacingKinds)[number]
  * 1, `serverError.statuses` `[500, 502, 503]` (one picked per fault), `huge.bytes` 32 MiB (the
  * body is valid JSON strictly larger than this).
  *
- * @example
- * ```ts
- * const p: FaultParameters["serverError"] = { statuses: [503] }
- * ```
+ * Every parameter is optional: `{ statuses: [503] }` for `serverError`, for instance, makes every
+ * server error a 503.
  */
 export interface FaultParameters {
   readonly latency: { readonly ms?: number; readonly jitterMs?: number }
@@ -74,10 +60,8 @@ export interface FaultParameters {
 /**
  * The settings of one kind: its probability and its parameters.
  *
- * @example
- * ```ts
- * const latency: KindSettings<"latency"> = { probability: 0.5, ms: 200, jitterMs: 50 }
- * ```
+ * `KindSettings<"latency">` of `{ probability: 0.5, ms: 200, jitterMs: 50 }`, for instance, delays
+ * half the requests by 200 to 250 ms.
  */
 export type KindSettings<K extends FaultKind> = { readonly probability: number } & FaultParameters[K]
 
@@ -86,10 +70,9 @@ export type KindSettings<K extends FaultKind> = { readonly probability: number }
  * as a bare probability (parameters come from the global settings) or as full settings (missing
  * parameters come from the global settings, then the defaults).
  *
- * @example
- * ```ts
- * const route: RouteFaults = { serverError: 1, latency: { probability: 1, ms: 50 } }
- * ```
+ * `{ serverError: 1, latency: { probability: 1, ms: 50 } }`, for instance, makes every request of
+ * the operation a server error (with the global `statuses`) delayed by 50 ms (plus the global
+ * `jitterMs`).
  */
 export type RouteFaults = { readonly [K in FaultKind]?: number | KindSettings<K> }
 
@@ -99,7 +82,9 @@ export type RouteFaults = { readonly [K in FaultKind]?: number | KindSettings<K>
  *
  * @example
  * ```ts
- * const config: FaultConfig = {
+ * import type { Simulator } from "@chainquery/simulator"
+ *
+ * const config: Simulator.FaultConfig = {
  *   serverError: { probability: 0.1, statuses: [502, 503] },
  *   latency: { probability: 1, ms: 20, jitterMs: 10 },
  *   routes: { getBlock: { serverError: 0 } }
@@ -111,12 +96,7 @@ export type FaultConfig = { readonly [K in FaultKind]?: KindSettings<K> } & {
 }
 
 /**
- * The default `huge.bytes`: 32 MiB.
- *
- * @example
- * ```ts
- * defaultHugeBytes // 33554432
- * ```
+ * The default `huge.bytes`: 32 MiB (33,554,432 bytes).
  */
 export const defaultHugeBytes = 32 * 1024 * 1024
 
@@ -210,12 +190,9 @@ const checkSum = (
  * an error message naming the bad field (`faults.serverError.statuses[0] must be between 500
  * and 599, got 404`). Unknown fields are errors, so typos do not pass silently.
  *
- * @example
- * ```ts
- * parseFaultConfig({ reset: 0.1, routes: { A6: { reset: 0 } } })
- * // { reset: { probability: 0.1 }, routes: { getBlock: { reset: { probability: 0 } } } }
- * parseFaultConfig({ reste: 0.1 }) // "faults.reste is not a fault kind (...)"
- * ```
+ * `parseFaultConfig({ reset: 0.1, routes: { A6: { reset: 0 } } })`, for instance, returns
+ * `{ reset: { probability: 0.1 }, routes: { getBlock: { reset: { probability: 0 } } } }`, and the
+ * typo `parseFaultConfig({ reste: 0.1 })` returns `"faults.reste is not a fault kind (...)"`.
  */
 export const parseFaultConfig = (json: unknown): FaultConfig | string => {
   try {

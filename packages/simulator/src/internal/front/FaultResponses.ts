@@ -10,10 +10,8 @@ import type { OpenResponses } from "./OpenResponses.js"
 /**
  * Answers with a JSON body and an exact Content-Length.
  *
- * @example
- * ```ts
- * sendJson(res, 429, { message: "Rate Limit exceeded" }, { "retry-after": "2" })
- * ```
+ * Extra `headers` go out with the content type and length ({@link sendRateLimited} sends
+ * `Retry-After` this way); nothing is sent on a response already destroyed.
  */
 export const sendJson = (res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void => {
   sendText(res, status, JSON.stringify(body), headers)
@@ -32,10 +30,8 @@ const sendText = (res: ServerResponse, status: number, text: string, headers: Ou
 /**
  * The 429 the service sends past its rate limit, with `Retry-After` in whole seconds.
  *
- * @example
- * ```ts
- * sendRateLimited(res, 2) // 429, Retry-After: 2, {"message":"Rate Limit exceeded"}
- * ```
+ * `sendRateLimited(res, 2)` answers 429 with `Retry-After: 2` and
+ * `{"message":"Rate Limit exceeded"}`.
  */
 export const sendRateLimited = (res: ServerResponse, retryAfterSeconds: number): void =>
   sendJson(res, 429, { message: "Rate Limit exceeded" }, { "retry-after": String(retryAfterSeconds) })
@@ -43,10 +39,8 @@ export const sendRateLimited = (res: ServerResponse, retryAfterSeconds: number):
 /**
  * A 5xx with the status's standard text as message (`{"message":"Bad Gateway"}`).
  *
- * @example
- * ```ts
- * sendServerError(res, 503) // {"message":"Service Unavailable"}
- * ```
+ * `sendServerError(res, 503)` sends `{"message":"Service Unavailable"}`; a status with no standard
+ * text gets `Internal Server Error`.
  */
 export const sendServerError = (res: ServerResponse, status: number): void =>
   sendJson(res, status, { message: STATUS_CODES[status] ?? "Internal Server Error" })
@@ -54,10 +48,7 @@ export const sendServerError = (res: ServerResponse, status: number): void =>
 /**
  * The body of a `malformed` fault: the start of a page, then an upstream error page. Not JSON.
  *
- * @example
- * ```ts
- * malformedBody.startsWith('{"result": [') // true
- * ```
+ * It begins like a real page (`{"result": [`), so a client fails only part-way through parsing it.
  */
 export const malformedBody = "{\"result\": [{\"block_number\":\"1\",\"token_address\":\"0x" +
   "<html><body><h1>502 Bad Gateway</h1>upstream connect error or disconnect/reset before headers</body></html>"
@@ -65,20 +56,14 @@ export const malformedBody = "{\"result\": [{\"block_number\":\"1\",\"token_addr
 /**
  * A 200 whose body is not JSON (see {@link malformedBody}).
  *
- * @example
- * ```ts
- * sendMalformed(res)
- * ```
+ * It sends {@link malformedBody} with a JSON content type and an exact Content-Length.
  */
 export const sendMalformed = (res: ServerResponse): void => sendText(res, 200, malformedBody, {})
 
 /**
  * Drops the connection without any response (the client sees a socket reset or hang-up).
  *
- * @example
- * ```ts
- * resetConnection(req)
- * ```
+ * It takes the request, not the response, and destroys `req.socket`.
  */
 export const resetConnection = (req: IncomingMessage): void => {
   req.socket.destroy()
@@ -95,10 +80,7 @@ let hugeChunk: Buffer | undefined
  * The total size of the `huge` body for a minimum size: header, `n` identical items, tail, the
  * smallest `n >= 1` that makes it strictly larger than `minBytes`.
  *
- * @example
- * ```ts
- * hugeBodySize(2 * 1024 * 1024) > 2 * 1024 * 1024 // true
- * ```
+ * `hugeBodySize(2 * 1024 * 1024).bytes`, for instance, is just over 2 MiB (by less than one item).
  */
 export const hugeBodySize = (minBytes: number): { readonly items: number; readonly bytes: number } => {
   const fixed = hugeHead.length + hugeTail.length - 1
@@ -110,10 +92,8 @@ export const hugeBodySize = (minBytes: number): { readonly items: number; readon
  * Streams a 200 with a valid JSON body larger than `minBytes`, in 64 KiB chunks, honouring
  * back-pressure, so that the server never holds the body. The response is tracked in `open`.
  *
- * @example
- * ```ts
- * streamHuge(res, 32 * 1024 * 1024, open)
- * ```
+ * A `huge` fault with the default size calls `streamHuge(res, 32 * 1024 * 1024, open)`;
+ * `open.close()` at shutdown ends a stream still running.
  */
 export const streamHuge = (res: ServerResponse, minBytes: number, open: OpenResponses): void => {
   if (res.destroyed) return

@@ -38,10 +38,8 @@ export {
  * if latency was drawn. `status` is the 5xx status of a `serverError`, `retryAfterSeconds` the
  * header of a `rateLimited`, `bytes` the minimum body size of a `huge`.
  *
- * @example
- * ```ts
- * const decision: FaultDecision = { kind: "serverError", latencyMs: undefined, status: 503, retryAfterSeconds: 1, bytes: 0 }
- * ```
+ * A 503 server error without latency, for instance, is
+ * `{ kind: "serverError", latencyMs: undefined, status: 503, retryAfterSeconds: 1, bytes: 0 }`.
  */
 export interface FaultDecision {
   readonly kind: ReplacingKind | undefined
@@ -109,13 +107,8 @@ const planOf = (config: FaultConfig, route: RouteFaults | undefined): Plan => {
  * The random stream is `new Random(seed).fork("faults")`; it is not rewound when the
  * configuration changes.
  *
- * @example
- * ```ts
- * const faults = new Faults("42", { serverError: { probability: 1, statuses: [503] } })
- * faults.decide("getBlock")?.status // 503
- * faults.set({})
- * faults.decide("getBlock") // undefined
- * ```
+ * With `new Faults("42", { serverError: { probability: 1, statuses: [503] } })`,
+ * `decide("getBlock")?.status` is 503; after `set({})`, `decide("getBlock")` is `undefined`.
  */
 export class Faults {
   private readonly random: Random

@@ -27,20 +27,14 @@ const clock = (): number => performance.now()
  * The request header through which family B handlers learn the network (`mainnet` or
  * `testnet`); the front door sets it for family B and removes any a client sent.
  *
- * @example
- * ```ts
- * req.headers[networkHeaderName] // "testnet" behind /aptos/testnet/...
- * ```
+ * Behind `/aptos/testnet/...`, a handler reads `"testnet"` from `req.headers[networkHeaderName]`.
  */
 export const networkHeaderName = "x-chainquery-network"
 
 /**
  * A node:http request listener.
  *
- * @example
- * ```ts
- * const next: Handler = (req, res) => res.end("ok")
- * ```
+ * The service's handler (`next`) and the front door's own `handle` both have this type.
  */
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -49,15 +43,8 @@ export type Handler = (req: IncomingMessage, res: ServerResponse) => void
  * API's handler, and optionally the initial faults, a rate limit, and a clock for the limiter
  * (milliseconds; default `Date.now`). Latency always runs on real time.
  *
- * @example
- * ```ts
- * const options: FrontDoorOptions = {
- *   seed: "42",
- *   next: (_req, res) => res.end("{}"),
- *   control: (_req, res) => res.end("{}"),
- *   rateLimit: { unitsPerSecond: 25 }
- * }
- * ```
+ * `{ seed: "42", next, control, rateLimit: { unitsPerSecond: 25 } }`, for instance, makes a front
+ * door with no faults that lets each key spend 25 units per second.
  */
 export interface FrontDoorOptions {
   readonly seed: string
@@ -76,12 +63,8 @@ export interface FrontDoorOptions {
  * live (the control API reads and changes them); `close` ends every response a fault holds open
  * (stalled, delayed, huge) and must be called when the server shuts down.
  *
- * @example
- * ```ts
- * const server = createServer(frontDoor.handle)
- * frontDoor.faults.set({ reset: { probability: 0.1 } })
- * frontDoor.stats.snapshot().requests.total
- * ```
+ * Pass `handle` to `createServer`; change the faults at run time with `faults.set(...)` and read
+ * the counters with `stats.snapshot()`.
  */
 export interface FrontDoor {
   readonly handle: Handler
@@ -98,16 +81,9 @@ export interface FrontDoor {
  * `next`, through a response wrapper only when the fault alters the real response. Throws when
  * the fault configuration or the rate-limit weights are not valid.
  *
- * @example
- * ```ts
- * import { createServer } from "node:http"
- *
- * const frontDoor = makeFrontDoor({ seed: "42", next: appHandler, control: controlHandler })
- * const server = createServer(frontDoor.handle).listen(0, "127.0.0.1")
- * // ... at shutdown:
- * frontDoor.close()
- * server.close()
- * ```
+ * Typically `createServer(makeFrontDoor({ seed, next, control }).handle)`; at shutdown, call the
+ * front door's `close()`, then `server.close()`, so that no response a fault holds keeps the server
+ * open.
  */
 export const makeFrontDoor = (options: FrontDoorOptions): FrontDoor => {
   const { next, control } = options

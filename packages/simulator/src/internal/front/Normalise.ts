@@ -11,20 +11,14 @@
  * Who a request is for: family A (`/api/v2.2/...`), family B (`/aptos/<network>/...`), the
  * simulator's control API (`/__sim/...`), or none of them.
  *
- * @example
- * ```ts
- * const family: Family = "control"
- * ```
+ * {@link normaliseUrl} tells which.
  */
 export type Family = "A" | "B" | "control" | "unknown"
 
 /**
  * A family B network.
  *
- * @example
- * ```ts
- * const network: Network = "testnet"
- * ```
+ * It comes from the `/aptos/<network>` prefix of the path.
  */
 export type Network = "mainnet" | "testnet"
 
@@ -32,10 +26,8 @@ export type Network = "mainnet" | "testnet"
  * A normalised request target. `url` is `pathname` plus the normalised query (with its `?`);
  * `network` is present exactly when `family` is `"B"`.
  *
- * @example
- * ```ts
- * const target: Normalised = { family: "B", network: "mainnet", url: "/collections?limit=1", pathname: "/collections" }
- * ```
+ * `/aptos/mainnet/collections?limit=1`, for instance, is
+ * `{ family: "B", network: "mainnet", url: "/collections?limit=1", pathname: "/collections" }`.
  */
 export interface Normalised {
   readonly family: Family
@@ -62,12 +54,10 @@ interface Indexed {
  * Values are kept byte for byte (still percent-encoded); keys that are not arrays (`x[a]=1`,
  * `x[0][1]=2`) are left alone. A query with no bracket at all is returned as it is.
  *
- * @example
- * ```ts
- * normaliseQuery("contract_addresses%5B%5D=0xa&contract_addresses%5B%5D=0xb&chain=eth")
- * // "contract_addresses=0xa&contract_addresses=0xb&chain=eth"
- * normaliseQuery("owner_addresses[1]=0xb&owner_addresses[0]=0xa") // "owner_addresses=0xa&owner_addresses=0xb"
- * ```
+ * So `contract_addresses%5B%5D=0xa&contract_addresses%5B%5D=0xb&chain=eth` becomes
+ * `contract_addresses=0xa&contract_addresses=0xb&chain=eth`, and
+ * `owner_addresses[1]=0xb&owner_addresses[0]=0xa` becomes
+ * `owner_addresses=0xa&owner_addresses=0xb`.
  */
 export const normaliseQuery = (query: string): string => {
   if (query.indexOf("[") === -1 && query.indexOf("%5") === -1) return query
@@ -120,13 +110,10 @@ const under = (path: string, prefix: string): boolean =>
  * prefix is removed from `pathname` and `url` and returned as `network`; family A and control
  * paths are kept whole. The query is normalised with {@link normaliseQuery}.
  *
- * @example
- * ```ts
- * normaliseUrl("/aptos/testnet/wallets/nfts?limit=5&owner_addresses[0]=0x1")
- * // { family: "B", network: "testnet", pathname: "/wallets/nfts", url: "/wallets/nfts?limit=5&owner_addresses=0x1" }
- * normaliseUrl("/api/v2.2/block/1?chain=eth")
- * // { family: "A", pathname: "/api/v2.2/block/1", url: "/api/v2.2/block/1?chain=eth" }
- * ```
+ * `/aptos/testnet/wallets/nfts?limit=5&owner_addresses[0]=0x1`, for instance, gives family `"B"`,
+ * network `"testnet"`, pathname `/wallets/nfts` and url
+ * `/wallets/nfts?limit=5&owner_addresses=0x1`; `/api/v2.2/block/1?chain=eth` gives family `"A"`
+ * with pathname and url unchanged.
  */
 export const normaliseUrl = (raw: string): Normalised => {
   let target = raw

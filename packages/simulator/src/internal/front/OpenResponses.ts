@@ -10,12 +10,8 @@ import type { ServerResponse } from "node:http"
  * Responses and timers held open by faults (stalled bodies, delayed answers, huge streams).
  * `close()` clears the timers and destroys the responses, so none keeps a server alive.
  *
- * @example
- * ```ts
- * const open = new OpenResponses()
- * open.add(res)          // forgotten by itself when `res` closes
- * open.close()           // at shutdown
- * ```
+ * Call `add(res)` for each response a fault holds (it is forgotten by itself once `res` closes),
+ * and `close()` once, at shutdown.
  */
 export class OpenResponses {
   private readonly responses = new Set<ServerResponse>()

@@ -13,10 +13,8 @@ import { defaultWeights, type OperationId, resolveOperationId, unknownWeight } f
  * How to limit: units per second per key (`undefined` or 0: no limit) and weight overrides per
  * operation (keys are operation ids like `getBlock`, or labels like `A6`).
  *
- * @example
- * ```ts
- * const options: RateLimitOptions = { unitsPerSecond: 25, weights: { getBlock: 25 } }
- * ```
+ * `{ unitsPerSecond: 25, weights: { getBlock: 25 } }`, for instance, lets one key make one
+ * `getBlock` request per second.
  */
 export interface RateLimitOptions {
   readonly unitsPerSecond?: number | undefined
@@ -27,10 +25,7 @@ export interface RateLimitOptions {
  * The key requests are metered by: the `X-API-Key` header, else the token of
  * `Authorization: Bearer <token>`, else `"anonymous"`.
  *
- * @example
- * ```ts
- * apiKeyOf(req) // "my-key" for a request with `X-API-Key: my-key`
- * ```
+ * A request with `X-API-Key: my-key`, for instance, is metered as `"my-key"`.
  */
 export const apiKeyOf = (req: IncomingMessage): string => {
   const header = req.headers["x-api-key"]
@@ -57,15 +52,9 @@ const maxBuckets = 10_000
  * full and leaves it in debt (so a weight-20 request on a 5 units/s plan waits 4 s afterwards)
  * rather than being refused forever.
  *
- * @example
- * ```ts
- * let t = 0
- * const limiter = new RateLimiter({ unitsPerSecond: 10 }, () => t)
- * limiter.check("key", "getNFTOwners") // undefined: passed, 5 units left
- * limiter.check("key", "getBlock")     // 1: refused, retry after 1 s (needs 10, has 5)
- * t = 500
- * limiter.check("key", "getBlock")     // undefined: refilled to 10 after 0.5 s
- * ```
+ * At 10 units per second, for instance, a `getNFTOwners` (5 units) passes and leaves 5; a
+ * `getBlock` (10 units) right after is refused with a retry after 1 s (`check` returns 1); 0.5 s
+ * later the bucket is full again and the `getBlock` passes (`check` returns `undefined`).
  */
 export class RateLimiter {
   /** False when there is no budget: every request passes. */

@@ -16,10 +16,7 @@ export type OperationId = ComputeUnits.OperationId
 /**
  * The short label of each operation in the service description (`A1`..`B7`).
  *
- * @example
- * ```ts
- * operationLabels.getBlock // "A6"
- * ```
+ * `getBlock`, for instance, is `"A6"`.
  */
 export const operationLabels: Readonly<Record<OperationId, string>> = {
   getNFTTransfersByBlock: "A1",
@@ -49,22 +46,12 @@ export const operationLabels: Readonly<Record<OperationId, string>> = {
  * - 20 for A7 `getDefiPositionsSummary`: an aggregate over every DeFi protocol of a wallet.
  *
  * Requests that match no operation cost {@link unknownWeight}.
- *
- * @example
- * ```ts
- * defaultWeights.getDefiPositionsSummary // 20
- * ```
  */
 export const defaultWeights: Readonly<Record<OperationId, number>> = ComputeUnits.defaultWeights
 
 /**
  * Compute units charged for a request that matches no operation (it still reaches the service,
  * which answers 404).
- *
- * @example
- * ```ts
- * unknownWeight // 1
- * ```
  */
 export const unknownWeight = 1
 
@@ -77,11 +64,8 @@ const byLabel: ReadonlyMap<string, OperationId> = new Map(
  * Resolves an operation id or its short label (`"getBlock"` or `"A6"`) to the operation id, for
  * configuration keys; `undefined` when it is neither.
  *
- * @example
- * ```ts
- * resolveOperationId("A6") // "getBlock"
- * resolveOperationId("nope") // undefined
- * ```
+ * `resolveOperationId("A6")` is `"getBlock"`, as is `resolveOperationId("getBlock")`;
+ * `resolveOperationId("nope")` is `undefined`.
  */
 export const resolveOperationId = (text: string): OperationId | undefined =>
   idSet.has(text) ? text as OperationId : byLabel.get(text)
@@ -148,13 +132,9 @@ const segments = (rest: string): Array<string> | undefined => {
  * and literal segments: `/block/1` is A6, `/block/1/nft/transfers` A1, and any
  * `/:address/nft/transfers` A2.
  *
- * @example
- * ```ts
- * matchRoute("GET", "A", "/api/v2.2/block/123/nft/transfers") // "getNFTTransfersByBlock"
- * matchRoute("GET", "A", "/api/v2.2/block/123")               // "getBlock"
- * matchRoute("GET", "B", "/nfts/transfers/creators")          // "getNFTTransfersByCreators"
- * matchRoute("POST", "B", "/collections")                     // undefined
- * ```
+ * For a `GET`, family A's `/api/v2.2/block/123/nft/transfers` is `getNFTTransfersByBlock` and
+ * `/api/v2.2/block/123` is `getBlock`, and family B's `/nfts/transfers/creators` is
+ * `getNFTTransfersByCreators`; a `POST` is `undefined`.
  */
 export const matchRoute = (method: string | undefined, family: "A" | "B", pathname: string): OperationId | undefined => {
   if (method !== "GET" && method !== "HEAD") return undefined

@@ -11,10 +11,7 @@ import { type OperationId, operationIds } from "./Routes.js"
 /**
  * The family a counted request belongs to (control requests are not counted).
  *
- * @example
- * ```ts
- * const family: CountedFamily = "unknown"
- * ```
+ * `unknown` counts the requests under neither `/api/v2.2/` nor `/aptos/<network>/`.
  */
 export type CountedFamily = "A" | "B" | "unknown"
 
@@ -25,8 +22,9 @@ export type CountedFamily = "A" | "B" | "unknown"
  *
  * @example
  * ```ts
- * const snapshot: StatsSnapshot = stats.snapshot()
- * snapshot.requests.byOperation.getBlock // 3
+ * import type { Simulator } from "@chainquery/simulator"
+ *
+ * const blocksAsked = (snapshot: Simulator.StatsSnapshot) => snapshot.requests.byOperation.getBlock
  * ```
  */
 export interface StatsSnapshot {
@@ -56,14 +54,9 @@ const operationKeys: ReadonlyArray<OperationId | "unknown"> = [...operationIds, 
 /**
  * The counters.
  *
- * @example
- * ```ts
- * const stats = new Stats()
- * stats.request("A", undefined, "getBlock")
- * stats.spent("getBlock", 10)
- * stats.snapshot().computeUnits.total // 10
- * stats.reset()
- * ```
+ * `request` counts each API request, `spent` the units of one passed on, and `reset` zeroes
+ * everything: after `request("A", undefined, "getBlock")` and `spent("getBlock", 10)`,
+ * `snapshot().computeUnits.total` is 10.
  */
 export class Stats {
   private since = new Date()
