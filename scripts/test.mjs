@@ -4,67 +4,26 @@
 //   node scripts/test.mjs [extra turbo args, e.g. --filter=@chainquery/schema --force]
 //
 // Steps:
-//   1. Hash ../shared (the fixtures and specs the tests read) into CHAINQUERY_SHARED; turbo.json
-//      lists that variable under the test task's env, so changed fixtures invalidate the cache.
-//   2. Delete every packages/*/.vitest-results and apps/*/.vitest-results, so stale reports never
-//      count, then run turbo. A cache hit restores .vitest-results/** (a declared test output).
-//   3. Sum every */*/.vitest-results/results.json that is present, whatever turbo's exit code.
-//   4. Exit non-zero if turbo failed, any test failed, or no test ran at all.
+//   1. Delete every packages/*/.vitest-results and apps/*/.vitest-results, so stale reports never
+//      count, then run turbo: build, check (tsc), lint (oxlint), examples (every @example of the
+//      doc comments type-checked against the built packages) and test (vitest; the consumer check
+//      in tests/consumer is one of them). A cache hit restores .vitest-results/** (a declared test
+//      output). Everything the tests read is inside the repository, so turbo's input hashes cover it.
+//   2. Sum every */*/.vitest-results/results.json that is present, whatever turbo's exit code.
+//   3. Exit non-zero if turbo failed, any test failed, or no test ran at all.
 // Plain Node (>= 22) ESM with no dependencies.
 import { spawnSync } from "node:child_process"
-import { createHash } from "node:crypto"
-import { existsSync, statSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
-const sharedDir = path.resolve(repoRoot, "..", "shared")
-const workspaceGroups = ["packages", "apps"]
+const workspaceGroups = ["packages", "apps", "tests"]
 const reportRelPath = path.join(".vitest-results", "results.json")
 
 const byCodePoint = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
 
-// --- 1. hash ../shared -------------------------------------------------------------------------
-
-// sha256 over every file's relative path and contents, walked in a stable order. Symlinks are
-// hashed by their target text (not followed), so a link loop cannot hang the walk.
-function hashFolder(root) {
-  const hash = createHash("sha256")
-  let files = 0
-  const walk = (dir, rel) => {
-    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => byCodePoint(a.name, b.name))
-    for (const entry of entries) {
-      const abs = path.join(dir, entry.name)
-      const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`
-      if (entry.isDirectory()) {
-        walk(abs, relPath)
-      } else if (entry.isSymbolicLink()) {
-        hash.update(`link\0${relPath}\0${readlinkSync(abs)}\0`)
-        files++
-      } else if (entry.isFile()) {
-        const content = readFileSync(abs)
-        hash.update(`file\0${relPath}\0${content.length}\0`)
-        hash.update(content)
-        files++
-      }
-    }
-  }
-  walk(root, "")
-  return { digest: hash.digest("hex"), files }
-}
-
-if (!existsSync(sharedDir) || !statSync(sharedDir).isDirectory()) {
-  console.log(
-    `[test] the tests need the shared fixtures and specs folder beside the repo, at ${sharedDir}, ` +
-      "and it is missing. Put the ../shared folder next to this checkout and run ./run test again."
-  )
-  console.log("0 passed, 0 failed, 0 skipped")
-  process.exit(1)
-}
-const shared = hashFolder(sharedDir)
-console.log(`[test] ../shared: ${shared.files} files, sha256 ${shared.digest.slice(0, 16)}…`)
-
-// --- 2. clear stale reports, run turbo ---------------------------------------------------------
+// --- 1. clear stale reports, run turbo ---------------------------------------------------------
 
 function workspaceDirs() {
   const dirs = []
@@ -82,12 +41,11 @@ for (const dir of workspaceDirs()) {
   rmSync(path.join(repoRoot, dir, ".vitest-results"), { recursive: true, force: true })
 }
 
-const turboArgs = ["exec", "turbo", "run", "build", "check", "lint", "test", "--output-logs=new-only", "--continue", ...process.argv.slice(2)]
+const turboArgs = ["exec", "turbo", "run", "build", "check", "lint", "examples", "test", "--output-logs=new-only", "--continue", ...process.argv.slice(2)]
 console.log(`[test] pnpm ${turboArgs.join(" ")}`)
 const turbo = spawnSync("pnpm", turboArgs, {
   cwd: repoRoot,
-  stdio: "inherit",
-  env: { ...process.env, CHAINQUERY_SHARED: shared.digest }
+  stdio: "inherit"
 })
 
 const problems = []
@@ -96,10 +54,10 @@ if (turbo.error) {
 } else if (turbo.signal) {
   problems.push(`turbo was killed by ${turbo.signal}`)
 } else if (turbo.status !== 0) {
-  problems.push(`turbo exited with code ${turbo.status} (a build, check, lint or test task failed; see above)`)
+  problems.push(`turbo exited with code ${turbo.status} (a build, check, lint, examples or test task failed; see above)`)
 }
 
-// --- 3. add up the vitest reports --------------------------------------------------------------
+// --- 2. add up the vitest reports --------------------------------------------------------------
 
 // Every <top>/<name>/.vitest-results/results.json (what the glob */*/... matches: no dot folders).
 function findReports() {
@@ -170,7 +128,7 @@ if (rows.length === 0) {
   }
 }
 
-// --- 4. verdict --------------------------------------------------------------------------------
+// --- 3. verdict --------------------------------------------------------------------------------
 
 if (totals.failed > 0) problems.push(`${totals.failed} test(s) failed`)
 if (totals.passed + totals.failed === 0) problems.push("no tests ran at all (no vitest report counted a test)")

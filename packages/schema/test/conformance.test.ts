@@ -1,5 +1,5 @@
 /**
- * Conformance: every real response in ../shared/fixtures decodes with the schema of its
+ * Conformance: every real response in test/fixtures decodes with the schema of its
  * operation (200s) or the error body schema (others). A fixture that needs a liberal rule names
  * the rule below.
  */
@@ -57,7 +57,7 @@ const errorSchemaOf = (fixture: Fixture): Schema.Decoder<unknown> =>
 const fixtures = loadFixtures()
 const find = (key: string) => fixtures.find((f) => `${f.operation}/${f.file}` === key)!.body
 
-describe("conformance with ../shared/fixtures", () => {
+describe("conformance with the real responses in test/fixtures", () => {
   it("finds fixtures for all 14 operations and the error folder", () => {
     const operations = new Set(fixtures.map((f) => f.operation))
     expect([...operations].toSorted()).toEqual([...Object.keys(successSchemas), "_errors"].toSorted())

@@ -1,12 +1,12 @@
 /**
- * Reads the real responses in `../shared/fixtures/` (beside the repository): one folder per
- * operation (A1..A7, B1..B7) and `_errors/`, each body with a `.source.txt` that may give its
- * HTTP status.
+ * Reads the real responses in `test/fixtures/` (copied into the repository with their
+ * provenance; see its README): one folder per operation (A1..A7, B1..B7) and `_errors/`, each
+ * body with a `.source.txt` that may give its HTTP status.
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
-export const fixturesDir = fileURLToPath(new URL("../../../../../shared/fixtures/", import.meta.url))
+export const fixturesDir = fileURLToPath(new URL("../fixtures/", import.meta.url))
 
 export interface Fixture {
   readonly operation: string

@@ -1,0 +1,191 @@
+/**
+ * The consumer check: every publishable package as a user gets it from the registry. Each is
+ * packed with `pnpm pack`; the tarballs must hold every file their manifest points at and no
+ * `workspace:` range, and pass publint and arethetypeswrong. Then they are installed with npm into
+ * a scratch project outside the workspace (its own package.json, `effect` from the registry at our
+ * peer range), where a small program (program/main.ts) is type-checked under TypeScript strict with
+ * `moduleResolution` nodenext and bundler, and run against the packed simulator's bin.
+ */
+import { execFileSync, spawnSync } from "node:child_process"
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { dependencyRanges, entriesOf, exportTargets, pack, type Packed, packedManifest, publishable, repoRoot } from "./support/packages.js"
+
+const require = createRequire(import.meta.url)
+const tsc = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc")
+/** The bins pnpm linked for this package (publint, attw). */
+const localBin = (name: string) => path.join(repoRoot, "tests", "consumer", "node_modules", ".bin", name)
+
+/** The environment of a child: the project's Node first on PATH, no npm settings pnpm passed down. */
+const childEnv = (): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith("npm_") && !["npm_config_registry", "npm_config_cache", "npm_config_userconfig"].includes(key)) continue
+    env[key] = value
+  }
+  env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`
+  env.NO_COLOR = "1"
+  return env
+}
+
+/** Runs a command; returns its exit code and what it printed. */
+const run = (command: string, args: ReadonlyArray<string>, cwd: string, timeout = 240_000) => {
+  const result = spawnSync(command, args, { cwd, env: childEnv(), encoding: "utf8", timeout, killSignal: "SIGKILL" })
+  if (result.error) throw result.error
+  return { status: result.status, output: `${result.stdout}${result.stderr}` }
+}
+
+const scratch = mkdtempSync(path.join(tmpdir(), "chainquery-consumer-"))
+const tarballDir = path.join(scratch, "tarballs")
+const project = path.join(scratch, "project")
+let packed: ReadonlyArray<Packed> = []
+
+beforeAll(() => {
+  mkdirSync(tarballDir, { recursive: true })
+  packed = publishable().map(({ dir, manifest }) => ({ dir, manifest, tarball: pack(dir, tarballDir) }))
+})
+
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true })
+})
+
+describe("the packed tarballs", () => {
+  it("are one per publishable package, the watcher and the six libraries", () => {
+    expect(packed.map((p) => p.manifest.name)).toEqual([
+      "@chainquery/evm-client",
+      "@chainquery/ledger-client",
+      "@chainquery/pagination",
+      "@chainquery/schema",
+      "@chainquery/simulator",
+      "@chainquery/transport",
+      "@chainquery/watcher"
+    ])
+  })
+
+  it("hold every file their exports and bins point at, and no workspace: range", () => {
+    const problems: Array<string> = []
+    for (const { manifest, tarball } of packed) {
+      const entries = entriesOf(tarball)
+      const inside = packedManifest(tarball)
+      const targets = [...exportTargets(inside.exports), ...Object.values(inside.bin ?? {})]
+      if (targets.length === 0) problems.push(`${manifest.name}: no exports`)
+      for (const target of targets) {
+        if (!entries.has(target.replace(/^\.\//, ""))) problems.push(`${manifest.name}: ${target} is not in the tarball`)
+      }
+      for (const range of dependencyRanges(inside)) {
+        if (range.includes("workspace:")) problems.push(`${manifest.name}: ${range}`)
+      }
+    }
+    expect(problems).toEqual([])
+  })
+
+  it("declare effect (and @effect/platform-node where used) as a peer of every library", () => {
+    for (const { manifest, tarball } of packed) {
+      const inside = packedManifest(tarball)
+      if (manifest.name === "@chainquery/watcher") continue // an app: it may depend on effect directly
+      expect(inside.peerDependencies?.effect, manifest.name).toMatch(/^\^4\./)
+      expect(inside.dependencies?.effect, manifest.name).toBeUndefined()
+      expect(inside.dependencies?.["@effect/platform-node"], manifest.name).toBeUndefined()
+    }
+  })
+
+  it("pass publint with no error", () => {
+    for (const { manifest, tarball } of packed) {
+      const { status, output } = run(localBin("publint"), ["run", tarball], scratch)
+      expect({ name: manifest.name, status, errors: output.match(/^Errors:[\s\S]*/m)?.[0] ?? "" }).toEqual({
+        name: manifest.name,
+        status: 0,
+        errors: ""
+      })
+    }
+  })
+
+  it("pass arethetypeswrong with no problem (ESM-only profile: the packages ship ESM alone)", () => {
+    for (const { manifest, tarball } of packed) {
+      const { status, output } = run(localBin("attw"), [tarball, "--profile", "esm-only", "--format", "ascii"], scratch)
+      expect({ name: manifest.name, status, output: status === 0 ? "" : output }).toEqual({ name: manifest.name, status: 0, output: "" })
+    }
+  })
+})
+
+describe("the tarballs installed with npm into a project outside the workspace", () => {
+  beforeAll(() => {
+    mkdirSync(path.join(project, "src"), { recursive: true })
+    const schema = packed.find((p) => p.manifest.name === "@chainquery/schema")!
+    const simulator = packed.find((p) => p.manifest.name === "@chainquery/simulator")!
+    const root = require(path.join(repoRoot, "package.json")) as { devDependencies: Record<string, string> }
+    writeFileSync(
+      path.join(project, "package.json"),
+      JSON.stringify(
+        {
+          name: "chainquery-consumer",
+          private: true,
+          type: "module",
+          dependencies: {
+            ...Object.fromEntries(packed.map((p) => [p.manifest.name, `file:${p.tarball}`])),
+            effect: schema.manifest.peerDependencies!.effect,
+            "@effect/platform-node": simulator.manifest.peerDependencies!["@effect/platform-node"]
+          },
+          devDependencies: { "@types/node": root.devDependencies["@types/node"] }
+        },
+        null,
+        2
+      )
+    )
+    const base = {
+      target: "ES2023",
+      lib: ["ES2023"],
+      types: ["node"],
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      skipLibCheck: true,
+      rootDir: "src"
+    }
+    writeFileSync(
+      path.join(project, "tsconfig.nodenext.json"),
+      JSON.stringify({ compilerOptions: { ...base, module: "NodeNext", moduleResolution: "NodeNext", outDir: "dist" }, include: ["src"] })
+    )
+    writeFileSync(
+      path.join(project, "tsconfig.bundler.json"),
+      JSON.stringify({ compilerOptions: { ...base, module: "ESNext", moduleResolution: "Bundler", noEmit: true }, include: ["src"] })
+    )
+    copyFileSync(path.join(repoRoot, "tests", "consumer", "test", "program", "main.ts"), path.join(project, "src", "main.ts"))
+    const install = run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], project, 400_000)
+    if (install.status !== 0) throw new Error(`npm install failed (${install.status}):\n${install.output}`)
+  })
+
+  it("has exactly one copy of effect", () => {
+    const { output } = run("npm", ["ls", "effect", "--all", "--parseable"], project)
+    const copies = new Set(output.split("\n").filter((line) => line.endsWith(`${path.sep}effect`)))
+    expect([...copies]).toEqual([path.join(project, "node_modules", "effect")])
+  })
+
+  it("type-checks a program using every package with moduleResolution nodenext", () => {
+    const { status, output } = run(process.execPath, [tsc, "-p", "tsconfig.nodenext.json", "--pretty", "false"], project)
+    expect({ status, output }).toEqual({ status: 0, output: "" })
+  })
+
+  it("type-checks the same program with moduleResolution bundler", () => {
+    const { status, output } = run(process.execPath, [tsc, "-p", "tsconfig.bundler.json", "--pretty", "false"], project)
+    expect({ status, output }).toEqual({ status: 0, output: "" })
+  })
+
+  it("runs it: the simulator through its bin, one operation of each family, a stream, the schema, the watcher", () => {
+    execFileSync(process.execPath, [tsc, "-p", "tsconfig.nodenext.json"], { cwd: project, env: childEnv() })
+    const { status, output } = run(process.execPath, [path.join(project, "dist", "main.js")], project, 180_000)
+    expect(status, output).toBe(0)
+    const summary = JSON.parse(output.trim().split("\n").at(-1)!) as Record<string, unknown>
+    expect(summary.a2).toBe(5)
+    expect(summary.streamed).toBeGreaterThan(5)
+    expect(summary.streamed).toBeLessThanOrEqual(25)
+    expect(summary.b3).toBeGreaterThan(0)
+    expect(summary.decodedHash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(summary.event).toMatch(/^nft\.(received|sent)$/)
+    expect(summary.retries).toBe(3)
+    expect(summary.paginate).toBe("function")
+  })
+})
