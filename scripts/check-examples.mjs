@@ -1,11 +1,12 @@
-// Type-checks every `@example` block of a package's doc comments against the built packages, so
-// the docs cannot rot. Run from a package folder (its turbo task `examples`, after every build):
+// Type-checks every `@example` block of a package's doc comments, and every ```ts block of its
+// README.md, against the built packages, so the docs cannot rot. Run from a package folder (its
+// turbo task `examples`, after every build), or from the repository root for the root README:
 //
 //   node ../../scripts/check-examples.mjs
 //
 // Steps:
 //   1. Find each doc comment (`/** … */`) in src/**/*.ts and each fenced ```ts block after an
-//      `@example` tag in it; strip the leading ` * `.
+//      `@example` tag in it (strip the leading ` * `), and each ```ts block of README.md.
 //   2. Write each block as its own module into .examples/ (ignored by git), beside a tsconfig
 //      (strict, NodeNext) and a node_modules/@chainquery/* of links to the workspace packages, so
 //      `import { X } from "@chainquery/schema"` resolves through the package's `exports` to its
@@ -99,12 +100,36 @@ for (const [name, dir] of workspacePackages()) {
   symlinkSync(dir, path.join(scratch, "node_modules", name), "dir")
 }
 
+/** Every ```ts block of a Markdown file: its code and the line of its first line. */
+function markdownExamplesOf(file) {
+  const lines = readFileSync(file, "utf8").split("\n")
+  const found = []
+  let block = null
+  lines.forEach((line, index) => {
+    if (block === null) {
+      if (/^```(ts|typescript)\s*$/.test(line)) block = { line: index + 2, code: [] }
+    } else if (/^```\s*$/.test(line)) {
+      found.push(block)
+      block = null
+    } else {
+      block.code.push(line)
+    }
+  })
+  if (block !== null) throw new Error(`${path.relative(repoRoot, file)}:${block.line - 1}: a code fence is not closed`)
+  return found
+}
+
 const origins = new Map() // scratch file name -> { file, line }
 let count = 0
-for (const file of sourceFiles(path.join(packageDir, "src"))) {
+const readme = path.join(packageDir, "README.md")
+const documents = [
+  ...(existsSync(path.join(packageDir, "src")) ? sourceFiles(path.join(packageDir, "src")) : []).map((file) => ({ file, examples: examplesOf(file) })),
+  ...(existsSync(readme) ? [{ file: readme, examples: markdownExamplesOf(readme) }] : [])
+]
+for (const { file, examples } of documents) {
   const relative = path.relative(packageDir, file)
-  for (const example of examplesOf(file)) {
-    const name = `${relative.replace(/[\\/]/g, "_").replace(/\.ts$/, "")}_L${example.line}.ts`
+  for (const example of examples) {
+    const name = `${relative.replace(/[\\/]/g, "_").replace(/\.(ts|md)$/, "")}_L${example.line}.ts`
     const code = example.code.join("\n")
     // Each example is a module of its own (moduleDetection force), so names never clash.
     writeFileSync(path.join(scratch, name), `${code}\n`)

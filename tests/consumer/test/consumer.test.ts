@@ -6,7 +6,7 @@
  * peer range), where a small program (program/main.ts) is type-checked under TypeScript strict with
  * `moduleResolution` nodenext and bundler, and run against the packed simulator's bin.
  */
-import { execFileSync, spawnSync } from "node:child_process"
+import { execFileSync, spawn, spawnSync } from "node:child_process"
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
@@ -37,6 +37,35 @@ const run = (command: string, args: ReadonlyArray<string>, cwd: string, timeout 
   if (result.error) throw result.error
   return { status: result.status, output: `${result.stdout}${result.stderr}` }
 }
+
+/**
+ * Runs the program in a process group of its own and waits for it; the group (the program and
+ * the simulator it started) is killed when it ends or after `timeout`, whatever happened.
+ */
+const runProgram = (script: string, cwd: string, timeout: number) =>
+  new Promise<{ readonly status: number | null; readonly output: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [script], { cwd, env: childEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, "SIGKILL")
+      } catch {
+        // the group is gone already
+      }
+    }
+    const timer = setTimeout(killGroup, timeout)
+    child.once("error", (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+    child.once("close", (status) => {
+      clearTimeout(timer)
+      killGroup()
+      resolve({ status, output })
+    })
+  })
 
 const scratch = mkdtempSync(path.join(tmpdir(), "chainquery-consumer-"))
 const tarballDir = path.join(scratch, "tarballs")
@@ -92,9 +121,9 @@ describe("the packed tarballs", () => {
     }
   })
 
-  it("pass publint with no error", () => {
+  it("pass publint with no error and no warning (--strict)", () => {
     for (const { manifest, tarball } of packed) {
-      const { status, output } = run(localBin("publint"), ["run", tarball], scratch)
+      const { status, output } = run(localBin("publint"), ["run", "--strict", tarball], scratch)
       expect({ name: manifest.name, status, errors: output.match(/^Errors:[\s\S]*/m)?.[0] ?? "" }).toEqual({
         name: manifest.name,
         status: 0,
@@ -174,9 +203,9 @@ describe("the tarballs installed with npm into a project outside the workspace",
     expect({ status, output }).toEqual({ status: 0, output: "" })
   })
 
-  it("runs it: the simulator through its bin, one operation of each family, a stream, the schema, the watcher", () => {
+  it("runs it: the simulator through its bin, one operation of each family, a stream, the schema, the watcher", async () => {
     execFileSync(process.execPath, [tsc, "-p", "tsconfig.nodenext.json"], { cwd: project, env: childEnv() })
-    const { status, output } = run(process.execPath, [path.join(project, "dist", "main.js")], project, 180_000)
+    const { status, output } = await runProgram(path.join(project, "dist", "main.js"), project, 180_000)
     expect(status, output).toBe(0)
     const summary = JSON.parse(output.trim().split("\n").at(-1)!) as Record<string, unknown>
     expect(summary.a2).toBe(5)
