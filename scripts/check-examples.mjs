@@ -54,18 +54,20 @@ function examplesOf(file) {
         continue
       }
     }
-    const text = line.replace(/^\s*\/?\*\*?\/?\s?/, "")
+    const prefix = /^\s*\/?\*\*?\/?\s?/.exec(line)?.[0].length ?? 0
+    const text = line.slice(prefix)
     if (block !== null) {
       if (/^\s*```\s*$/.test(text)) {
         found.push(block)
         block = null
       } else {
         block.code.push(text)
+        block.indents.push(prefix)
       }
     } else if (/@example\b/.test(text)) {
       afterExample = true
-    } else if (afterExample && /^\s*```(ts|typescript)\s*$/.test(text)) {
-      block = { line: index + 2, code: [] }
+    } else if (afterExample && /^\s*```(ts|typescript)\b/.test(text)) {
+      block = { line: index + 2, code: [], indents: [] }
     } else if (/^\s*@\w+/.test(text)) {
       afterExample = false
     }
@@ -94,6 +96,16 @@ function workspacePackages() {
   return byName
 }
 
+// An example may import any workspace package, so the `examples` task must wait for every build:
+// a package missing from its dependsOn would race its build (and replay a stale cached result).
+const turboTasks = JSON.parse(readFileSync(path.join(repoRoot, "turbo.json"), "utf8")).tasks
+const waitsFor = new Set(turboTasks.examples?.dependsOn ?? [])
+const notAwaited = [...workspacePackages().keys()].filter((name) => !waitsFor.has(`${name}#build`))
+if (notAwaited.length > 0) {
+  console.log(`[examples] turbo.json: the examples task must depend on ${notAwaited.map((name) => `"${name}#build"`).join(", ")}`)
+  process.exit(1)
+}
+
 rmSync(scratch, { recursive: true, force: true })
 mkdirSync(path.join(scratch, "node_modules", "@chainquery"), { recursive: true })
 for (const [name, dir] of workspacePackages()) {
@@ -107,19 +119,20 @@ function markdownExamplesOf(file) {
   let block = null
   lines.forEach((line, index) => {
     if (block === null) {
-      if (/^```(ts|typescript)\s*$/.test(line)) block = { line: index + 2, code: [] }
+      if (/^```(ts|typescript)\b/.test(line)) block = { line: index + 2, code: [], indents: [] }
     } else if (/^```\s*$/.test(line)) {
       found.push(block)
       block = null
     } else {
       block.code.push(line)
+      block.indents.push(0)
     }
   })
   if (block !== null) throw new Error(`${path.relative(repoRoot, file)}:${block.line - 1}: a code fence is not closed`)
   return found
 }
 
-const origins = new Map() // scratch file name -> { file, line }
+const origins = new Map() // scratch file name -> { file, line, indents }
 let count = 0
 const readme = path.join(packageDir, "README.md")
 const documents = [
@@ -129,11 +142,12 @@ const documents = [
 for (const { file, examples } of documents) {
   const relative = path.relative(packageDir, file)
   for (const example of examples) {
-    const name = `${relative.replace(/[\\/]/g, "_").replace(/\.(ts|md)$/, "")}_L${example.line}.ts`
+    // The running count keeps names unique (src/a/b.ts and src/a_b.ts would otherwise collide).
+    const name = `${String(count).padStart(4, "0")}_${relative.replace(/[\\/]/g, "_").replace(/\.(ts|md)$/, "")}_L${example.line}.ts`
     const code = example.code.join("\n")
     // Each example is a module of its own (moduleDetection force), so names never clash.
     writeFileSync(path.join(scratch, name), `${code}\n`)
-    origins.set(name, { file: relative, line: example.line })
+    origins.set(name, { file: relative, line: example.line, indents: example.indents })
     count++
   }
 }
@@ -181,7 +195,8 @@ const report = output.split("\n").filter((line) => line !== "").map((line) => {
   const origin = match === null ? undefined : origins.get(path.basename(match[1]))
   if (match === null || origin === undefined) return line
   failing.add(match[1])
-  return `${origin.file}:${origin.line + Number(match[2]) - 1}:${match[3]} (example at line ${origin.line}): ${match[4]}`
+  const column = Number(match[3]) + (origin.indents[Number(match[2]) - 1] ?? 0)
+  return `${origin.file}:${origin.line + Number(match[2]) - 1}:${column} (example at line ${origin.line}): ${match[4]}`
 })
 
 if (result.status === 0 && report.length === 0) {

@@ -18,7 +18,10 @@ const tradeFields = {
   counterparty: RecordAddress,
   /** In the smallest unit of `priceToken`. */
   price: Amount,
-  /** The ERC-20 paid with; `null` for the chain's native coin. */
+  /**
+   * The token paid with, as the service names it: an ERC-20, or for the chain's native coin either
+   * `null` or the stand-in address `0xeeee…eeee` (`Chain.nativeCurrencyAddress`).
+   */
   priceToken: Schema.NullOr(RecordAddress),
   marketplace: RecordAddress,
   transactionHash: Schema.String,

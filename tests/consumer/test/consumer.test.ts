@@ -7,23 +7,32 @@
  * `moduleResolution` nodenext and bundler, and run against the packed simulator's bin.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process"
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dependencyRanges, entriesOf, exportTargets, pack, type Packed, packedManifest, publishable, repoRoot } from "./support/packages.js"
+import { newScratchDir, satisfiesCaret, workspaceVersion } from "./support/scratch.js"
 
 const require = createRequire(import.meta.url)
 const tsc = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc")
 /** The bins pnpm linked for this package (publint, attw). */
 const localBin = (name: string) => path.join(repoRoot, "tests", "consumer", "node_modules", ".bin", name)
 
-/** The environment of a child: the project's Node first on PATH, no npm settings pnpm passed down. */
+/** The npm the check installs with: pinned here, run by the project's Node, not whatever npm the machine has. */
+const npmCli = path.join(repoRoot, "tests", "consumer", "node_modules", "npm", "bin", "npm-cli.js")
+
+/**
+ * The environment of a child: the project's Node first on PATH, without what pnpm sets for the
+ * script it runs (lifecycle and package variables, pnpm-only settings); a user's npm settings
+ * (registry, proxy, certificates) are kept.
+ */
 const childEnv = (): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = {}
+  const pnpmOnly = new Set(["npm_config_store_dir", "npm_config_user_agent", "npm_execpath", "npm_node_execpath", "npm_command"])
   for (const [key, value] of Object.entries(process.env)) {
-    if (key.startsWith("npm_") && !["npm_config_registry", "npm_config_cache", "npm_config_userconfig"].includes(key)) continue
+    if (pnpmOnly.has(key) || key.startsWith("npm_lifecycle_") || key.startsWith("npm_package_") || key.startsWith("pnpm_")) continue
     env[key] = value
   }
   env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`
@@ -37,6 +46,9 @@ const run = (command: string, args: ReadonlyArray<string>, cwd: string, timeout 
   if (result.error) throw result.error
   return { status: result.status, output: `${result.stdout}${result.stderr}` }
 }
+
+/** Runs the pinned npm. */
+const npm = (args: ReadonlyArray<string>, cwd: string, timeout?: number) => run(process.execPath, [npmCli, ...args], cwd, timeout)
 
 /**
  * Runs the program in a process group of its own and waits for it; the group (the program and
@@ -56,29 +68,43 @@ const runProgram = (script: string, cwd: string, timeout: number) =>
       }
     }
     const timer = setTimeout(killGroup, timeout)
-    child.once("error", (error) => {
+    // Also when this worker exits first (vitest stopped, the test timed out).
+    process.once("exit", killGroup)
+    const done = () => {
       clearTimeout(timer)
+      process.off("exit", killGroup)
+      killGroup()
+    }
+    child.once("error", (error) => {
+      done()
       reject(error)
     })
     child.once("close", (status) => {
-      clearTimeout(timer)
-      killGroup()
+      done()
       resolve({ status, output })
     })
   })
 
-const scratch = mkdtempSync(path.join(tmpdir(), "chainquery-consumer-"))
-const tarballDir = path.join(scratch, "tarballs")
-const project = path.join(scratch, "project")
+let scratch = ""
+let tarballDir = ""
+let project = ""
 let packed: ReadonlyArray<Packed> = []
+const removeScratch = () => rmSync(scratch, { recursive: true, force: true })
 
 beforeAll(() => {
+  // Outside the workspace: from inside it, Node would resolve what a tarball forgot to declare
+  // from the workspace's node_modules and hide the bug.
+  scratch = newScratchDir(tmpdir(), "chainquery-consumer-")
+  process.once("exit", removeScratch)
+  tarballDir = path.join(scratch, "tarballs")
+  project = path.join(scratch, "project")
   mkdirSync(tarballDir, { recursive: true })
   packed = publishable().map(({ dir, manifest }) => ({ dir, manifest, tarball: pack(dir, tarballDir) }))
 })
 
 afterAll(() => {
-  rmSync(scratch, { recursive: true, force: true })
+  process.off("exit", removeScratch)
+  removeScratch()
 })
 
 describe("the packed tarballs", () => {
@@ -94,7 +120,7 @@ describe("the packed tarballs", () => {
     ])
   })
 
-  it("hold every file their exports and bins point at, and no workspace: range", () => {
+  it("hold every file their exports and bins point at, a LICENSE, no build or test leftovers and no workspace: range", () => {
     const problems: Array<string> = []
     for (const { manifest, tarball } of packed) {
       const entries = entriesOf(tarball)
@@ -103,6 +129,10 @@ describe("the packed tarballs", () => {
       if (targets.length === 0) problems.push(`${manifest.name}: no exports`)
       for (const target of targets) {
         if (!entries.has(target.replace(/^\.\//, ""))) problems.push(`${manifest.name}: ${target} is not in the tarball`)
+      }
+      if (!entries.has("LICENSE")) problems.push(`${manifest.name}: no LICENSE`)
+      for (const entry of entries) {
+        if (entry.endsWith(".tsbuildinfo") || entry.startsWith("test/")) problems.push(`${manifest.name}: ships ${entry}`)
       }
       for (const range of dependencyRanges(inside)) {
         if (range.includes("workspace:")) problems.push(`${manifest.name}: ${range}`)
@@ -145,7 +175,11 @@ describe("the tarballs installed with npm into a project outside the workspace",
     mkdirSync(path.join(project, "src"), { recursive: true })
     const schema = packed.find((p) => p.manifest.name === "@chainquery/schema")!
     const simulator = packed.find((p) => p.manifest.name === "@chainquery/simulator")!
-    const root = require(path.join(repoRoot, "package.json")) as { devDependencies: Record<string, string> }
+    // The versions the workspace was tested with, from the registry; each must be in our peer range.
+    const effect = workspaceVersion("effect")
+    const platformNode = workspaceVersion("@effect/platform-node")
+    expect(satisfiesCaret(effect, schema.manifest.peerDependencies!.effect!), `effect ${effect}`).toBe(true)
+    expect(satisfiesCaret(platformNode, simulator.manifest.peerDependencies!["@effect/platform-node"]!), `platform-node ${platformNode}`).toBe(true)
     writeFileSync(
       path.join(project, "package.json"),
       JSON.stringify(
@@ -155,10 +189,10 @@ describe("the tarballs installed with npm into a project outside the workspace",
           type: "module",
           dependencies: {
             ...Object.fromEntries(packed.map((p) => [p.manifest.name, `file:${p.tarball}`])),
-            effect: schema.manifest.peerDependencies!.effect,
-            "@effect/platform-node": simulator.manifest.peerDependencies!["@effect/platform-node"]
+            effect,
+            "@effect/platform-node": platformNode
           },
-          devDependencies: { "@types/node": root.devDependencies["@types/node"] }
+          devDependencies: { "@types/node": workspaceVersion("@types/node") }
         },
         null,
         2
@@ -183,14 +217,18 @@ describe("the tarballs installed with npm into a project outside the workspace",
       JSON.stringify({ compilerOptions: { ...base, module: "ESNext", moduleResolution: "Bundler", noEmit: true }, include: ["src"] })
     )
     copyFileSync(path.join(repoRoot, "tests", "consumer", "test", "program", "main.ts"), path.join(project, "src", "main.ts"))
-    const install = run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], project, 400_000)
+    // A registry connection can drop: up to three tries, as ./run does for its toolchain.
+    let install = npm(["install", "--no-audit", "--no-fund", "--loglevel=error"], project, 300_000)
+    for (let attempt = 2; attempt <= 3 && install.status !== 0; attempt++) {
+      install = npm(["install", "--no-audit", "--no-fund", "--loglevel=error"], project, 300_000)
+    }
     if (install.status !== 0) throw new Error(`npm install failed (${install.status}):\n${install.output}`)
   })
 
   it("has exactly one copy of effect", () => {
-    const { output } = run("npm", ["ls", "effect", "--all", "--parseable"], project)
+    const { status, output } = npm(["ls", "effect", "--all", "--parseable"], project)
     const copies = new Set(output.split("\n").filter((line) => line.endsWith(`${path.sep}effect`)))
-    expect([...copies]).toEqual([path.join(project, "node_modules", "effect")])
+    expect({ status, copies: [...copies] }).toEqual({ status: 0, copies: [path.join(project, "node_modules", "effect")] })
   })
 
   it("type-checks a program using every package with moduleResolution nodenext", () => {

@@ -29,12 +29,12 @@ interface Urls {
   readonly ledgerMainnet: string
 }
 
-/** Starts `chainquery-simulator` (the packed bin) and waits for the URLs it prints. */
-const startSimulator = (): Promise<{ readonly child: ChildProcess; readonly urls: Urls }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(bin, ["--port", "0", "--seed", "7", "--api-key", apiKey, "--no-indexing-lag", "--history", "30"], {
-      stdio: ["ignore", "pipe", "inherit"]
-    })
+/** The packed bin, started; `urls` settles once it printed where it listens. */
+const startSimulator = (): { readonly child: ChildProcess; readonly urls: Promise<Urls> } => {
+  const child = spawn(bin, ["--port", "0", "--seed", "7", "--api-key", apiKey, "--no-indexing-lag", "--history", "30"], {
+    stdio: ["ignore", "pipe", "inherit"]
+  })
+  const urls = new Promise<Urls>((resolve, reject) => {
     const found = new Map<string, string>()
     const timer = setTimeout(() => reject(new Error("the simulator printed no URLs within 60 s")), 60_000)
     child.once("error", reject)
@@ -44,13 +44,12 @@ const startSimulator = (): Promise<{ readonly child: ChildProcess; readonly urls
       if (match !== null) found.set(match[1]!, match[2]!)
       if (found.size === 3) {
         clearTimeout(timer)
-        resolve({
-          child,
-          urls: { url: found.get("listening on")!, evm: found.get("family A:")!, ledgerMainnet: found.get("family B mainnet:")! }
-        })
+        resolve({ url: found.get("listening on")!, evm: found.get("family A:")!, ledgerMainnet: found.get("family B mainnet:")! })
       }
     })
   })
+  return { child, urls }
+}
 
 const check = (condition: boolean, what: string): Effect.Effect<void, Error> =>
   condition ? Effect.void : Effect.fail(new Error(`consumer check failed: ${what}`))
@@ -117,13 +116,14 @@ const program = (urls: Urls) =>
 /** What the simulator's package exports, used in a type position: its service. */
 export type SimulatorService = Simulator.Simulator
 
-const { child, urls } = await startSimulator()
+// The simulator is stopped however the program ends (the test also kills the process group).
+const simulator = startSimulator()
 try {
-  const summary = await Effect.runPromise(program(urls))
+  const summary = await Effect.runPromise(program(await simulator.urls))
   console.log(JSON.stringify(summary))
 } catch (error) {
   console.error(error instanceof Error ? error.message : error)
   process.exitCode = 1
 } finally {
-  child.kill("SIGTERM")
+  simulator.child.kill("SIGTERM")
 }
