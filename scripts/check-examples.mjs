@@ -18,9 +18,8 @@
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { fileURLToPath } from "node:url"
+import { repoRoot, workspacePackages } from "./workspace.mjs"
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const packageDir = process.cwd()
 const scratch = path.join(packageDir, ".examples")
 const packageName = JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")).name
@@ -79,39 +78,6 @@ function examplesOf(file) {
   return found
 }
 
-// --- 2. write them into .examples/ -------------------------------------------------------------
-
-function workspacePackages() {
-  const byName = new Map()
-  for (const group of ["packages", "apps"]) {
-    const groupDir = path.join(repoRoot, group)
-    if (!existsSync(groupDir)) continue
-    for (const entry of readdirSync(groupDir, { withFileTypes: true })) {
-      const manifest = path.join(groupDir, entry.name, "package.json")
-      if (entry.isDirectory() && existsSync(manifest)) {
-        byName.set(JSON.parse(readFileSync(manifest, "utf8")).name, path.join(groupDir, entry.name))
-      }
-    }
-  }
-  return byName
-}
-
-// An example may import any workspace package, so the `examples` task must wait for every build:
-// a package missing from its dependsOn would race its build (and replay a stale cached result).
-const turboTasks = JSON.parse(readFileSync(path.join(repoRoot, "turbo.json"), "utf8")).tasks
-const waitsFor = new Set(turboTasks.examples?.dependsOn ?? [])
-const notAwaited = [...workspacePackages().keys()].filter((name) => !waitsFor.has(`${name}#build`))
-if (notAwaited.length > 0) {
-  console.log(`[examples] turbo.json: the examples task must depend on ${notAwaited.map((name) => `"${name}#build"`).join(", ")}`)
-  process.exit(1)
-}
-
-rmSync(scratch, { recursive: true, force: true })
-mkdirSync(path.join(scratch, "node_modules", "@chainquery"), { recursive: true })
-for (const [name, dir] of workspacePackages()) {
-  symlinkSync(dir, path.join(scratch, "node_modules", name), "dir")
-}
-
 /** Every ```ts block of a Markdown file: its code and the line of its first line. */
 function markdownExamplesOf(file) {
   const lines = readFileSync(file, "utf8").split("\n")
@@ -130,6 +96,27 @@ function markdownExamplesOf(file) {
   })
   if (block !== null) throw new Error(`${path.relative(repoRoot, file)}:${block.line - 1}: a code fence is not closed`)
   return found
+}
+
+// --- 2. write them into .examples/ -------------------------------------------------------------
+
+// An example may import any workspace package, so the `examples` task must wait for every build:
+// a package missing from its dependsOn would race its build (and replay a stale cached result).
+const libraries = workspacePackages(["packages", "apps"])
+const turboTasks = JSON.parse(readFileSync(path.join(repoRoot, "turbo.json"), "utf8")).tasks
+for (const task of ["examples", "//#examples"]) {
+  const waitsFor = new Set(turboTasks[task]?.dependsOn ?? [])
+  const notAwaited = libraries.filter(({ name }) => !waitsFor.has(`${name}#build`))
+  if (notAwaited.length > 0) {
+    console.log(`[examples] turbo.json: the ${task} task must depend on ${notAwaited.map(({ name }) => `"${name}#build"`).join(", ")}`)
+    process.exit(1)
+  }
+}
+
+rmSync(scratch, { recursive: true, force: true })
+mkdirSync(path.join(scratch, "node_modules", "@chainquery"), { recursive: true })
+for (const { name, dir } of libraries) {
+  symlinkSync(dir, path.join(scratch, "node_modules", name), "dir")
 }
 
 const origins = new Map() // scratch file name -> { file, line, indents }

@@ -4,7 +4,7 @@
 //   node scripts/test.mjs [extra turbo args, e.g. --filter=@chainquery/schema --force]
 //
 // Steps:
-//   1. Delete every packages/*/.vitest-results and apps/*/.vitest-results, so stale reports never
+//   1. Delete every workspace package's .vitest-results (packages/*, apps/*, tests/*), so stale reports never
 //      count, then run turbo: build, check (tsc), lint (oxlint), examples (every @example of the
 //      doc comments type-checked against the built packages) and test (vitest; the consumer check
 //      in tests/consumer is one of them). A cache hit restores .vitest-results/** (a declared test
@@ -15,30 +15,16 @@
 import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import path from "node:path"
-import { fileURLToPath } from "node:url"
+import { repoRoot, workspacePackages } from "./workspace.mjs"
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
-const workspaceGroups = ["packages", "apps", "tests"]
 const reportRelPath = path.join(".vitest-results", "results.json")
 
 const byCodePoint = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
 
 // --- 1. clear stale reports, run turbo ---------------------------------------------------------
 
-function workspaceDirs() {
-  const dirs = []
-  for (const group of workspaceGroups) {
-    const groupDir = path.join(repoRoot, group)
-    if (!existsSync(groupDir)) continue
-    for (const entry of readdirSync(groupDir, { withFileTypes: true })) {
-      if (entry.isDirectory()) dirs.push(path.join(group, entry.name))
-    }
-  }
-  return dirs.sort(byCodePoint)
-}
-
-for (const dir of workspaceDirs()) {
-  rmSync(path.join(repoRoot, dir, ".vitest-results"), { recursive: true, force: true })
+for (const { dir } of workspacePackages()) {
+  rmSync(path.join(dir, ".vitest-results"), { recursive: true, force: true })
 }
 
 const turboArgs = ["exec", "turbo", "run", "build", "check", "lint", "examples", "test", "--output-logs=new-only", "--continue", ...process.argv.slice(2)]

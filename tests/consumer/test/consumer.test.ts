@@ -12,7 +12,7 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { dependencyRanges, entriesOf, exportTargets, pack, type Packed, packedManifest, publishable, repoRoot } from "./support/packages.js"
+import { dependencyRanges, exportTargets, pack, type Packed, publishable, repoRoot } from "./support/packages.js"
 import { newScratchDir, satisfiesCaret, workspaceVersion } from "./support/scratch.js"
 
 const require = createRequire(import.meta.url)
@@ -99,7 +99,7 @@ beforeAll(() => {
   tarballDir = path.join(scratch, "tarballs")
   project = path.join(scratch, "project")
   mkdirSync(tarballDir, { recursive: true })
-  packed = publishable().map(({ dir, manifest }) => ({ dir, manifest, tarball: pack(dir, tarballDir) }))
+  packed = publishable().map(({ dir }) => pack(dir, tarballDir))
 })
 
 afterAll(() => {
@@ -122,10 +122,8 @@ describe("the packed tarballs", () => {
 
   it("hold every file their exports and bins point at, a LICENSE, no build or test leftovers and no workspace: range", () => {
     const problems: Array<string> = []
-    for (const { manifest, tarball } of packed) {
-      const entries = entriesOf(tarball)
-      const inside = packedManifest(tarball)
-      const targets = [...exportTargets(inside.exports), ...Object.values(inside.bin ?? {})]
+    for (const { manifest, entries } of packed) {
+      const targets = [...exportTargets(manifest.exports), ...Object.values(manifest.bin ?? {})]
       if (targets.length === 0) problems.push(`${manifest.name}: no exports`)
       for (const target of targets) {
         if (!entries.has(target.replace(/^\.\//, ""))) problems.push(`${manifest.name}: ${target} is not in the tarball`)
@@ -134,7 +132,7 @@ describe("the packed tarballs", () => {
       for (const entry of entries) {
         if (entry.endsWith(".tsbuildinfo") || entry.startsWith("test/")) problems.push(`${manifest.name}: ships ${entry}`)
       }
-      for (const range of dependencyRanges(inside)) {
+      for (const range of dependencyRanges(manifest)) {
         if (range.includes("workspace:")) problems.push(`${manifest.name}: ${range}`)
       }
     }
@@ -142,12 +140,11 @@ describe("the packed tarballs", () => {
   })
 
   it("declare effect (and @effect/platform-node where used) as a peer of every library", () => {
-    for (const { manifest, tarball } of packed) {
-      const inside = packedManifest(tarball)
+    for (const { manifest } of packed) {
       if (manifest.name === "@chainquery/watcher") continue // an app: it may depend on effect directly
-      expect(inside.peerDependencies?.effect, manifest.name).toMatch(/^\^4\./)
-      expect(inside.dependencies?.effect, manifest.name).toBeUndefined()
-      expect(inside.dependencies?.["@effect/platform-node"], manifest.name).toBeUndefined()
+      expect(manifest.peerDependencies?.effect, manifest.name).toMatch(/^\^4\./)
+      expect(manifest.dependencies?.effect, manifest.name).toBeUndefined()
+      expect(manifest.dependencies?.["@effect/platform-node"], manifest.name).toBeUndefined()
     }
   })
 

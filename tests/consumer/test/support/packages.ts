@@ -23,8 +23,11 @@ export interface Manifest {
 
 export interface Packed {
   readonly dir: string
-  readonly manifest: Manifest
   readonly tarball: string
+  /** The package.json inside the tarball (what the registry would serve). */
+  readonly manifest: Manifest
+  /** The paths inside the tarball, without the leading `package/`. */
+  readonly entries: ReadonlySet<string>
 }
 
 /** Every package under packages/ and apps/ that is not private. */
@@ -39,8 +42,14 @@ export const publishable = (): ReadonlyArray<{ readonly dir: string; readonly ma
       .filter(({ manifest }) => manifest.private !== true)
   ).toSorted((a, b) => a.manifest.name.localeCompare(b.manifest.name))
 
+/** Packs one package into `destination` with pnpm and reads the tarball back. */
+export const pack = (dir: string, destination: string): Packed => {
+  const tarball = packTarball(dir, destination)
+  return { dir, tarball, manifest: packedManifest(tarball), entries: entriesOf(tarball) }
+}
+
 /** Packs one package into `destination` with pnpm; returns the tarball's path. */
-export const pack = (dir: string, destination: string): string => {
+const packTarball = (dir: string, destination: string): string => {
   const before = new Set(existsSync(destination) ? readdirSync(destination) : [])
   execFileSync("pnpm", ["pack", "--pack-destination", destination], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] })
   const made = readdirSync(destination).filter((file) => file.endsWith(".tgz") && !before.has(file))
@@ -49,7 +58,7 @@ export const pack = (dir: string, destination: string): string => {
 }
 
 /** The paths inside a tarball, without the leading `package/`. */
-export const entriesOf = (tarball: string): ReadonlySet<string> =>
+const entriesOf = (tarball: string): ReadonlySet<string> =>
   new Set(
     execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" })
       .split("\n")
@@ -58,7 +67,7 @@ export const entriesOf = (tarball: string): ReadonlySet<string> =>
   )
 
 /** The package.json inside a tarball (what the registry would serve). */
-export const packedManifest = (tarball: string): Manifest =>
+const packedManifest = (tarball: string): Manifest =>
   JSON.parse(execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" })) as Manifest
 
 /** Every file path an `exports` map points at (conditions and subpaths flattened). */
