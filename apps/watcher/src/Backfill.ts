@@ -45,9 +45,10 @@ import { defaultWatch, type Watch } from "./Engine.js"
 import { EngineError } from "./EngineError.js"
 import { backfillNetwork } from "./internal/backfillAptos.js"
 import { backfillChain } from "./internal/backfillEvm.js"
+import { loadRecent } from "./internal/recentBlocks.js"
 import * as ProgressBar from "./internal/progressBar.js"
 import { clientFor, type LedgerService } from "./LedgerClients.js"
-import { type Checkpoint, StateStore, type StateStoreError } from "./StateStore.js"
+import { type BlockEvents, type BlockHash, type Checkpoint, StateStore, type StateStoreError } from "./StateStore.js"
 import type { WatchEvent } from "./WatchEvent.js"
 import { type AptosNetwork, byChain, byNetwork, dedupe, type EvmWallet, key, type WatchedWallet } from "./WatchedWallet.js"
 
@@ -213,7 +214,9 @@ export type ProgressOutput = ProgressBar.ProgressOutput
  * What to backfill. `wallets`: the watched wallets (repeats are dropped). `from`: where the
  * history starts. `watch` (default `Engine.defaultWatch`): what is printed, see the module
  * comment. `confirmations` (default 0): as the engine's, for the safe head of wallets without a
- * checkpoint. `write`: prints a chain's events, before they are committed. `progress`: where the
+ * checkpoint. `reorgWindow` (default 6): as the engine's; the new wallets' events of that many
+ * blocks below the safe head are recorded, so that the engine retracts them after a
+ * reorganisation. `write`: prints a chain's events, before they are committed. `progress`: where the
  * progress bar goes (none when absent). `concurrency` (default 4): wallets (EVM) or batches
  * (Aptos) read at once; the clients' compute-unit budget paces the requests in any case.
  *
@@ -238,6 +241,7 @@ export interface Options<E, R> {
   readonly from: From
   readonly watch?: ReadonlyArray<Watch> | undefined
   readonly confirmations?: number | undefined
+  readonly reorgWindow?: number | undefined
   readonly write: (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, E, R>
   readonly progress?: ProgressOutput | undefined
   readonly concurrency?: number | undefined
@@ -291,6 +295,7 @@ export const run = Effect.fnUntraced(function*<E, R>(
   const watch = new Set(options.watch ?? defaultWatch)
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4))
   const confirmations = Math.max(0, Math.floor(options.confirmations ?? 0))
+  const reorgWindow = Math.max(0, Math.floor(options.reorgWindow ?? 6))
   const wallets = dedupe(options.wallets)
   const transfers = watch.has("transfers")
   const trades = watch.has("trades")
@@ -307,14 +312,24 @@ export const run = Effect.fnUntraced(function*<E, R>(
   let events = 0
   const committed: Array<Checkpoint> = []
   /** Writes a chain's events, then commits the checkpoints of its wallets that had none. */
-  const emit = (result: { readonly events: ReadonlyArray<WatchEvent>; readonly checkpoints: ReadonlyArray<Checkpoint> }) =>
+  const emit = (result: {
+    readonly events: ReadonlyArray<WatchEvent>
+    readonly checkpoints: ReadonlyArray<Checkpoint>
+    readonly blocks?: ReadonlyArray<BlockHash>
+    readonly blockEvents?: ReadonlyArray<BlockEvents>
+  }) =>
     Effect.uninterruptible(Effect.gen(function*() {
       if (result.events.length > 0) {
         bar.clear()
         yield* options.write(result.events)
       }
       if (result.checkpoints.length > 0) {
-        yield* store.commit({ checkpoints: result.checkpoints, eventIds: result.events.map((event) => event.id) })
+        yield* store.commit({
+          checkpoints: result.checkpoints,
+          blocks: result.blocks,
+          blockEvents: result.blockEvents,
+          eventIds: result.events.map((event) => event.id)
+        })
       }
       events += result.events.length
       committed.push(...result.checkpoints)
@@ -331,7 +346,9 @@ export const run = Effect.fnUntraced(function*<E, R>(
         trades,
         confirmations,
         concurrency,
-        progress: bar
+        progress: bar,
+        recent: yield* loadRecent(store, chain),
+        reorgWindow
       }))
     }
     for (const [network, networkWallets] of networks) {

@@ -12,16 +12,20 @@
  *   the watched wallets, until a block does not exist, is not fully indexed or cannot be read
  *   (read again next cycle; the checkpoint never passes it, the blocks before it are kept); with
  *   `confirmations: N` only up to `head - N`. Catching up, it reads 4 blocks at a time.
- *   Without confirmations, the last `reorgWindow` scanned blocks are read again each cycle: a
- *   block whose transfers now carry another hash yields `retracted` events for what was emitted
- *   from it, then its new events.
+ *   Without confirmations, the last `reorgWindow` scanned blocks are read again each cycle.
  * - EVM, `per-wallet`: A2 per wallet from its checkpoint + 1 to the safe head (the last block
  *   that exists, is indexed and is `confirmations` deep, found with O(log n) A1 probes). Without
- *   confirmations the same request starts `reorgWindow` blocks earlier, and a recent block whose
- *   transfers for the wallet changed hash (or vanished, or appeared) is retracted and replaced,
- *   at no extra request.
+ *   confirmations the same request starts `reorgWindow` blocks earlier: a recent block whose
+ *   transfers for the wallet changed (hash, vanished, appeared) was replaced.
  * - EVM, `auto`: per chain and cycle, block scanning when the new blocks (plus the reorg window)
  *   cost no more requests than one per wallet, per-wallet polling otherwise.
+ * - Reorganisations: both strategies keep one record of the recent blocks (hash, and the events
+ *   printed from it for every wallet that passed it). A replaced block, however noticed, is read
+ *   again whole (A1) and compared by event id with its record, for every wallet whose `since` is
+ *   before it and whose checkpoint passed it: what is gone is `retracted`, then the new events.
+ *   With confirmations, the newest recorded block is read again each cycle instead. When the
+ *   oldest block read again was replaced too, the record is walked down to the common ancestor
+ *   and an error gives the depth.
  * - Aptos: wallets batched 50 per B3 request, read newest first down to the checkpoint, emitted
  *   oldest first; the checkpoint is the highest ledger version seen.
  * - With `watch` (default transfers, trades, DeFi): trades through A4 only for the wallets with
@@ -108,8 +112,8 @@ export const defaultWatch: ReadonlyArray<Watch> = ["transfers", "trades", "defi"
 /**
  * What to watch and how. `confirmations`: how deep a block must be to be read (0: read the
  * newest indexed block, and watch for reorganisations). `reorgWindow` (default 6): how many
- * recent blocks block scanning reads again each cycle to notice a reorganisation when
- * `confirmations` is 0 (a deeper reorganisation is not noticed). `maxBlocksPerCycle` (default
+ * recent blocks are read again each cycle to notice a reorganisation when
+ * `confirmations` is 0, and recorded (0: no record, reorganisations are not followed). `maxBlocksPerCycle` (default
  * 500): at most this many new blocks are read per chain in one cycle (by either strategy), so that catching up
  * after a long stop is committed in bounded batches. `watch` (default {@link defaultWatch}): what
  * is reported. `defiThreshold` (default 0.05): the relative move of a position's USD value that
@@ -330,7 +334,11 @@ export const make = Effect.fnUntraced(function*(
       Effect.sync(() => {
         for (const [chain, owed] of owedAfter.get(batch) ?? []) pending.set(chain, owed)
         if (committed === undefined) return
-        for (const checkpoint of batch.checkpoints ?? []) committed.set(key(checkpoint.wallet), checkpoint)
+        for (const checkpoint of batch.checkpoints ?? []) {
+          // `since` is written with a wallet's first checkpoint only (as the store does).
+          const before = committed.get(key(checkpoint.wallet))
+          committed.set(key(checkpoint.wallet), { ...checkpoint, since: before?.since ?? checkpoint.since ?? checkpoint.position })
+        }
       }))
 
   return {

@@ -59,6 +59,13 @@ export interface Checkpoint {
   readonly wallet: WatchedWallet
   readonly position: bigint
   readonly hash: string | null
+  /**
+   * The block (Aptos: ledger version) after which the wallet's changes are reported: its baseline,
+   * or the block before a backfill's FROM. Written with the wallet's first checkpoint and kept
+   * after (left out, it is `position`); read back as `0n` from a state file of an older watcher.
+   * A reorganisation of a block at or before it is none of the wallet's concern.
+   */
+  readonly since?: bigint | undefined
 }
 
 /**

@@ -52,7 +52,7 @@ describe("StateStore", () => {
       const first = yield* store.commit({
         checkpoints: [
           { wallet: evm, position: 19_000_000n, hash: hash(1) },
-          { wallet: base, position: 12n, hash: hash(2) },
+          { wallet: base, position: 12n, hash: hash(2), since: 5n },
           { wallet: aptos, position: 9_007_199_254_740_993n, hash: null }
         ],
         blocks: [{ chain: "0x1", number: 19_000_000n, hash: hash(1) }, { chain: "0x1", number: 18_999_999n, hash: hash(3) }],
@@ -61,12 +61,16 @@ describe("StateStore", () => {
       })
       assert.strictEqual(first.sequence, 1)
       assert.deepStrictEqual(first.eventIds, ["b", "a", "b"])
+      // `since` is the first position unless given.
       assert.deepStrictEqual(yield* store.checkpoints, [
-        { wallet: evm, position: 19_000_000n, hash: hash(1) },
-        { wallet: base, position: 12n, hash: hash(2) },
-        { wallet: aptos, position: 9_007_199_254_740_993n, hash: null }
+        { wallet: evm, position: 19_000_000n, hash: hash(1), since: 19_000_000n },
+        { wallet: base, position: 12n, hash: hash(2), since: 5n },
+        { wallet: aptos, position: 9_007_199_254_740_993n, hash: null, since: 9_007_199_254_740_993n }
       ])
-      assert.deepStrictEqual(yield* store.checkpoint(aptos), Option.some({ wallet: aptos, position: 9_007_199_254_740_993n, hash: null }))
+      assert.deepStrictEqual(
+        yield* store.checkpoint(aptos),
+        Option.some({ wallet: aptos, position: 9_007_199_254_740_993n, hash: null, since: 9_007_199_254_740_993n })
+      )
       assert.deepStrictEqual((yield* store.blockHashes("0x1")).map((b) => b.number), [18_999_999n, 19_000_000n])
       assert.deepStrictEqual(yield* store.defiSnapshot(evm), Option.some({ wallet: evm, blockNumber: 19_000_000n, summaries }))
       assert.isTrue(Option.isNone(yield* store.defiSnapshot(base)))
@@ -75,7 +79,8 @@ describe("StateStore", () => {
       const last = Option.getOrThrow(yield* store.lastBatch)
       assert.strictEqual(last.sequence, 2)
       assert.deepStrictEqual(last.eventIds, ["c"])
-      assert.deepStrictEqual(Option.map(yield* store.checkpoint(evm), (c) => c.position), Option.some(19_000_001n))
+      // A later checkpoint moves the position; `since` stays what the first one said.
+      assert.deepStrictEqual(Option.map(yield* store.checkpoint(evm), (c) => [c.position, c.since]), Option.some([19_000_001n, 19_000_000n]))
       assert.deepStrictEqual(Option.map(yield* store.checkpoint(base), (c) => c.position), Option.some(12n))
     }).pipe(Effect.provide(StateStore.layerMemory)))
 
@@ -147,6 +152,25 @@ describe("StateStore", () => {
       const error = yield* Effect.flip(snapshot(path))
       assert.strictEqual(error.operation, "open")
       assert.include(error.message, "newer watcher")
+    }))
+
+  it.effect("a state file of layout 1 (no `since`) opens: its wallets read `since` 0 and keep it after a commit", () =>
+    Effect.gen(function*() {
+      const path = tempFile()
+      const { DatabaseSync } = loadSqlite()
+      const db = new DatabaseSync(path)
+      db.exec("CREATE TABLE checkpoints (scope TEXT NOT NULL, wallet TEXT NOT NULL, position INTEGER NOT NULL, hash TEXT, PRIMARY KEY (scope, wallet)) WITHOUT ROWID")
+      db.prepare("INSERT INTO checkpoints (scope, wallet, position, hash) VALUES (?, ?, ?, ?)").run("0x1", alice, 500, null)
+      db.exec("PRAGMA user_version = 1")
+      db.close()
+      const before = yield* snapshot(path)
+      assert.deepStrictEqual(before.checkpoints, [{ wallet: evm, position: 500n, hash: null, since: 0n }])
+      const after = yield* Effect.gen(function*() {
+        const store = yield* StateStore.StateStore
+        yield* store.commit({ checkpoints: [{ wallet: evm, position: 501n, hash: null }], eventIds: [] })
+        return yield* store.checkpoints
+      }).pipe(Effect.provide(StateStore.layer(path)))
+      assert.deepStrictEqual(after, [{ wallet: evm, position: 501n, hash: null, since: 0n }])
     }))
 
   it.live("a state file in use by another store is refused (after a short wait), then opens once it is released", () =>

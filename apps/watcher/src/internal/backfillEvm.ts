@@ -13,12 +13,13 @@ import { Effect, Stream } from "effect"
 import { type EngineError, fromClient as failed } from "../EngineError.js"
 import { fromNftTransfer, type NftEvent } from "../NftEvents.js"
 import type { From } from "../Backfill.js"
-import type { Checkpoint } from "../StateStore.js"
+import type { BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
 import { fromTrade } from "../TradeEvents.js"
 import { type EvmWallet, key } from "../WatchedWallet.js"
 import type { WatchEvent } from "../WatchEvent.js"
 import { safeHead } from "./evmReads.js"
 import type { Progress } from "./progressBar.js"
+import type { Printed, Recent } from "./recentBlocks.js"
 
 /**
  * What {@link backfillChain} reads: one chain's wallets, the checkpoints, FROM and what is watched.
@@ -37,6 +38,44 @@ export interface EvmInput {
   readonly confirmations: number
   readonly concurrency: number
   readonly progress: Progress
+  /** What is on record of the chain's recent blocks, and how many blocks from the head are recorded. */
+  readonly recent: Recent
+  readonly reorgWindow: number
+}
+
+/** What a chain's backfill prints and commits. */
+export interface ChainHistory {
+  readonly events: ReadonlyArray<WatchEvent>
+  readonly checkpoints: ReadonlyArray<Checkpoint>
+  readonly blocks: ReadonlyArray<BlockHash>
+  readonly blockEvents: ReadonlyArray<BlockEvents>
+}
+
+const isPrinted = (event: WatchEvent): event is Printed =>
+  event.kind === "nft.received" || event.kind === "nft.sent" || event.kind === "trade.bought" || event.kind === "trade.sold"
+
+/**
+ * The events of the new wallets in the recent blocks (after `head - reorgWindow`), added to those
+ * blocks' records: the engine then retracts them if a reorganisation replaces their block, and
+ * does not take them for new.
+ */
+const recordsOf = (input: EvmInput, head: bigint, events: ReadonlyArray<WatchEvent>, fresh: ReadonlySet<string>) => {
+  const added = new Map<bigint, Array<Printed>>()
+  for (const event of events) {
+    if (!isPrinted(event) || !fresh.has(event.wallet) || event.blockNumber <= head - BigInt(input.reorgWindow)) continue
+    added.set(event.blockNumber, [...added.get(event.blockNumber) ?? [], event])
+  }
+  const blocks: Array<BlockHash> = []
+  const blockEvents: Array<BlockEvents> = []
+  for (const [number, mine] of added) {
+    const known = input.recent.printed.get(number) ?? []
+    const ids = new Set(known.map((event) => event.id))
+    const recorded = input.recent.hashes.get(number) ?? ""
+    const hash = recorded === "" ? mine[0]!.blockHash : recorded
+    blocks.push({ chain: input.chain, number, hash })
+    blockEvents.push({ chain: input.chain, number, hash, events: [...known, ...mine.filter((event) => !ids.has(event.id))] })
+  }
+  return { blocks, blockEvents }
 }
 
 const pageSize = 100
@@ -119,7 +158,7 @@ const readWallet = Effect.fnUntraced(function*(input: EvmInput, wallet: EvmWalle
  */
 export const backfillChain = Effect.fnUntraced(function*(
   input: EvmInput
-): Effect.fn.Return<{ readonly events: ReadonlyArray<WatchEvent>; readonly checkpoints: ReadonlyArray<Checkpoint> }, EngineError> {
+): Effect.fn.Return<ChainHistory, EngineError> {
   const { chain, client } = input
   const tracked = input.wallets.flatMap((wallet) => {
     const checkpoint = input.checkpoints.get(key(wallet))
@@ -144,6 +183,10 @@ export const backfillChain = Effect.fnUntraced(function*(
   )
   // Wallets in the order given, then a stable sort: ties keep that order.
   const events = placed.flat().toSorted(byPlace).map((item) => item.event)
-  const checkpoints = fresh.map((wallet): Checkpoint => ({ wallet, position: head, hash: null }))
-  return { events, checkpoints }
+  // A new wallet reports what comes after the block before FROM (a date: every block before it,
+  // as for a wallet of an older state file).
+  const since = input.from._tag === "Block" ? input.from.block - 1n : 0n
+  const checkpoints = fresh.map((wallet): Checkpoint => ({ wallet, position: head, hash: null, since: since < head ? since : head }))
+  const records = input.reorgWindow > 0 ? recordsOf(input, head, events, new Set(fresh.map((wallet) => wallet.address))) : { blocks: [], blockEvents: [] }
+  return { events, checkpoints, ...records }
 })

@@ -1,42 +1,27 @@
 /**
  * Per-wallet polling of one EVM chain: one A2 range per wallet, up to the safe head. Without
  * confirmations the range starts `reorgWindow` blocks before the wallet's checkpoint, so the same
- * request also re-reads the recent blocks: a recent block in which the wallet's transfers now
- * carry another hash (or vanished, or appeared in a block already read) was replaced, and its
- * events are retracted and replaced as in block scanning. The blocks read are recorded (hash, or
- * `""` when the watched wallets had no transfer in them) so that a later cycle knows which blocks
- * were covered.
+ * request also shows the recent blocks again: a recorded block in which the wallet's transfers are
+ * not what was printed for it (other ids, or another block hash) was replaced. Such a block is then
+ * read again with A1 and reconciled for **every** wallet that covers it (see `recentBlocks`), not
+ * only for the wallet that noticed: wallets whose listings were read before the reorganisation, or
+ * that notice it in a later cycle, find the block already corrected. With confirmations the newest
+ * recorded block is checked instead (see `deepReorg`). The recent blocks read are recorded (hash,
+ * or `""` when the watched wallets had no transfer in them) with their events.
  *
  * @internal
  */
-import type { EvmClient } from "@chainquery/evm-client"
-import type { Chain, NftTransfer } from "@chainquery/schema"
+import type { NftTransfer } from "@chainquery/schema"
 import { Effect } from "effect"
-import { fromNftTransfer, type NftEvent, retract } from "../NftEvents.js"
-import type { BlockEvents, BlockHash, Checkpoint, StateStore } from "../StateStore.js"
-import type { WatchEvent } from "../WatchEvent.js"
-import type { EvmWallet } from "../WatchedWallet.js"
+import { fromNftTransfer, type NftEvent, type Retracted } from "../NftEvents.js"
+import type { BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
 import { emptyStep, type Step } from "./cycleStep.js"
+import { below, probeRecord, type ReadAgain, readAgain, type WalkInput } from "./deepReorg.js"
+import type { ChainInput } from "./evmCycle.js"
 import { readWallet } from "./evmReads.js"
+import { byAddressOf, byChainOrder, hashOf, loadRecent, type Printed, type Recent, type Tracked } from "./recentBlocks.js"
 
-export interface PerWalletInput {
-  readonly client: EvmClient.Service
-  readonly store: StateStore["Service"]
-  readonly chain: Chain.ChainId
-  readonly confirmations: number
-  readonly reorgWindow: number
-}
-
-export interface Tracked {
-  readonly wallet: EvmWallet
-  readonly position: bigint
-}
-
-const hashOf = (transfers: ReadonlyArray<NftTransfer.NftTransfer>): string => transfers[0]?.block_hash.toLowerCase() ?? ""
-
-/** Chain order: block, then log index (stable for the items of one batch log). */
-export const byChainOrder = (a: NftEvent, b: NftEvent): number =>
-  a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1
+const nothingRecorded: Recent = { hashes: new Map(), printed: new Map() }
 
 const byBlock = (transfers: ReadonlyArray<NftTransfer.NftTransfer>): Map<bigint, Array<NftTransfer.NftTransfer>> => {
   const blocks = new Map<bigint, Array<NftTransfer.NftTransfer>>()
@@ -48,89 +33,111 @@ const byBlock = (transfers: ReadonlyArray<NftTransfer.NftTransfer>): Map<bigint,
   return blocks
 }
 
+/** Whether a wallet's transfers in a block differ from what was printed for it from that block. */
+const differs = (now: ReadonlyArray<NftEvent>, before: ReadonlyArray<Printed>, hash: string): boolean => {
+  const printed = before.filter((event) => event.kind === "nft.received" || event.kind === "nft.sent")
+  if (printed.length !== now.length) return true
+  const ids = new Set(printed.map((event) => event.id))
+  return now.some((event) => !ids.has(event.id)) || (now.length > 0 && printed.some((event) => event.blockHash !== hash))
+}
+
 /** Polls every tracked wallet up to `safe`; see the module comment. */
-export const perWallet = Effect.fnUntraced(function*(input: PerWalletInput, tracked: ReadonlyArray<Tracked>, safe: bigint) {
-  const { chain } = input
-  const window = input.confirmations <= 0 ? BigInt(input.reorgWindow) : 0n
-  const watch = window > 0n
-  // What was recorded before this cycle (compared against), and what this cycle records.
-  const recorded: ReadonlyMap<bigint, string> = new Map(watch ? (yield* input.store.blockHashes(chain)).map((b) => [b.number, b.hash] as const) : [])
-  const records = new Map(recorded)
-  const stored = new Map(watch ? (yield* input.store.blockEvents(chain)).map((b) => [b.number, b.events] as const) : [])
+export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked: ReadonlyArray<Tracked>, safe: bigint) {
+  const { chain, client } = input
+  const window = BigInt(input.reorgWindow)
+  const recording = window > 0n
+  const rereading = recording && input.confirmations <= 0
+  const recent = recording ? yield* loadRecent(input.store, chain) : nothingRecorded
+  const walk: WalkInput = { client, chain, recent, byAddress: byAddressOf(tracked) }
   const due = tracked
-    .map((t) => ({ t, from: watch ? (t.position - window + 1n > 1n ? t.position - window + 1n : 1n) : t.position + 1n }))
-    .filter(({ from, t }) => t.position < safe || (watch && from <= safe))
+    .map((t) => ({ t, from: rereading ? (t.position - window + 1n > 1n ? t.position - window + 1n : 1n) : t.position + 1n }))
+    .filter(({ from, t }) => t.position < safe || (rereading && from <= safe))
   const reads = yield* Effect.forEach(
     due,
-    ({ from, t }) => Effect.map(readWallet(input.client, chain, t.wallet.address, from, safe), (listing) => ({ t, listing })),
+    ({ from, t }) => Effect.map(readWallet(client, chain, t.wallet.address, from, safe), (listing) => ({ t, listing })),
     { concurrency: 4 }
   )
-  const retractions: Array<WatchEvent> = []
-  const events: Array<NftEvent> = []
-  const checkpoints: Array<Checkpoint> = []
-  const touchedRecords = new Set<bigint>()
-  const touchedEvents = new Set<bigint>()
-  for (const { listing, t } of reads) {
-    if (!listing.exists || !listing.complete) continue
-    const address = t.wallet.address
-    const blocks = byBlock(listing.transfers)
-    if (watch) {
-      // The recent blocks this wallet had read already: compare with what was emitted from them.
+  const complete = reads.filter(({ listing }) => listing.exists && listing.complete).map(({ listing, t }) => ({ t, blocks: byBlock(listing.transfers) }))
+
+  // 1. The recorded blocks some wallet now sees otherwise than on record.
+  const noticed = new Set<bigint>()
+  if (rereading) {
+    for (const { blocks, t } of complete) {
       // Only blocks read this cycle: a wallet past `safe` (the head went back) compares none beyond it.
-      const compareTo = t.position < safe ? t.position : safe
-      for (let block = t.position - window + 1n; block <= compareTo; block++) {
-        if (!recorded.has(block)) continue
-        const now = blocks.get(block) ?? []
-        const hash = hashOf(now)
-        const before = (stored.get(block) ?? []).filter((event) => event.wallet === address)
-        const changed = before.length > 0
-          ? now.length === 0 || before[0]!.blockHash !== hash
-          : now.length > 0 && recorded.get(block) !== hash
-        if (!changed) continue
-        const replacement = now.flatMap((transfer) => fromNftTransfer(chain, address, transfer))
-        retractions.push(...before.map(retract))
-        events.push(...replacement)
-        stored.set(block, [...(stored.get(block) ?? []).filter((event) => event.wallet !== address), ...replacement])
-        touchedEvents.add(block)
-        if (hash !== "") {
-          records.set(block, hash)
-          touchedRecords.add(block)
-        }
+      const top = t.position < safe ? t.position : safe
+      for (let block = t.position - window + 1n; block <= top; block++) {
+        if (block <= t.since || !recent.hashes.has(block)) continue
+        const transfers = blocks.get(block) ?? []
+        const now = transfers.flatMap((transfer) => fromNftTransfer(chain, t.wallet.address, transfer))
+        const before = (recent.printed.get(block) ?? []).filter((event) => event.wallet === t.wallet.address)
+        if (differs(now, before, hashOf(transfers))) noticed.add(block)
       }
     }
+  }
+
+  // 2. Each of them read again with A1 and reconciled for every wallet that covers it; below the
+  //    lowest, the record is walked down to the common ancestor. With confirmations, a probe.
+  const again: Array<ReadAgain> = []
+  if (noticed.size > 0) {
+    const blocks = [...noticed].toSorted((a, b) => (a < b ? -1 : 1))
+    for (const block of blocks) {
+      const read = yield* readAgain(walk, block)
+      if (read === undefined) return emptyStep
+      again.push(read)
+    }
+    const deeper = yield* below(walk, blocks[0]!, noticed, blocks.at(-1)!, `the ${input.reorgWindow} blocks read again each cycle`)
+    if (deeper === undefined) return emptyStep
+    again.push(...deeper)
+  } else if (recording && !rereading) {
+    const start = tracked.reduce((a, t) => (t.position < a ? t.position : a), safe)
+    const probed = yield* probeRecord(walk, start, input.confirmations)
+    if (probed === undefined) return emptyStep
+    again.push(...probed)
+  }
+  const retractions: Array<Retracted> = []
+  const events: Array<NftEvent> = []
+  const hashes = new Map(recent.hashes)
+  const printed = new Map(recent.printed)
+  const touched = new Set<bigint>()
+  for (const { replaced, result } of again) {
+    if (!replaced && !result.changed) continue
+    retractions.push(...result.retractions)
+    events.push(...result.events)
+    hashes.set(result.block.number, result.block.hash)
+    printed.set(result.block.number, result.blockEvents.events)
+    touched.add(result.block.number)
+  }
+
+  // 3. The blocks after each wallet's checkpoint: its new events, recorded when recent.
+  const checkpoints: Array<Checkpoint> = []
+  for (const { blocks, t } of complete) {
     for (const [block, transfers] of blocks) {
       if (block <= t.position) continue
-      const fresh = transfers.flatMap((transfer) => fromNftTransfer(chain, address, transfer))
+      const fresh = transfers.flatMap((transfer) => fromNftTransfer(chain, t.wallet.address, transfer))
       events.push(...fresh)
-      if (watch && block > safe - window) {
-        stored.set(block, [...(stored.get(block) ?? []), ...fresh])
-        touchedEvents.add(block)
-        records.set(block, hashOf(transfers))
-        touchedRecords.add(block)
+      if (recording && block > safe - window) {
+        const known = printed.get(block) ?? []
+        const ids = new Set(known.map((event) => event.id))
+        printed.set(block, [...known, ...fresh.filter((event) => !ids.has(event.id))])
+        if ((hashes.get(block) ?? "") === "") hashes.set(block, hashOf(transfers))
+        touched.add(block)
       }
     }
     if (t.position < safe) checkpoints.push({ wallet: t.wallet, position: safe, hash: null })
   }
-  if (watch && reads.length > 0) {
-    // The recent blocks that every wallet read for the first time, in which none had a transfer:
+  if (recording && complete.length > 0) {
+    // The recent blocks every wallet read for the first time, in which none had a transfer:
     // covered, hash unknown. (Blocks before a wallet's checkpoint were never read by it.)
-    const newest = reads.reduce((a, { t }) => (t.position > a ? t.position : a), 0n)
+    const newest = complete.reduce((a, { t }) => (t.position > a ? t.position : a), 0n)
     for (let block = (safe - window + 1n > newest + 1n ? safe - window + 1n : newest + 1n); block <= safe; block++) {
-      if (block > 0n && !records.has(block)) {
-        records.set(block, "")
-        touchedRecords.add(block)
+      if (block > 0n && !hashes.has(block)) {
+        hashes.set(block, "")
+        touched.add(block)
       }
     }
   }
-  const blocks: Array<BlockHash> = [...touchedRecords].toSorted((a, b) => (a < b ? -1 : 1)).map((number) => ({
-    chain,
-    number,
-    hash: records.get(number) ?? ""
-  }))
-  const blockEvents: Array<BlockEvents> = [...touchedEvents].toSorted((a, b) => (a < b ? -1 : 1)).map((number) => {
-    const list = stored.get(number) ?? []
-    return { chain, number, hash: list[0]?.blockHash ?? records.get(number) ?? "", events: list }
-  })
-  const step: Step = { ...emptyStep, events: [...retractions, ...events.toSorted(byChainOrder)], checkpoints, blocks, blockEvents }
-  return step
+  const order = [...touched].toSorted((a, b) => (a < b ? -1 : 1))
+  const blocks: Array<BlockHash> = order.map((number) => ({ chain, number, hash: hashes.get(number) ?? "" }))
+  const blockEvents: Array<BlockEvents> = order.map((number) => ({ chain, number, hash: hashes.get(number) ?? "", events: printed.get(number) ?? [] }))
+  return { ...emptyStep, events: [...retractions, ...events.toSorted(byChainOrder)], checkpoints, blocks, blockEvents } satisfies Step
 })

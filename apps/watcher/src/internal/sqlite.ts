@@ -47,7 +47,7 @@ export const loadSqlite = (): SqliteModule => {
 }
 
 /** The layout version written to `PRAGMA user_version`. */
-export const layoutVersion = 1
+export const layoutVersion = 2
 
 const tables = `
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -55,6 +55,7 @@ CREATE TABLE IF NOT EXISTS checkpoints (
   wallet TEXT NOT NULL,
   position INTEGER NOT NULL,
   hash TEXT,
+  since INTEGER,
   PRIMARY KEY (scope, wallet)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS block_hashes (
@@ -108,6 +109,9 @@ export const openDatabase = (path: string): DatabaseSync => {
     db.exec("BEGIN IMMEDIATE")
     try {
       db.exec(tables)
+      // Layout 1 had no `since` column: its wallets keep NULL there (every block before them is theirs).
+      const columns = db.prepare("PRAGMA table_info(checkpoints)").all().map((column) => String(column["name"]))
+      if (!columns.includes("since")) db.exec("ALTER TABLE checkpoints ADD COLUMN since INTEGER")
       db.exec(`PRAGMA user_version = ${layoutVersion}`)
       db.exec("COMMIT")
     } catch (error) {

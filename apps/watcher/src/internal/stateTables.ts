@@ -25,6 +25,8 @@ const decodeEvents = Schema.decodeUnknownSync(eventsJson)
 
 const bigintOf = (value: SQLOutputValue | undefined): bigint => typeof value === "bigint" ? value : BigInt(String(value))
 const stringOf = (value: SQLOutputValue | undefined): string => String(value)
+/** A checkpoint's `since`; a row of an older watcher has none: every block before it is the wallet's. */
+const sinceOf = (value: SQLOutputValue | undefined): bigint => value === null || value === undefined ? 0n : bigintOf(value)
 const hashOf = (value: SQLOutputValue | undefined): string | null => value === null || value === undefined ? null : String(value)
 
 const walletOf = (scope: string, address: string): WatchedWallet =>
@@ -35,14 +37,14 @@ const walletOf = (scope: string, address: string): WatchedWallet =>
 /** The operations of the state store over `db`, keeping `keepBlocks` block hashes per chain. */
 export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
   const sql = {
-    checkpoints: db.prepare("SELECT scope, wallet, position, hash FROM checkpoints ORDER BY scope, wallet"),
-    checkpoint: db.prepare("SELECT position, hash FROM checkpoints WHERE scope = ? AND wallet = ?"),
+    checkpoints: db.prepare("SELECT scope, wallet, position, hash, since FROM checkpoints ORDER BY scope, wallet"),
+    checkpoint: db.prepare("SELECT position, hash, since FROM checkpoints WHERE scope = ? AND wallet = ?"),
     blockHashes: db.prepare("SELECT number, hash FROM block_hashes WHERE chain = ? ORDER BY number"),
     defi: db.prepare("SELECT block, summaries FROM defi_snapshots WHERE chain = ? AND wallet = ?"),
     batch: db.prepare("SELECT sequence, committed_at FROM last_batch WHERE id = 1"),
     batchEvents: db.prepare("SELECT event_id FROM last_batch_events ORDER BY position"),
     putCheckpoint: db.prepare(
-      "INSERT INTO checkpoints (scope, wallet, position, hash) VALUES (?, ?, ?, ?) " +
+      "INSERT INTO checkpoints (scope, wallet, position, hash, since) VALUES (?, ?, ?, ?, ?) " +
         "ON CONFLICT (scope, wallet) DO UPDATE SET position = excluded.position, hash = excluded.hash"
     ),
     forgetBlocks: db.prepare("DELETE FROM block_hashes WHERE chain = ? AND number >= ?"),
@@ -71,12 +73,13 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
       sql.checkpoints.all().map((row) => ({
         wallet: walletOf(stringOf(row["scope"]), stringOf(row["wallet"])),
         position: bigintOf(row["position"]),
-        hash: hashOf(row["hash"])
+        hash: hashOf(row["hash"]),
+        since: sinceOf(row["since"])
       })),
 
     checkpoint: (wallet: WatchedWallet): Checkpoint | undefined => {
       const row = sql.checkpoint.get(scopeOf(wallet), wallet.address)
-      return row === undefined ? undefined : { wallet, position: bigintOf(row["position"]), hash: hashOf(row["hash"]) }
+      return row === undefined ? undefined : { wallet, position: bigintOf(row["position"]), hash: hashOf(row["hash"]), since: sinceOf(row["since"]) }
     },
 
     blockHashes: (chain: Chain.ChainId): Array<BlockHash> =>
@@ -115,8 +118,8 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
       const defi = (batch.defiSnapshots ?? []).map((snapshot) => ({ snapshot, json: encodeSummaries(snapshot.summaries) }))
       const blockEvents = (batch.blockEvents ?? []).map((entry) => ({ entry, json: encodeEvents(entry.events) }))
       return transaction(db, () => {
-        for (const { wallet, position, hash } of batch.checkpoints ?? []) {
-          sql.putCheckpoint.run(scopeOf(wallet), wallet.address, position, hash)
+        for (const { hash, position, since, wallet } of batch.checkpoints ?? []) {
+          sql.putCheckpoint.run(scopeOf(wallet), wallet.address, position, hash, since ?? position)
         }
         for (const { chain, fromBlock } of batch.forgetBlocks ?? []) {
           sql.forgetBlocks.run(chain, fromBlock)

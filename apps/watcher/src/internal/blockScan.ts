@@ -1,0 +1,116 @@
+/**
+ * Block scanning of one EVM chain: A1 for every block after the lowest checkpoint. Without
+ * confirmations it first reads the recorded blocks of the reorg window again; with them it
+ * checks the newest recorded block (see `deepReorg`). A block on record (read already by
+ * wallets ahead, or in the window) is reconciled for every wallet whose `since` is before it; a
+ * new block is printed for the wallets behind it and recorded for all, so that its record is
+ * complete whichever strategy reads it next.
+ *
+ * @internal
+ */
+import { Effect, Result } from "effect"
+import type { NftEvent, Retracted } from "../NftEvents.js"
+import type { BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
+import { emptyStep, type Step } from "./cycleStep.js"
+import { below, probeRecord, type ReadAgain, readAgain, type WalkInput } from "./deepReorg.js"
+import type { ChainInput } from "./evmCycle.js"
+import { readBlock } from "./evmReads.js"
+import { byAddressOf, byChainOrder, eventsOf, hashOf, loadRecent, type Reconciled, reconcile, type Recent, type Tracked } from "./recentBlocks.js"
+
+/** How many blocks block scanning reads at once when it is catching up. */
+const readAhead = 4
+
+const nothingRecorded: Recent = { hashes: new Map(), printed: new Map() }
+
+/**
+ * Scans from `start` (the lowest checkpoint) up to `limit` if given, stopping at the first block
+ * that does not exist, is not fully indexed, or cannot be read (after the clients' retries: the
+ * blocks before it are kept, so that a flaky service still lets the scan move on).
+ */
+export const blockScan = Effect.fnUntraced(function*(input: ChainInput, tracked: ReadonlyArray<Tracked>, start: bigint, limit: bigint | undefined) {
+  const { chain, client } = input
+  const byAddress = byAddressOf(tracked)
+  const recording = input.reorgWindow > 0
+  const rereading = recording && input.confirmations <= 0
+  const recent = recording ? yield* loadRecent(input.store, chain) : nothingRecorded
+  const walk: WalkInput = { client, chain, recent, byAddress }
+  const retractions: Array<Retracted> = []
+  const events: Array<NftEvent> = []
+  const blocks: Array<BlockHash> = []
+  const blockEvents: Array<BlockEvents> = []
+  const apply = (r: Reconciled) => {
+    retractions.push(...r.retractions)
+    events.push(...r.events)
+    blocks.push(r.block)
+    blockEvents.push(r.blockEvents)
+  }
+  const applyRead = (r: ReadAgain) => {
+    if (r.replaced || r.result.changed) apply(r.result)
+  }
+
+  if (rereading) {
+    const window = [...recent.hashes.keys()].filter((b) => b > start - BigInt(input.reorgWindow) && b <= start).toSorted((a, b) => (a < b ? -1 : 1))
+    const reads = yield* Effect.forEach(window, (block) => readAgain(walk, block), { concurrency: readAhead })
+    // A replaced block not indexed yet: read it all again next cycle, commit nothing new.
+    if (reads.some((r) => r === undefined)) return emptyStep
+    const again = reads as ReadonlyArray<ReadAgain>
+    again.forEach(applyRead)
+    const bottom = again[0]
+    if (bottom !== undefined && bottom.replaced && (bottom.sure || bottom.result.changed)) {
+      const top = again.reduce((a, r) => (r.replaced && r.result.block.number > a ? r.result.block.number : a), bottom.result.block.number)
+      const deeper = yield* below(walk, bottom.result.block.number, new Set(window), top, `the ${input.reorgWindow} blocks read again each cycle`)
+      if (deeper === undefined) return emptyStep
+      deeper.forEach(applyRead)
+    }
+  } else if (recording) {
+    const probed = yield* probeRecord(walk, start, input.confirmations)
+    if (probed === undefined) return emptyStep
+    probed.forEach(applyRead)
+  }
+
+  let scanned = start
+  let scannedHash: string | null = null
+  const cap = start + BigInt(input.maxBlocks)
+  const last = limit === undefined || limit > cap ? cap : limit
+  // One block at a time while the scan may be at the head (a block past it costs a request);
+  // after two blocks that exist, `readAhead` at a time: catching up is not one round trip per block.
+  let next = start + 1n
+  let width = 1
+  scan: while (next <= last) {
+    const batch = Array.from({ length: Math.min(width, Number(last - next + 1n)) }, (_, i) => next + BigInt(i))
+    const reads = yield* Effect.forEach(batch, (block) => Effect.result(readBlock(client, chain, block)), { concurrency: readAhead })
+    for (const [index, block] of batch.entries()) {
+      const read = reads[index]!
+      if (Result.isFailure(read)) {
+        // What was read so far is kept (committed with the cycle); this block is read next cycle.
+        if (block === start + 1n) return yield* Effect.fail(read.failure)
+        yield* Effect.logWarning(`chain ${chain}: block ${block} not read this cycle (${read.failure.message}); going on from there next cycle`)
+        break scan
+      }
+      const listing = read.success
+      if (!listing.exists || !listing.complete) break scan
+      const hash = hashOf(listing.transfers)
+      const owners = (wallet: string) => (byAddress.get(wallet) ?? []).some((t) => t.since < block)
+      const all = eventsOf(chain, byAddress, listing.transfers, (t) => t.since < block)
+      if (recent.hashes.has(block)) {
+        // Read already by the wallets ahead: reconciled with what they printed from it.
+        apply(reconcile(chain, block, hash, all, recent.printed.get(block) ?? [], owners))
+      } else {
+        events.push(...eventsOf(chain, byAddress, listing.transfers, (t) => t.position < block))
+        if (recording) {
+          blocks.push({ chain, number: block, hash })
+          blockEvents.push({ chain, number: block, hash, events: all })
+        }
+      }
+      scanned = block
+      scannedHash = hash === "" ? null : hash
+    }
+    next += BigInt(batch.length)
+    width = next - start > 2n ? readAhead : 1
+  }
+  const checkpoints = tracked
+    .filter((t) => t.position < scanned)
+    .map((t): Checkpoint => ({ wallet: t.wallet, position: scanned, hash: scannedHash }))
+  // All retractions first, then the new events in chain order.
+  return { ...emptyStep, events: [...retractions, ...events.toSorted(byChainOrder)], checkpoints, blocks, blockEvents } satisfies Step
+})

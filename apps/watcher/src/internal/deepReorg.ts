@@ -1,0 +1,128 @@
+/**
+ * Reorganisations deeper than what a cycle reads again. Without confirmations a cycle reads the
+ * last `reorgWindow` blocks again; with confirmations it reads none again, and checks the newest
+ * recorded block instead (one request). When a block at the bottom of what was read again turns
+ * out replaced, the blocks on record below it are read again, newest first, down to the common
+ * ancestor (the first whose recorded hash still matches): each is reconciled for every wallet that
+ * covers it, and an error gives the depth found. Nothing older than the record (`keepBlocks` of
+ * the state store, 256 by default) can be noticed.
+ *
+ * @internal
+ */
+import type { EvmClient } from "@chainquery/evm-client"
+import type { Chain } from "@chainquery/schema"
+import { Effect } from "effect"
+import { readBlock } from "./evmReads.js"
+import { covers, eventsOf, hashOf, type Recent, reconcile, type Reconciled, type Tracked } from "./recentBlocks.js"
+
+/** At most this many recorded blocks are read again below a replaced one in one cycle. */
+const maxWalk = 128
+
+export interface WalkInput {
+  readonly client: EvmClient.Service
+  readonly chain: Chain.ChainId
+  readonly recent: Recent
+  readonly byAddress: ReadonlyMap<string, ReadonlyArray<Tracked>>
+}
+
+/** One block read again: how it compares with its record. */
+export interface ReadAgain {
+  readonly result: Reconciled
+  /** Its hash is not the recorded one (or it had none on record). */
+  readonly replaced: boolean
+  /** Both hashes are known (not `""`), so that equal hashes prove the block unchanged. */
+  readonly sure: boolean
+}
+
+/** Reads a block again and reconciles it for every wallet that covers it; `undefined` when not indexed. */
+export const readAgain = Effect.fnUntraced(function*(input: WalkInput, block: bigint) {
+  const listing = yield* readBlock(input.client, input.chain, block)
+  if (!listing.exists || !listing.complete) return undefined
+  const hash = hashOf(listing.transfers)
+  const now = eventsOf(input.chain, input.byAddress, listing.transfers, (t) => covers(t, block))
+  const coverers = new Set<string>([...input.byAddress.values()].flat().filter((t) => covers(t, block)).map((t) => t.wallet.address))
+  const known = input.recent.hashes.get(block)
+  return {
+    result: reconcile(input.chain, block, hash, now, input.recent.printed.get(block) ?? [], (wallet) => coverers.has(wallet)),
+    replaced: known === undefined || known !== hash,
+    sure: known !== undefined && known !== "" && hash !== ""
+  } satisfies ReadAgain
+})
+
+/** What a walk down the record found: the blocks read again (newest first) and the common ancestor. */
+export interface Walk {
+  readonly read: ReadonlyArray<ReadAgain>
+  /** The recorded block found unchanged, if the walk reached one. */
+  readonly ancestor: bigint | undefined
+}
+
+/**
+ * Walks down the recorded blocks below `above` (exclusive), skipping `skip`, reading each again,
+ * until one whose recorded hash matches (`""` on either side is no proof: the walk goes on).
+ * `undefined` when a block is not indexed (read everything again next cycle).
+ */
+export const walkDown = Effect.fnUntraced(function*(input: WalkInput, above: bigint, skip: ReadonlySet<bigint>) {
+  const below = [...input.recent.hashes.keys()].filter((b) => b < above && !skip.has(b)).toSorted((a, b) => (a < b ? 1 : -1)).slice(0, maxWalk)
+  const read: Array<ReadAgain> = []
+  for (const block of below) {
+    const again = yield* readAgain(input, block)
+    if (again === undefined) return undefined
+    if (!again.replaced && again.sure) return { read, ancestor: block } satisfies Walk
+    read.push(again)
+  }
+  return { read, ancestor: undefined } satisfies Walk
+})
+
+/** Whether a walk found blocks replaced below where it started (a deeper reorganisation). */
+export const foundDeeper = (walk: Walk): boolean => walk.read.some((r) => (r.replaced && r.sure) || r.result.changed)
+
+/** Logs a reorganisation deeper than what the cycle reads again, with its depth. */
+export const reportDeep = (chain: Chain.ChainId, top: bigint, walk: Walk, readAgainEachCycle: string) => {
+  const lowest = walk.read.reduce((a, r) => (r.result.block.number < a ? r.result.block.number : a), top)
+  const ancestor = walk.ancestor ?? lowest - 1n
+  const found = walk.ancestor === undefined
+    ? `no recorded block below ${lowest} matched (the record keeps the last 256 blocks): older blocks may have changed unseen`
+    : `read again back to block ${ancestor}, the common ancestor`
+  return Effect.logError(
+    `chain ${chain}: a reorganisation ${top - ancestor} blocks deep (blocks ${ancestor + 1n}..${top} replaced), deeper than ${readAgainEachCycle}; ${found}`
+  )
+}
+
+/**
+ * Below the lowest block a cycle found replaced (`lowest`): walks down the record to the common
+ * ancestor, logging an error when blocks below were replaced too. Returns the blocks read again,
+ * or `undefined` when one is not indexed yet.
+ */
+export const below = Effect.fnUntraced(function*(input: WalkInput, lowest: bigint, skip: ReadonlySet<bigint>, top: bigint, readAgainEachCycle: string) {
+  const walk = yield* walkDown(input, lowest, skip)
+  if (walk === undefined) return undefined
+  if (foundDeeper(walk)) yield* reportDeep(input.chain, top, walk, readAgainEachCycle)
+  return walk.read
+})
+
+/**
+ * With confirmations, where nothing is read again: the newest recorded block at or before `start`
+ * with a known hash is read again (one request). When it was replaced, so were the recorded blocks
+ * after it (up to `start`) and maybe some before it: all of them are read again, down to the
+ * common ancestor, and an error gives the depth. Returns the blocks read again, or `undefined`.
+ */
+export const probeRecord = Effect.fnUntraced(function*(input: WalkInput, start: bigint, confirmations: number) {
+  const recorded = [...input.recent.hashes].filter(([b, hash]) => b <= start && hash !== "").map(([b]) => b)
+  if (recorded.length === 0) return []
+  const probe = recorded.reduce((a, b) => (b > a ? b : a))
+  const first = yield* readAgain(input, probe)
+  if (first === undefined) return undefined
+  if (!first.replaced) return first.result.changed ? [first] : []
+  const above = [...input.recent.hashes.keys()].filter((b) => b > probe && b <= start)
+  const after: Array<ReadAgain> = []
+  for (const block of above) {
+    const again = yield* readAgain(input, block)
+    if (again === undefined) return undefined
+    after.push(again)
+  }
+  const walk = yield* walkDown(input, probe, new Set())
+  if (walk === undefined) return undefined
+  const top = above.reduce((a, b) => (b > a ? b : a), probe)
+  yield* reportDeep(input.chain, top, { read: [first, ...walk.read], ancestor: walk.ancestor }, `the ${confirmations} confirmations waited for`)
+  return [...after, first, ...walk.read]
+})

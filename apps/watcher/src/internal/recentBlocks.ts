@@ -1,0 +1,126 @@
+/**
+ * What the engine keeps of a chain's recent blocks, and how a block read again is reconciled
+ * with it. The record of block `b` is its hash (`""` when unknown) and the events printed from it;
+ * it is complete: it holds the events of every wallet that covers `b` (its `since` is before `b`
+ * and its checkpoint at or after it), whichever strategy read the block and in whichever cycle.
+ *
+ * A block read again (the reorg window, a block a wallet ahead read already, a block a wallet
+ * noticed as changed, a block below the window when a reorganisation was deeper) is derived anew
+ * for every wallet that covers it and compared with its record by event id: what was printed and
+ * is gone is retracted, what is new is printed, the rest stays as it was (a trade stays with its
+ * transfer). The record is replaced by the new one. So a block replaced by a reorganisation is
+ * corrected for all its wallets at once, not for the one that happened to notice it.
+ *
+ * @internal
+ */
+import type { Chain, NftTransfer } from "@chainquery/schema"
+import { Effect } from "effect"
+import { fromNftTransfer, type NftEvent, retract, type Retracted } from "../NftEvents.js"
+import type { BlockEvents, BlockHash, StateStore } from "../StateStore.js"
+import type { TradeEvent } from "../TradeEvents.js"
+import type { EvmWallet } from "../WatchedWallet.js"
+
+/** An event printed from a block: an NFT transfer's side, or a trade found through it. */
+export type Printed = NftEvent | TradeEvent
+
+/** A watched wallet with its committed checkpoint (`position`) and where its reports start (`since`). */
+export interface Tracked {
+  readonly wallet: EvmWallet
+  readonly position: bigint
+  readonly since: bigint
+}
+
+/** Whether a block is one of the wallet's: after its `since`, at or before its checkpoint. */
+export const covers = (tracked: Tracked, block: bigint): boolean => tracked.since < block && block <= tracked.position
+
+/** What is on record of a chain's recent blocks. */
+export interface Recent {
+  readonly hashes: ReadonlyMap<bigint, string>
+  readonly printed: ReadonlyMap<bigint, ReadonlyArray<Printed>>
+}
+
+/** Reads the record of a chain's recent blocks from the store. */
+export const loadRecent = (store: StateStore["Service"], chain: Chain.ChainId) =>
+  Effect.map(
+    Effect.all([store.blockHashes(chain), store.blockEvents(chain)]),
+    ([hashes, events]): Recent => ({
+      hashes: new Map(hashes.map((b) => [b.number, b.hash] as const)),
+      printed: new Map(events.map((b) => [b.number, b.events] as const))
+    })
+  )
+
+/** The hash of a block from its transfers (`""` when it has none). */
+export const hashOf = (transfers: ReadonlyArray<NftTransfer.NftTransfer>): string => transfers[0]?.block_hash.toLowerCase() ?? ""
+
+/** The events of a block's transfers for the wallets `wanted` picks, in the block's order. */
+export const eventsOf = (
+  chain: Chain.ChainId,
+  byAddress: ReadonlyMap<string, ReadonlyArray<Tracked>>,
+  transfers: ReadonlyArray<NftTransfer.NftTransfer>,
+  wanted: (tracked: Tracked) => boolean
+): Array<NftEvent> => {
+  const events: Array<NftEvent> = []
+  for (const transfer of transfers) {
+    const from = transfer.from_address.toLowerCase()
+    const to = transfer.to_address.toLowerCase()
+    const candidates = from === to ? byAddress.get(from) ?? [] : [...byAddress.get(from) ?? [], ...byAddress.get(to) ?? []]
+    for (const tracked of candidates) {
+      if (wanted(tracked)) events.push(...fromNftTransfer(chain, tracked.wallet.address, transfer))
+    }
+  }
+  return events
+}
+
+/** The tracked wallets by lower-case address. */
+export const byAddressOf = (tracked: ReadonlyArray<Tracked>): Map<string, Array<Tracked>> => {
+  const byAddress = new Map<string, Array<Tracked>>()
+  for (const t of tracked) byAddress.set(t.wallet.address, [...byAddress.get(t.wallet.address) ?? [], t])
+  return byAddress
+}
+
+/** A block reconciled with its record: what to print, and the block's new record. */
+export interface Reconciled {
+  readonly retractions: ReadonlyArray<Retracted>
+  readonly events: ReadonlyArray<NftEvent>
+  readonly block: BlockHash
+  readonly blockEvents: BlockEvents
+  /** Whether anything printed from the block changed (retracted or added). */
+  readonly changed: boolean
+}
+
+const isNft = (event: Printed): event is NftEvent => event.kind === "nft.received" || event.kind === "nft.sent"
+
+/**
+ * Compares the events of a block `now` (for the wallets `derived` says were derived) with those
+ * printed from it: the printed events of those wallets that are gone are retracted (a trade with
+ * its transfer's transaction), the new ones are printed; the events of other wallets stay.
+ */
+export const reconcile = (
+  chain: Chain.ChainId,
+  number: bigint,
+  hash: string,
+  now: ReadonlyArray<NftEvent>,
+  printed: ReadonlyArray<Printed>,
+  derived: (wallet: string) => boolean
+): Reconciled => {
+  const nowIds = new Set(now.map((event) => event.id))
+  const standing = new Set(now.map((event) => `${event.wallet}:${event.transactionHash}`))
+  const stays = (event: Printed): boolean =>
+    !derived(event.wallet) || (isNft(event) ? nowIds.has(event.id) : standing.has(`${event.wallet}:${event.transactionHash}`))
+  const kept = printed.filter(stays)
+  const keptIds = new Set(kept.map((event) => event.id))
+  const retractions = printed.filter((event) => !stays(event)).map(retract)
+  const events = now.filter((event) => !keptIds.has(event.id))
+  const deduped = events.filter((event, index) => events.findIndex((other) => other.id === event.id) === index)
+  return {
+    retractions,
+    events: deduped,
+    block: { chain, number, hash },
+    blockEvents: { chain, number, hash, events: [...kept, ...deduped] },
+    changed: retractions.length > 0 || deduped.length > 0
+  }
+}
+
+/** Chain order: block, then log index (stable for the items of one batch log). */
+export const byChainOrder = (a: NftEvent, b: NftEvent): number =>
+  a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1

@@ -1,0 +1,146 @@
+/**
+ * Issue #18, reproduced deterministically: per-wallet polling reads its wallets concurrently, so
+ * a reorganisation can land between two wallets' reads of the same cycle. Wallet A's listing shows
+ * the new blocks, wallet B's the old ones; B notices the replacement a cycle later. The engine
+ * once let A's noticing update the block's recorded hash, so that B, finding the new hash already
+ * on record, took its new transfer in the replaced block for one it had printed: lost.
+ *
+ * Here the reorganisation is timed by the client itself (B's A2 answer comes back, the simulator
+ * reorganises, then A's request goes out), against the simulator over real HTTP. The wallets are
+ * picked on a twin simulator (same seed, same steps): A and B both have a transfer in a replaced
+ * block of the new chain, B had none in that block before. Once the retractions are applied, what
+ * was printed must be the ground truth of the new chain, B's transfer in the replaced block included.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { EvmClient } from "@chainquery/evm-client"
+import { EvmAddress, NftTransfer } from "@chainquery/schema"
+import { Simulator } from "@chainquery/simulator"
+import { Deferred, Effect, Layer, Schema } from "effect"
+import { FetchHttpClient } from "effect/http"
+import { Engine, StateStore, type WatchedWallet, type WatchEvent } from "../src/index.js"
+import { evmTruth, positionOf, type Sim } from "./support/engineHarness.js"
+
+const world = { seed: "reorg-noticed-later", indexing: false, chains: ["0x1"], wallets: 30, history: 20 } as const
+const chain = "0x1"
+/** Blocks advanced between the baseline and the cycle that records them; then a reorganisation of depth 2. */
+const advanced = 4
+const depth = 2
+
+const decodeTransfers = Schema.decodeUnknownSync(Schema.Struct({ events: Schema.Array(NftTransfer.NftTransfer) }))
+const decodeAddress = Schema.decodeUnknownSync(EvmAddress.EvmAddress)
+
+/** The transfers of blocks `[from, to]` from the simulator's ground truth. */
+const transfersIn = (sim: Sim, from: bigint, to: bigint) =>
+  Effect.promise(async () => {
+    const body = decodeTransfers(await (await fetch(`${sim.url}/__sim/events?chain=${chain}&fromBlock=${from}`)).json())
+    return body.events.filter((transfer) => transfer.block_number >= from && transfer.block_number <= to)
+  })
+
+const head = (sim: Sim) => BigInt(sim.world.evm.chain(chain).head)
+
+/** The world's wallets that take part in each block's transfers. */
+const walletsByBlock = (sim: Sim, transfers: ReadonlyArray<NftTransfer.NftTransfer>) => {
+  const known = new Set(sim.world.evm.wallets.map((address) => address.toLowerCase()))
+  const blocks = new Map<bigint, Set<string>>()
+  for (const transfer of transfers) {
+    const set = blocks.get(transfer.block_number) ?? new Set<string>()
+    for (const side of [transfer.from_address, transfer.to_address]) if (known.has(side.toLowerCase())) set.add(side.toLowerCase())
+    blocks.set(transfer.block_number, set)
+  }
+  return blocks
+}
+
+/** On a twin simulator: A and B with a transfer in the same replaced block of the new chain, B with none there before. */
+const pickWallets = Effect.gen(function*() {
+  const sim = yield* Simulator.Simulator
+  yield* sim.advance(advanced)
+  const top = head(sim)
+  const before = walletsByBlock(sim, yield* transfersIn(sim, top - BigInt(depth) + 1n, top))
+  yield* sim.reorg(chain, depth)
+  const after = walletsByBlock(sim, yield* transfersIn(sim, top - BigInt(depth) + 1n, top))
+  for (const [block, wallets] of after) {
+    const newcomers = [...wallets].filter((wallet) => !(before.get(block)?.has(wallet) ?? false))
+    const b = newcomers[0]
+    const a = [...wallets].find((wallet) => wallet !== b)
+    if (b !== undefined && a !== undefined) return { a: decodeAddress(a), b: decodeAddress(b), block }
+  }
+  return yield* Effect.die(new Error(`seed ${world.seed}: no block of the new chain has two wallets, one of them new to it`))
+}).pipe(Effect.provide(Simulator.layer(world)))
+
+/**
+ * An `EvmClient` over the simulator whose next cycle, once `arm` is called, lets B's A2 request
+ * through first, reorganises the chain, and only then sends A's.
+ */
+const trappedClient = (a: string, b: string) => {
+  let armed: Deferred.Deferred<void> | undefined
+  const layer = Layer.effect(
+    EvmClient.EvmClient,
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const real = yield* EvmClient.make({ baseUrl: sim.evmUrl, apiKey: sim.apiKey })
+      const getWalletNFTTransfers: typeof real.getWalletNFTTransfers = (params) =>
+        Effect.gen(function*() {
+          const trap = armed
+          if (trap === undefined) return yield* real.getWalletNFTTransfers(params)
+          const address = params.address.toLowerCase()
+          if (address === a) {
+            yield* Deferred.await(trap)
+            return yield* real.getWalletNFTTransfers(params)
+          }
+          if (address !== b) return yield* real.getWalletNFTTransfers(params)
+          const page = yield* real.getWalletNFTTransfers(params)
+          yield* sim.reorg(chain, depth)
+          armed = undefined
+          yield* Deferred.succeed(trap, undefined)
+          return page
+        })
+      return { ...real, getWalletNFTTransfers }
+    })
+  ).pipe(Layer.provide(FetchHttpClient.layer))
+  const arm = Effect.map(Deferred.make<void>(), (trap) => {
+    armed = trap
+  })
+  return { layer, arm }
+}
+
+/** The events left standing once the retractions are applied, in order. */
+const standing = (events: ReadonlyArray<WatchEvent.WatchEvent>) => {
+  const gone = new Set(events.flatMap((event) => (event.kind === "retracted" ? [event.retracts] : [])))
+  return events.filter((event) => event.kind !== "retracted" && !gone.has(event.id))
+}
+
+describe("a reorganisation two wallets notice in different cycles", () => {
+  for (const strategy of ["per-wallet", "auto"] as const) {
+    it.effect(`${strategy}: every replaced block is read again for every wallet that had passed it`, () =>
+      Effect.gen(function*() {
+        const { a, b, block } = yield* pickWallets
+        const trap = trappedClient(a, b)
+        return yield* Effect.gen(function*() {
+          const sim = yield* Simulator.Simulator
+          const wallets: Array<WatchedWallet.EvmWallet> = [a, b].map((address) => ({ family: "evm", chain, address }))
+          const engine = yield* Engine.make({ wallets, strategy, confirmations: 0, watch: ["transfers"] })
+          yield* engine.step(() => Effect.void)
+          const baseline = (yield* positionOf(wallets)).min
+          const printed: Array<WatchEvent.WatchEvent> = []
+          const step = Effect.flatMap(engine.step(() => Effect.void), (events) => Effect.sync(() => printed.push(...events)))
+          yield* sim.advance(advanced)
+          yield* step
+          const reorgs = sim.world.evm.reorgs.length
+          yield* trap.arm
+          yield* step
+          assert.strictEqual(sim.world.evm.reorgs.length, reorgs + 1, "the reorganisation came between the two wallets' reads")
+          yield* step
+          yield* step
+          const truth = yield* evmTruth(sim, chain, wallets, baseline, head(sim))
+          const theirs = truth.filter((event) => event.wallet === b && "blockNumber" in event && event.blockNumber === block)
+          assert.isAbove(theirs.length, 0)
+          const ids = standing(printed).map((event) => event.id)
+          for (const event of theirs) assert.include(ids, event.id, `B's transfer in replaced block ${block} was never printed`)
+          assert.deepStrictEqual(ids.toSorted(), truth.map((event) => event.id).toSorted())
+          assert.strictEqual(new Set(ids).size, ids.length, "an event stands twice")
+        }).pipe(
+          Effect.provide(Layer.mergeAll(trap.layer, StateStore.layerMemory).pipe(Layer.provideMerge(Simulator.layer(world))))
+        )
+      }), 60_000)
+  }
+})
