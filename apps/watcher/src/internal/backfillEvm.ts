@@ -55,14 +55,16 @@ const isPrinted = (event: WatchEvent): event is Printed =>
   event.kind === "nft.received" || event.kind === "nft.sent" || event.kind === "trade.bought" || event.kind === "trade.sold"
 
 /**
- * The events of the new wallets in the recent blocks (after `head - reorgWindow`), added to those
- * blocks' records: the engine then retracts them if a reorganisation replaces their block, and
- * does not take them for new.
+ * The events of the new wallets in the recent blocks (after `head - reorgWindow`) and in every
+ * block already on record, added to those blocks' records (a record holds the events of every
+ * wallet that covers its block): the engine then retracts them if a reorganisation replaces their
+ * block, and never takes them for new.
  */
 const recordsOf = (input: EvmInput, head: bigint, events: ReadonlyArray<WatchEvent>, fresh: ReadonlySet<string>) => {
   const added = new Map<bigint, Array<Printed>>()
   for (const event of events) {
-    if (!isPrinted(event) || !fresh.has(event.wallet) || event.blockNumber <= head - BigInt(input.reorgWindow)) continue
+    if (!isPrinted(event) || !fresh.has(event.wallet)) continue
+    if (event.blockNumber <= head - BigInt(input.reorgWindow) && !input.recent.hashes.has(event.blockNumber)) continue
     added.set(event.blockNumber, [...added.get(event.blockNumber) ?? [], event])
   }
   const blocks: Array<BlockHash> = []

@@ -115,7 +115,8 @@ export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked:
       if (block <= t.position) continue
       const fresh = transfers.flatMap((transfer) => fromNftTransfer(chain, t.wallet.address, transfer))
       events.push(...fresh)
-      if (recording && block > safe - window) {
+      // Recorded when recent, and always added to a block already on record (kept complete).
+      if (recording && (block > safe - window || hashes.has(block))) {
         const known = printed.get(block) ?? []
         const ids = new Set(known.map((event) => event.id))
         printed.set(block, [...known, ...fresh.filter((event) => !ids.has(event.id))])
