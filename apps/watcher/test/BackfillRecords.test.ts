@@ -4,12 +4,15 @@
  * (below the reorg window too) and no check of a recorded block takes them for new. Against the
  * simulator over real HTTP: once the retractions are applied, what was printed (the others'
  * watching, the backfill, then all of them watched together) is the ground truth of the new chain.
+ * The recent blocks in which the new wallet had no transfer are on record too (found by the soak:
+ * a reorganisation that brought it one there went unnoticed).
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Simulator } from "@chainquery/simulator"
 import { Effect } from "effect"
-import { Backfill, Engine, StateStore, type WatchEvent } from "../src/index.js"
+import { Backfill, Engine, StateStore, type WatchedWallet, type WatchEvent } from "../src/index.js"
 import { allEvm, busiestEvm, evmTruth, harness, positionOf, type Sim } from "./support/engineHarness.js"
+import { afterReorg } from "./support/twin.js"
 
 const chain = "0x1"
 const head = (sim: Sim) => BigInt(sim.world.evm.chain(chain).head)
@@ -65,5 +68,38 @@ describe("a wallet added with a backfill", () => {
         assert.strictEqual(new Set(ids).size, ids.length, "an event stands twice")
         assert.deepStrictEqual(ids.toSorted(), truth.map((event) => event.id).toSorted())
       }).pipe(Effect.provide(harness({ seed: `backfill-records-${strategy}`, indexing: false, chains: [chain], wallets: 30, history: 20 }))), 60_000)
+  }
+})
+
+describe("a backfill, then a reorganisation of a recent block in which the wallet had no transfer", () => {
+  const world = { seed: "backfill-window", indexing: false, chains: [chain], wallets: 30, history: 20 } as const
+  for (const strategy of ["block-scan", "per-wallet", "auto"] as const) {
+    it.effect(`${strategy}: the transfer the new block brings it is printed`, () =>
+      Effect.gen(function*() {
+        // On a twin: a wallet that the reorganisation brings a transfer in a block it had none in.
+        const replaced = yield* afterReorg(world, chain, 8, 3)
+        const target = replaced.find((r) => r.newcomers.length > 0)
+        assert.isDefined(target, "the reorganisation brings some wallet a transfer in a block it had none in")
+        const wallet: WatchedWallet.EvmWallet = { family: "evm", chain, address: target!.newcomers[0]! }
+        return yield* Effect.gen(function*() {
+          const sim = yield* Simulator.Simulator
+          const printed: Array<WatchEvent.WatchEvent> = []
+          const write = (events: ReadonlyArray<WatchEvent.WatchEvent>) => Effect.sync(() => printed.push(...events))
+          for (let i = 0; i < 8; i++) yield* sim.advance(1)
+          // The state file is new: the backfill's records are the only ones.
+          const from = head(sim) - 10n
+          yield* Backfill.run({ wallets: [wallet], from: { _tag: "Block", block: from }, watch: ["transfers"], write })
+          yield* sim.reorg(chain, 3)
+          const engine = yield* Engine.make({ wallets: [wallet], strategy, confirmations: 0, watch: ["transfers"] })
+          yield* engine.step(write)
+          const truth = yield* evmTruth(sim, chain, [wallet], from - 1n, head(sim))
+          const brought = truth.filter((event) => "blockNumber" in event && event.blockNumber === target!.block)
+          assert.isAbove(brought.length, 0)
+          const ids = standing(printed).map((event) => event.id)
+          for (const event of brought) assert.include(ids, event.id, `its transfer in replaced block ${target!.block}`)
+          assert.strictEqual(new Set(ids).size, ids.length, "an event stands twice")
+          assert.deepStrictEqual(ids.toSorted(), truth.map((event) => event.id).toSorted())
+        }).pipe(Effect.provide(harness(world)))
+      }), 60_000)
   }
 })

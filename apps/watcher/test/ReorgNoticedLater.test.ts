@@ -13,12 +13,12 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { EvmClient } from "@chainquery/evm-client"
-import { EvmAddress, NftTransfer } from "@chainquery/schema"
 import { Simulator } from "@chainquery/simulator"
-import { Deferred, Effect, Layer, Schema } from "effect"
+import { Deferred, Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { Engine, StateStore, type WatchedWallet, type WatchEvent } from "../src/index.js"
 import { evmTruth, positionOf, type Sim } from "./support/engineHarness.js"
+import { afterReorg } from "./support/twin.js"
 
 const world = { seed: "reorg-noticed-later", indexing: false, chains: ["0x1"], wallets: 30, history: 20 } as const
 const chain = "0x1"
@@ -26,46 +26,17 @@ const chain = "0x1"
 const advanced = 4
 const depth = 2
 
-const decodeTransfers = Schema.decodeUnknownSync(Schema.Struct({ events: Schema.Array(NftTransfer.NftTransfer) }))
-const decodeAddress = Schema.decodeUnknownSync(EvmAddress.EvmAddress)
-
-/** The transfers of blocks `[from, to]` from the simulator's ground truth. */
-const transfersIn = (sim: Sim, from: bigint, to: bigint) =>
-  Effect.promise(async () => {
-    const body = decodeTransfers(await (await fetch(`${sim.url}/__sim/events?chain=${chain}&fromBlock=${from}`)).json())
-    return body.events.filter((transfer) => transfer.block_number >= from && transfer.block_number <= to)
-  })
-
 const head = (sim: Sim) => BigInt(sim.world.evm.chain(chain).head)
-
-/** The world's wallets that take part in each block's transfers. */
-const walletsByBlock = (sim: Sim, transfers: ReadonlyArray<NftTransfer.NftTransfer>) => {
-  const known = new Set(sim.world.evm.wallets.map((address) => address.toLowerCase()))
-  const blocks = new Map<bigint, Set<string>>()
-  for (const transfer of transfers) {
-    const set = blocks.get(transfer.block_number) ?? new Set<string>()
-    for (const side of [transfer.from_address, transfer.to_address]) if (known.has(side.toLowerCase())) set.add(side.toLowerCase())
-    blocks.set(transfer.block_number, set)
-  }
-  return blocks
-}
 
 /** On a twin simulator: A and B with a transfer in the same replaced block of the new chain, B with none there before. */
 const pickWallets = Effect.gen(function*() {
-  const sim = yield* Simulator.Simulator
-  yield* sim.advance(advanced)
-  const top = head(sim)
-  const before = walletsByBlock(sim, yield* transfersIn(sim, top - BigInt(depth) + 1n, top))
-  yield* sim.reorg(chain, depth)
-  const after = walletsByBlock(sim, yield* transfersIn(sim, top - BigInt(depth) + 1n, top))
-  for (const [block, wallets] of after) {
-    const newcomers = [...wallets].filter((wallet) => !(before.get(block)?.has(wallet) ?? false))
-    const b = newcomers[0]
-    const a = [...wallets].find((wallet) => wallet !== b)
-    if (b !== undefined && a !== undefined) return { a: decodeAddress(a), b: decodeAddress(b), block }
+  for (const replaced of yield* afterReorg(world, chain, advanced, depth)) {
+    const b = replaced.newcomers[0]
+    const a = replaced.wallets.find((wallet) => wallet !== b)
+    if (b !== undefined && a !== undefined) return { a, b, block: replaced.block }
   }
   return yield* Effect.die(new Error(`seed ${world.seed}: no block of the new chain has two wallets, one of them new to it`))
-}).pipe(Effect.provide(Simulator.layer(world)))
+})
 
 /**
  * An `EvmClient` over the simulator whose next cycle, once `arm` is called, lets B's A2 request
@@ -123,7 +94,7 @@ describe("a reorganisation two wallets notice in different cycles", () => {
           const baseline = (yield* positionOf(wallets)).min
           const printed: Array<WatchEvent.WatchEvent> = []
           const step = Effect.flatMap(engine.step(() => Effect.void), (events) => Effect.sync(() => printed.push(...events)))
-          yield* sim.advance(advanced)
+          for (let i = 0; i < advanced; i++) yield* sim.advance(1)
           yield* step
           const reorgs = sim.world.evm.reorgs.length
           yield* trap.arm

@@ -60,8 +60,13 @@ const isPrinted = (event: WatchEvent): event is Printed =>
  * wallet that covers its block): the engine then retracts them if a reorganisation replaces their
  * block, and never takes them for new.
  */
-const recordsOf = (input: EvmInput, head: bigint, events: ReadonlyArray<WatchEvent>, fresh: ReadonlySet<string>) => {
+const recordsOf = (input: EvmInput, head: bigint, since: bigint, events: ReadonlyArray<WatchEvent>, fresh: ReadonlySet<string>) => {
   const added = new Map<bigint, Array<Printed>>()
+  // Every recent block the new wallets now cover is on record, with `""` when none of them had a
+  // transfer there: a reorganisation that brings them one is then noticed.
+  for (let block = head - BigInt(input.reorgWindow) + 1n; block <= head; block++) {
+    if (block > since && block > 0n && !input.recent.hashes.has(block)) added.set(block, [])
+  }
   for (const event of events) {
     if (!isPrinted(event) || !fresh.has(event.wallet)) continue
     if (event.blockNumber <= head - BigInt(input.reorgWindow) && !input.recent.hashes.has(event.blockNumber)) continue
@@ -73,7 +78,7 @@ const recordsOf = (input: EvmInput, head: bigint, events: ReadonlyArray<WatchEve
     const known = input.recent.printed.get(number) ?? []
     const ids = new Set(known.map((event) => event.id))
     const recorded = input.recent.hashes.get(number) ?? ""
-    const hash = recorded === "" ? mine[0]!.blockHash : recorded
+    const hash = recorded === "" ? mine[0]?.blockHash ?? "" : recorded
     blocks.push({ chain: input.chain, number, hash })
     blockEvents.push({ chain: input.chain, number, hash, events: [...known, ...mine.filter((event) => !ids.has(event.id))] })
   }
@@ -189,6 +194,6 @@ export const backfillChain = Effect.fnUntraced(function*(
   // as for a wallet of an older state file).
   const since = input.from._tag === "Block" ? input.from.block - 1n : 0n
   const checkpoints = fresh.map((wallet): Checkpoint => ({ wallet, position: head, hash: null, since: since < head ? since : head }))
-  const records = input.reorgWindow > 0 ? recordsOf(input, head, events, new Set(fresh.map((wallet) => wallet.address))) : { blocks: [], blockEvents: [] }
+  const records = input.reorgWindow > 0 ? recordsOf(input, head, since, events, new Set(fresh.map((wallet) => wallet.address))) : { blocks: [], blockEvents: [] }
   return { events, checkpoints, ...records }
 })

@@ -102,17 +102,16 @@ export const below = Effect.fnUntraced(function*(input: WalkInput, lowest: bigin
 
 /**
  * With confirmations, where nothing is read again: the newest recorded block at or before `start`
- * with a known hash is read again (one request). When it was replaced, so were the recorded blocks
- * after it (up to `start`) and maybe some before it: all of them are read again, down to the
- * common ancestor, and an error gives the depth. Returns the blocks read again, or `undefined`.
+ * with a known hash is read again (one request), with the recorded blocks after it (hash unknown).
+ * When it was replaced, some before it may have been too: they are read again, down to the common
+ * ancestor, and an error gives the depth. Returns the blocks read again, or `undefined`.
  */
 export const probeRecord = Effect.fnUntraced(function*(input: WalkInput, start: bigint, confirmations: number) {
   const recorded = [...input.recent.hashes].filter(([b, hash]) => b <= start && hash !== "").map(([b]) => b)
   if (recorded.length === 0) return []
   const probe = recorded.reduce((a, b) => (b > a ? b : a))
-  const first = yield* readAgain(input, probe)
-  if (first === undefined) return undefined
-  if (!first.replaced) return first.result.changed ? [first] : []
+  // The recorded blocks after it (their hash unknown: no watched wallet had a transfer there) are
+  // read too: a reorganisation may have replaced only them.
   const above = [...input.recent.hashes.keys()].filter((b) => b > probe && b <= start)
   const after: Array<ReadAgain> = []
   for (const block of above) {
@@ -120,6 +119,9 @@ export const probeRecord = Effect.fnUntraced(function*(input: WalkInput, start: 
     if (again === undefined) return undefined
     after.push(again)
   }
+  const first = yield* readAgain(input, probe)
+  if (first === undefined) return undefined
+  if (!first.replaced) return [...after, first]
   const walk = yield* walkDown(input, probe, new Set())
   if (walk === undefined) return undefined
   const top = above.reduce((a, b) => (b > a ? b : a), probe)

@@ -89,8 +89,9 @@ export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked:
     if (deeper === undefined) return emptyStep
     again.push(...deeper)
   } else if (recording && !rereading) {
-    const start = tracked.reduce((a, t) => (t.position < a ? t.position : a), safe)
-    const probed = yield* probeRecord(walk, start, input.confirmations)
+    // Up to the newest checkpoint: the blocks the wallets ahead read are not listed again.
+    const newest = tracked.reduce((a, t) => (t.position > a ? t.position : a), 0n)
+    const probed = yield* probeRecord(walk, newest < safe ? newest : safe, input.confirmations)
     if (probed === undefined) return emptyStep
     again.push(...probed)
   }
@@ -127,10 +128,11 @@ export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked:
     if (t.position < safe) checkpoints.push({ wallet: t.wallet, position: safe, hash: null })
   }
   if (recording && complete.length > 0) {
-    // The recent blocks every wallet read for the first time, in which none had a transfer:
-    // covered, hash unknown. (Blocks before a wallet's checkpoint were never read by it.)
-    const newest = complete.reduce((a, { t }) => (t.position > a ? t.position : a), 0n)
-    for (let block = (safe - window + 1n > newest + 1n ? safe - window + 1n : newest + 1n); block <= safe; block++) {
+    // The recent blocks read for the first time by some wallet, without a record yet: none of the
+    // wallets that read them had a transfer there (hash unknown, `""`). A wallet ahead that read
+    // such a block before did so within its window, so it is on record already.
+    const lowest = complete.reduce((a, { t }) => (t.position < a ? t.position : a), safe)
+    for (let block = (safe - window + 1n > lowest + 1n ? safe - window + 1n : lowest + 1n); block <= safe; block++) {
       if (block > 0n && !hashes.has(block)) {
         hashes.set(block, "")
         touched.add(block)
