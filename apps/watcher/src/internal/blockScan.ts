@@ -15,7 +15,7 @@ import { emptyStep, type Step } from "./cycleStep.js"
 import { below, probeRecord, type ReadAgain, readAgain, type WalkInput } from "./deepReorg.js"
 import type { ChainInput } from "./evmCycle.js"
 import { readBlock } from "./evmReads.js"
-import { byAddressOf, byChainOrder, eventsOf, hashOf, loadRecent, type Reconciled, reconcile, type Recent, type Tracked } from "./recentBlocks.js"
+import { byAddressOf, byChainOrder, covers, eventsOf, hashOf, loadRecent, type Reconciled, reconcile, type Recent, restingOf, type Tracked } from "./recentBlocks.js"
 
 /** How many blocks block scanning reads at once when it is catching up. */
 const readAhead = 4
@@ -30,10 +30,15 @@ const nothingRecorded: Recent = { hashes: new Map(), printed: new Map() }
 export const blockScan = Effect.fnUntraced(function*(input: ChainInput, tracked: ReadonlyArray<Tracked>, start: bigint, limit: bigint | undefined) {
   const { chain, client } = input
   const byAddress = byAddressOf(tracked)
+  // Reconciled for the watched wallets and the resting ones (see `restingOf`).
+  const watched = new Set(tracked)
+  const everyone = byAddressOf([...tracked, ...restingOf(chain, input.wallets, input.checkpoints)])
+  /** Whose events a block's record holds: a watched wallet's after its `since`, a resting one's up to its checkpoint. */
+  const holds = (block: bigint) => (t: Tracked) => (watched.has(t) ? t.since < block : covers(t, block))
   const recording = input.reorgWindow > 0
   const rereading = recording && input.confirmations <= 0
   const recent = recording ? yield* loadRecent(input.store, chain) : nothingRecorded
-  const walk: WalkInput = { client, chain, recent, byAddress }
+  const walk: WalkInput = { client, chain, recent, byAddress: everyone }
   const retractions: Array<Retracted> = []
   const events: Array<NftEvent> = []
   const blocks: Array<BlockHash> = []
@@ -90,8 +95,8 @@ export const blockScan = Effect.fnUntraced(function*(input: ChainInput, tracked:
       const listing = read.success
       if (!listing.exists || !listing.complete) break scan
       const hash = hashOf(listing.transfers)
-      const owners = (wallet: string) => (byAddress.get(wallet) ?? []).some((t) => t.since < block)
-      const all = eventsOf(chain, byAddress, listing.transfers, (t) => t.since < block)
+      const owners = (wallet: string) => (everyone.get(wallet) ?? []).some(holds(block))
+      const all = eventsOf(chain, everyone, listing.transfers, holds(block))
       if (recent.hashes.has(block)) {
         // Read already by the wallets ahead: reconciled with what they printed from it.
         apply(reconcile(chain, block, hash, all, recent.printed.get(block) ?? [], owners))

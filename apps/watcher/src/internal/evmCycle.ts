@@ -32,6 +32,7 @@ export interface ChainInput {
   readonly maxBlocks: number
 }
 
+
 /** How many wallets' latest transfers are read to find a block that exists, at a baseline. */
 const baselineSample = 5
 

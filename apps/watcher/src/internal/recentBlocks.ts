@@ -16,9 +16,9 @@
 import type { Chain, NftTransfer } from "@chainquery/schema"
 import { Effect } from "effect"
 import { fromNftTransfer, type NftEvent, retract, type Retracted } from "../NftEvents.js"
-import type { BlockEvents, BlockHash, StateStore } from "../StateStore.js"
+import type { BlockEvents, BlockHash, Checkpoint, StateStore } from "../StateStore.js"
 import type { TradeEvent } from "../TradeEvents.js"
-import type { EvmWallet } from "../WatchedWallet.js"
+import { type EvmWallet, key } from "../WatchedWallet.js"
 
 /** An event printed from a block: an NFT transfer's side, or a trade found through it. */
 export type Printed = NftEvent | TradeEvent
@@ -32,6 +32,24 @@ export interface Tracked {
 
 /** Whether a block is one of the wallet's: after its `since`, at or before its checkpoint. */
 export const covers = (tracked: Tracked, block: bigint): boolean => tracked.since < block && block <= tracked.position
+
+/**
+ * The wallets of the state file on `chain` that this engine does not watch: a replaced block they
+ * had passed is put right for them too (their retractions and new events are printed), so that
+ * its record stays true for every wallet and none of them loses an event when watched again.
+ */
+export const restingOf = (
+  chain: Chain.ChainId,
+  wallets: ReadonlyArray<EvmWallet>,
+  checkpoints: ReadonlyMap<string, Checkpoint>
+): Array<Tracked> => {
+  const watched = new Set(wallets.map(key))
+  return [...checkpoints.values()].flatMap((checkpoint) =>
+    checkpoint.wallet.family === "evm" && checkpoint.wallet.chain === chain && !watched.has(key(checkpoint.wallet))
+      ? [{ wallet: checkpoint.wallet, position: checkpoint.position, since: checkpoint.since ?? 0n }]
+      : []
+  )
+}
 
 /** What is on record of a chain's recent blocks. */
 export interface Recent {
