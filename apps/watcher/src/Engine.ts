@@ -1,10 +1,13 @@
 /**
  * The watcher's engine: one `cycle` reads what changed since the committed checkpoints and
  * returns the new events in chain order together with the `Batch` that records them. It commits
- * nothing itself: the caller writes the events first, then calls `commit` (or uses `step`,
- * which does both in that order). A crash between writing and committing repeats only that
- * batch, with the same ids; a failed cycle commits nothing, so the next one reads the same
- * blocks again.
+ * nothing itself. `step` (or `publish` after `cycle`) commits the batch write-ahead, with its
+ * events kept as pending, then writes them, then forgets them: a crash while writing costs
+ * nothing, the next run writes that batch again first (`recover`, same ids), and since the
+ * records of its blocks were committed, a reorganisation meanwhile retracts it. A failed cycle
+ * commits nothing, so the next one reads the same blocks again. (`commit` after writing is the
+ * plain way: a crash between the two repeats the batch, but a reorganisation meanwhile cannot
+ * retract it.)
  *
  * - First start (no checkpoint for a wallet): a baseline, its checkpoint at the current safe
  *   head; nothing old is emitted.
@@ -187,8 +190,27 @@ export interface Engine {
   /** Commits a cycle's batch (after its events were written), in one transaction. */
   readonly commit: (batch: Batch) => Effect.Effect<LastBatch, StateStoreError>
   /**
-   * One cycle: read, `write` the events, then commit. Returns the events written; fails with the
-   * first `failed` error of the cycle, if any, after committing what the other chains read.
+   * Writes the events of a batch that `step` committed but may not have written in full (the
+   * process died in between), then forgets them; returns them (none after a clean stop). `step`
+   * calls it first; call it yourself before anything else writes (a backfill).
+   */
+  readonly recover: <E, R>(
+    write: (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, E, R>
+  ) => Effect.Effect<ReadonlyArray<WatchEvent>, StateStoreError | E, R>
+  /**
+   * A cycle's result, write-ahead and uninterruptibly: commits its batch with its events kept as
+   * pending, `write`s them, then forgets them (see `step`).
+   */
+  readonly publish: <E, R>(
+    result: CycleResult,
+    write: (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, E, R>
+  ) => Effect.Effect<void, StateStoreError | E, R>
+  /**
+   * One cycle, write-ahead: `recover`, read, commit with the events kept as pending, `write` them,
+   * then forget them. A crash after the commit costs nothing: the next `step` (or `recover`) writes
+   * the pending events again, with the same ids, and the records of their blocks are committed,
+   * so a reorganisation meanwhile retracts them. Returns the events written; fails with the first
+   * `failed` error of the cycle, if any, after committing what the other chains read.
    */
   readonly step: <E, R>(
     write: (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, E, R>
@@ -329,8 +351,9 @@ export const make = Effect.fnUntraced(function*(
     return result
   })
 
-  const commit = (batch: Batch) =>
-    Effect.tap(store.commit(batch), () =>
+  /** Commits `batch`, with its events as pending when they are to be written after (write-ahead). */
+  const commitWith = (batch: Batch, ahead: ReadonlyArray<WatchEvent> | undefined) =>
+    Effect.tap(store.commit(ahead === undefined ? batch : { ...batch, pending: ahead }), () =>
       Effect.sync(() => {
         for (const [chain, owed] of owedAfter.get(batch) ?? []) pending.set(chain, owed)
         if (committed === undefined) return
@@ -341,16 +364,37 @@ export const make = Effect.fnUntraced(function*(
         }
       }))
 
+  const commit = (batch: Batch) => commitWith(batch, undefined)
+
+  const recover: Engine["recover"] = (write) =>
+    Effect.gen(function*() {
+      const unwritten = yield* store.pendingEvents
+      if (unwritten.length === 0) return unwritten
+      yield* Effect.logWarning(`writing again the ${unwritten.length} event(s) of the last batch, committed before they were all written`)
+      yield* write(unwritten)
+      yield* store.clearPending
+      return unwritten
+    })
+
+  const publish: Engine["publish"] = (result, write) =>
+    Effect.uninterruptible(Effect.gen(function*() {
+      yield* commitWith(result.batch, result.events)
+      yield* write(result.events)
+      yield* store.clearPending
+    }))
+
   return {
     cycle,
     commit,
+    recover,
+    publish,
     step: (write) =>
       Effect.gen(function*() {
-        const { batch, events, failed } = yield* cycle
-        yield* write(events)
-        yield* commit(batch)
-        if (failed.length > 0) return yield* Effect.fail(failed[0]!)
-        return events
+        yield* recover(write)
+        const result = yield* cycle
+        yield* publish(result, write)
+        if (result.failed.length > 0) return yield* Effect.fail(result.failed[0]!)
+        return result.events
       })
   }
 })

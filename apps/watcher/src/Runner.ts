@@ -108,6 +108,8 @@ export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
         ? 1
         : Math.max(1, Math.ceil(Duration.toMillis(config.defiInterval) / Duration.toMillis(config.interval)))
     })
+    // A batch committed before its events were all written (the last run died in between): first.
+    yield* engine.recover(print)
     if (config.backfill !== undefined) {
       yield* Backfill.run({
         wallets: config.wallets,
@@ -126,9 +128,10 @@ export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
     // A chain that could not be read was logged by the engine and is read again next cycle; with
     // `once` it fails the run, after the other chains' events are printed and committed.
     const step = Effect.gen(function*() {
-      const { batch, events, failed } = yield* engine.cycle
-      yield* Effect.uninterruptible(Effect.andThen(print(events), engine.commit(batch)))
-      if (config.once && failed.length > 0) return yield* Effect.fail(failed[0]!)
+      const result = yield* engine.cycle
+      // Write-ahead: committed with its events pending, then written (see `Engine.step`).
+      yield* engine.publish(result, print)
+      if (config.once && result.failed.length > 0) return yield* Effect.fail(result.failed[0]!)
     })
     while (true) {
       if (config.once) return yield* step

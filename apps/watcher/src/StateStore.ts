@@ -25,6 +25,7 @@ import { stateTables } from "./internal/stateTables.js"
 import type { NftEvent } from "./NftEvents.js"
 import type { TradeEvent } from "./TradeEvents.js"
 import type { EvmWallet, WatchedWallet } from "./WatchedWallet.js"
+import type { WatchEvent } from "./WatchEvent.js"
 
 /**
  * The state store failed: it could not be opened, read or written. Nothing was committed.
@@ -149,6 +150,12 @@ export interface Batch {
   readonly blockEvents?: ReadonlyArray<BlockEvents> | undefined
   readonly defiSnapshots?: ReadonlyArray<DefiSnapshot> | undefined
   readonly eventIds: ReadonlyArray<string>
+  /**
+   * The batch's events, when it is committed before they are written (write-ahead): kept until
+   * `clearPending`, and written again by the next run if the process died in between. A commit
+   * with `pending` replaces those of the previous one; one without leaves them.
+   */
+  readonly pending?: ReadonlyArray<WatchEvent> | undefined
 }
 
 /**
@@ -196,6 +203,8 @@ const make = (tables: ReturnType<typeof stateTables>): StateStore["Service"] =>
     blockHashes: (chain) => read(() => tables.blockHashes(chain)),
     blockEvents: (chain) => read(() => tables.blockEvents(chain)),
     defiSnapshot: (wallet) => read(() => Option.fromUndefinedOr(tables.defiSnapshot(wallet))),
+    pendingEvents: read(tables.pendingEvents),
+    clearPending: Effect.try({ try: tables.clearPending, catch: failure("commit") }),
     lastBatch: read(() => Option.fromUndefinedOr(tables.lastBatch())),
     commit: (batch) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.try({ try: () => tables.commit(batch, now), catch: failure("commit") }))
@@ -249,6 +258,10 @@ export class StateStore extends Context.Service<StateStore, {
   readonly blockEvents: (chain: Chain.ChainId) => Effect.Effect<ReadonlyArray<BlockEvents>, StateStoreError>
   /** The last DeFi snapshot of a wallet on its chain. */
   readonly defiSnapshot: (wallet: EvmWallet) => Effect.Effect<Option.Option<DefiSnapshot>, StateStoreError>
+  /** The events of a batch committed before they were all written (see `Batch.pending`), oldest first. */
+  readonly pendingEvents: Effect.Effect<ReadonlyArray<WatchEvent>, StateStoreError>
+  /** Forgets the pending events, once they are written. */
+  readonly clearPending: Effect.Effect<void, StateStoreError>
   /** The last committed batch, `None` before the first commit. */
   readonly lastBatch: Effect.Effect<Option.Option<LastBatch>, StateStoreError>
   /** Writes a batch in one transaction (all or nothing) and returns it as the new last batch. */

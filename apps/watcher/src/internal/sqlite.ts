@@ -83,6 +83,10 @@ CREATE TABLE IF NOT EXISTS last_batch (
   sequence INTEGER NOT NULL,
   committed_at INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS pending_events (
+  position INTEGER PRIMARY KEY,
+  event TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS last_batch_events (
   position INTEGER PRIMARY KEY,
   event_id TEXT NOT NULL

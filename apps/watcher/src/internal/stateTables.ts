@@ -9,6 +9,7 @@ import { DateTime, Schema } from "effect"
 import type { DatabaseSync, SQLOutputValue } from "node:sqlite"
 import { NftReceived, NftSent } from "../NftEvents.js"
 import { TradeBought, TradeSold } from "../TradeEvents.js"
+import { WatchEvent } from "../WatchEvent.js"
 import type { Batch, BlockEvents, BlockHash, Checkpoint, DefiSnapshot, LastBatch } from "../StateStore.js"
 import { type EvmWallet, WatchedWallet } from "../WatchedWallet.js"
 import { transaction } from "./sqlite.js"
@@ -21,6 +22,9 @@ const decodeSummaries = Schema.decodeUnknownSync(summariesJson)
 
 const eventsJson = Schema.fromJsonString(Schema.Array(Schema.Union([NftReceived, NftSent, TradeBought, TradeSold])))
 const encodeEvents = Schema.encodeSync(eventsJson)
+const pendingJson = Schema.fromJsonString(WatchEvent)
+const encodePending = Schema.encodeSync(pendingJson)
+const decodePending = Schema.decodeUnknownSync(pendingJson)
 const decodeEvents = Schema.decodeUnknownSync(eventsJson)
 
 const bigintOf = (value: SQLOutputValue | undefined): bigint => typeof value === "bigint" ? value : BigInt(String(value))
@@ -61,6 +65,9 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
     ),
     putDefi: db.prepare("INSERT OR REPLACE INTO defi_snapshots (chain, wallet, block, summaries) VALUES (?, ?, ?, ?)"),
     clearEvents: db.prepare("DELETE FROM last_batch_events"),
+    pending: db.prepare("SELECT event FROM pending_events ORDER BY position"),
+    clearPending: db.prepare("DELETE FROM pending_events"),
+    putPending: db.prepare("INSERT INTO pending_events (position, event) VALUES (?, ?)"),
     putEvent: db.prepare("INSERT INTO last_batch_events (position, event_id) VALUES (?, ?)"),
     putBatch: db.prepare(
       "INSERT INTO last_batch (id, sequence, committed_at) VALUES (1, 1, ?) " +
@@ -100,6 +107,12 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
         : { wallet, blockNumber: bigintOf(row["block"]), summaries: decodeSummaries(stringOf(row["summaries"])) }
     },
 
+    pendingEvents: (): Array<WatchEvent> => sql.pending.all().map((row) => decodePending(stringOf(row["event"]))),
+
+    clearPending: (): void => {
+      sql.clearPending.run()
+    },
+
     lastBatch: (): LastBatch | undefined => {
       const row = sql.batch.get()
       return row === undefined ? undefined : {
@@ -117,6 +130,7 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
     commit: (batch: Batch, now: number): LastBatch => {
       const defi = (batch.defiSnapshots ?? []).map((snapshot) => ({ snapshot, json: encodeSummaries(snapshot.summaries) }))
       const blockEvents = (batch.blockEvents ?? []).map((entry) => ({ entry, json: encodeEvents(entry.events) }))
+      const pending = batch.pending?.map((event) => encodePending(event))
       return transaction(db, () => {
         for (const { hash, position, since, wallet } of batch.checkpoints ?? []) {
           sql.putCheckpoint.run(scopeOf(wallet), wallet.address, position, hash, since ?? position)
@@ -140,6 +154,10 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
         for (const chain of eventChains) sql.pruneBlockEvents.run(chain, chain, keepBlocks)
         for (const { snapshot, json } of defi) {
           sql.putDefi.run(snapshot.wallet.chain, snapshot.wallet.address, snapshot.blockNumber, json)
+        }
+        if (pending !== undefined) {
+          sql.clearPending.run()
+          pending.forEach((json, index) => sql.putPending.run(index, json))
         }
         sql.clearEvents.run()
         batch.eventIds.forEach((id, index) => sql.putEvent.run(index, id))
