@@ -30,11 +30,12 @@
  *
  * Output order: chain by chain (in the order the wallets were given), then Aptos network by
  * network; within one, chain order (block, then log index; ledger version), never newest first.
- * Each chain's events are written, then (for wallets without a checkpoint) committed, before the
- * next chain is read: an interrupted backfill keeps what it committed.
+ * Each chain's events are written before the next chain is read. For wallets without a
+ * checkpoint they are committed first, as pending (write-ahead, see `Engine.step`): an interrupted
+ * backfill keeps what it committed, and `Engine.recover` writes again what it may not have.
  *
- * Reorganisations: the blocks a backfill reads are not recorded for the engine's reorg window,
- * as after a baseline. Near the head, use `confirmations`.
+ * Reorganisations: the new wallets' events in recorded blocks and the recent blocks they now cover
+ * are recorded (`reorgWindow`), so that the engine retracts them if those blocks are replaced.
  *
  * @since 0.1.0
  */
@@ -319,18 +320,24 @@ export const run = Effect.fnUntraced(function*<E, R>(
     readonly blockEvents?: ReadonlyArray<BlockEvents>
   }) =>
     Effect.uninterruptible(Effect.gen(function*() {
-      if (result.events.length > 0) {
-        bar.clear()
-        yield* options.write(result.events)
-      }
-      if (result.checkpoints.length > 0) {
+      // New wallets: write-ahead, as the engine's batches (committed with the events pending,
+      // written, then forgotten), so a crash in between loses nothing and a reorganisation
+      // before the restart retracts what was written.
+      const ahead = result.checkpoints.length > 0
+      if (ahead) {
         yield* store.commit({
           checkpoints: result.checkpoints,
           blocks: result.blocks,
           blockEvents: result.blockEvents,
-          eventIds: result.events.map((event) => event.id)
+          eventIds: result.events.map((event) => event.id),
+          pending: result.events
         })
       }
+      if (result.events.length > 0) {
+        bar.clear()
+        yield* options.write(result.events)
+      }
+      if (ahead) yield* store.clearPending
       events += result.events.length
       committed.push(...result.checkpoints)
     }))

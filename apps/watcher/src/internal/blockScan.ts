@@ -60,15 +60,19 @@ export const blockScan = Effect.fnUntraced(function*(input: ChainInput, tracked:
     if (reads.some((r) => r === undefined)) return emptyStep
     const again = reads as ReadonlyArray<ReadAgain>
     again.forEach(applyRead)
+    // Deeper than the window when its lowest block with a known hash was replaced (or, with no
+    // known hash in it, when something in it changed): the record below is walked.
+    const anchor = again.find((r) => r.sure)
+    const deep = anchor === undefined ? again.some((r) => r.result.changed) : anchor.replaced
     const bottom = again[0]
-    if (bottom !== undefined && bottom.replaced && (bottom.sure || bottom.result.changed)) {
+    if (bottom !== undefined && deep) {
       const top = again.reduce((a, r) => (r.replaced && r.result.block.number > a ? r.result.block.number : a), bottom.result.block.number)
-      const deeper = yield* below(walk, bottom.result.block.number, new Set(window), top, `the ${input.reorgWindow} blocks read again each cycle`)
+      const deeper = yield* below(walk, bottom.result.block.number, new Set(window), top, input.reorgWindow)
       if (deeper === undefined) return emptyStep
       deeper.forEach(applyRead)
     }
   } else if (recording) {
-    const probed = yield* probeRecord(walk, start, input.confirmations)
+    const probed = yield* probeRecord(walk, start, input.confirmations, input.reorgWindow)
     if (probed === undefined) return emptyStep
     probed.forEach(applyRead)
   }

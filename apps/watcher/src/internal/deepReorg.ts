@@ -93,32 +93,37 @@ export const reportDeep = (chain: Chain.ChainId, top: bigint, walk: Walk, readAg
  * ancestor, logging an error when blocks below were replaced too. Returns the blocks read again,
  * or `undefined` when one is not indexed yet.
  */
-export const below = Effect.fnUntraced(function*(input: WalkInput, lowest: bigint, skip: ReadonlySet<bigint>, top: bigint, readAgainEachCycle: string) {
+export const below = Effect.fnUntraced(function*(input: WalkInput, lowest: bigint, skip: ReadonlySet<bigint>, top: bigint, window: number) {
   const walk = yield* walkDown(input, lowest, skip)
   if (walk === undefined) return undefined
-  if (foundDeeper(walk)) yield* reportDeep(input.chain, top, walk, readAgainEachCycle)
+  // Only deeper than what is read again each cycle is an error; a shallower one was just
+  // noticed by a wallet whose window holds a part of it.
+  const ancestor = walk.ancestor ?? walk.read.reduce((a, r) => (r.result.block.number < a ? r.result.block.number : a), lowest) - 1n
+  if (foundDeeper(walk) && top - ancestor > BigInt(window)) {
+    yield* reportDeep(input.chain, top, walk, `the ${window} blocks read again each cycle`)
+  }
   return walk.read
 })
 
 /**
  * With confirmations, where nothing is read again: the newest recorded block at or before `start`
- * with a known hash is read again (one request), with the recorded blocks after it (hash unknown).
+ * with a known hash is read again (one request), with the recorded blocks after it (hash unknown,
+ * at most `window` of them).
  * When it was replaced, some before it may have been too: they are read again, down to the common
  * ancestor, and an error gives the depth. Returns the blocks read again, or `undefined`.
  */
-export const probeRecord = Effect.fnUntraced(function*(input: WalkInput, start: bigint, confirmations: number) {
+export const probeRecord = Effect.fnUntraced(function*(input: WalkInput, start: bigint, confirmations: number, window: number) {
   const recorded = [...input.recent.hashes].filter(([b, hash]) => b <= start && hash !== "").map(([b]) => b)
   if (recorded.length === 0) return []
   const probe = recorded.reduce((a, b) => (b > a ? b : a))
   // The recorded blocks after it (their hash unknown: no watched wallet had a transfer there) are
   // read too: a reorganisation may have replaced only them.
-  const above = [...input.recent.hashes.keys()].filter((b) => b > probe && b <= start)
-  const after: Array<ReadAgain> = []
-  for (const block of above) {
-    const again = yield* readAgain(input, block)
-    if (again === undefined) return undefined
-    after.push(again)
-  }
+  // Read once, such a block is recorded with the hash its listing gives (when it has any NFT
+  // transfer), so this costs requests only after new blocks; at most `window` of them.
+  const above = [...input.recent.hashes.keys()].filter((b) => b > probe && b <= start && b > start - BigInt(window))
+  const reads = yield* Effect.forEach(above, (block) => readAgain(input, block), { concurrency: 4 })
+  if (reads.some((r) => r === undefined)) return undefined
+  const after = reads as ReadonlyArray<ReadAgain>
   const first = yield* readAgain(input, probe)
   if (first === undefined) return undefined
   if (!first.replaced) return [...after, first]

@@ -86,13 +86,13 @@ export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked:
       if (read === undefined) return emptyStep
       again.push(read)
     }
-    const deeper = yield* below(walk, blocks[0]!, noticed, blocks.at(-1)!, `the ${input.reorgWindow} blocks read again each cycle`)
+    const deeper = yield* below(walk, blocks[0]!, noticed, blocks.at(-1)!, input.reorgWindow)
     if (deeper === undefined) return emptyStep
     again.push(...deeper)
   } else if (recording && !rereading) {
     // Up to the newest checkpoint: the blocks the wallets ahead read are not listed again.
     const newest = tracked.reduce((a, t) => (t.position > a ? t.position : a), 0n)
-    const probed = yield* probeRecord(walk, newest < safe ? newest : safe, input.confirmations)
+    const probed = yield* probeRecord(walk, newest < safe ? newest : safe, input.confirmations, input.reorgWindow)
     if (probed === undefined) return emptyStep
     again.push(...probed)
   }

@@ -121,15 +121,18 @@ export const reconcile = (
   printed: ReadonlyArray<Printed>,
   derived: (wallet: string) => boolean
 ): Reconciled => {
-  const nowIds = new Set(now.map((event) => event.id))
+  const nowById = new Map(now.map((event) => [event.id, event] as const))
   const standing = new Set(now.map((event) => `${event.wallet}:${event.transactionHash}`))
   const stays = (event: Printed): boolean =>
-    !derived(event.wallet) || (isNft(event) ? nowIds.has(event.id) : standing.has(`${event.wallet}:${event.transactionHash}`))
-  const kept = printed.filter(stays)
+    !derived(event.wallet) || (isNft(event) ? nowById.has(event.id) : standing.has(`${event.wallet}:${event.transactionHash}`))
+  // What stays is recorded as it is now (the same ids, maybe from a block with a new hash), so
+  // that a later retraction names the block it really came from.
+  const current = (event: Printed): Printed =>
+    !derived(event.wallet) ? event : isNft(event) ? nowById.get(event.id) ?? event : hash === "" ? event : { ...event, blockHash: hash }
+  const kept = printed.filter(stays).map(current)
   const keptIds = new Set(kept.map((event) => event.id))
   const retractions = printed.filter((event) => !stays(event)).map(retract)
-  const events = now.filter((event) => !keptIds.has(event.id))
-  const deduped = events.filter((event, index) => events.findIndex((other) => other.id === event.id) === index)
+  const deduped = [...new Map(now.filter((event) => !keptIds.has(event.id)).map((event) => [event.id, event] as const)).values()]
   return {
     retractions,
     events: deduped,

@@ -85,7 +85,12 @@ export const withTrades = Effect.fnUntraced(function*(client: EvmClient.Service,
   if (!hasTrades(chain)) return step
   const activity = [...activityOf(step.events).values()]
   if (activity.length === 0) return step
-  const trades = (yield* Effect.forEach(activity, (a) => readTrades(client, chain, a), { concurrency: 4 })).flat()
+  // A trade on record already (its transfer came back under a new log index after a
+  // reorganisation, its trade stayed) is neither printed nor recorded again.
+  const recorded = new Set(step.blockEvents.flatMap((entry) => entry.events.map((event) => event.id)))
+  const trades = (yield* Effect.forEach(activity, (a) => readTrades(client, chain, a), { concurrency: 4 }))
+    .flat()
+    .filter((trade) => !recorded.has(trade.id))
   if (trades.length === 0) return step
   const byBlock = new Map<bigint, Array<TradeEvent>>()
   for (const trade of trades) byBlock.set(trade.blockNumber, [...byBlock.get(trade.blockNumber) ?? [], trade])
