@@ -12,15 +12,12 @@ import { Simulator } from "@chainquery/simulator"
 import { Effect } from "effect"
 import { Backfill, Engine, StateStore, type WatchedWallet, type WatchEvent } from "../src/index.js"
 import { allEvm, busiestEvm, evmTruth, harness, positionOf, type Sim } from "./support/engineHarness.js"
+import { standing } from "./support/standing.js"
 import { afterReorg } from "./support/twin.js"
 
 const chain = "0x1"
 const head = (sim: Sim) => BigInt(sim.world.evm.chain(chain).head)
 
-const standing = (events: ReadonlyArray<WatchEvent.WatchEvent>) => {
-  const gone = new Set(events.flatMap((event) => (event.kind === "retracted" ? [event.retracts] : [])))
-  return events.filter((event) => event.kind !== "retracted" && !gone.has(event.id))
-}
 
 describe("a wallet added with a backfill", () => {
   for (const strategy of ["block-scan", "per-wallet"] as const) {

@@ -10,15 +10,11 @@ import { Simulator } from "@chainquery/simulator"
 import { Effect, Logger } from "effect"
 import { Engine, type WatchEvent } from "../src/index.js"
 import { allEvm, evmTruth, harness, positionOf, type Sim } from "./support/engineHarness.js"
+import { standing } from "./support/standing.js"
 
 const chain = "0x1"
 const head = (sim: Sim) => BigInt(sim.world.evm.chain(chain).head)
 
-/** The events left standing once the retractions are applied. */
-const standing = (events: ReadonlyArray<WatchEvent.WatchEvent>) => {
-  const gone = new Set(events.flatMap((event) => (event.kind === "retracted" ? [event.retracts] : [])))
-  return events.filter((event) => event.kind !== "retracted" && !gone.has(event.id))
-}
 
 /** The error lines logged while `body` runs, and its result. */
 const collectingErrors = <A, E, R>(body: (errors: ReadonlyArray<string>) => Effect.Effect<A, E, R>) => {

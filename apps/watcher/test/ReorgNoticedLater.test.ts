@@ -18,6 +18,7 @@ import { Deferred, Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { Engine, StateStore, type WatchedWallet, type WatchEvent } from "../src/index.js"
 import { evmTruth, positionOf, type Sim } from "./support/engineHarness.js"
+import { standing } from "./support/standing.js"
 import { afterReorg } from "./support/twin.js"
 
 const world = { seed: "reorg-noticed-later", indexing: false, chains: ["0x1"], wallets: 30, history: 20 } as const
@@ -74,11 +75,6 @@ const trappedClient = (a: string, b: string) => {
   return { layer, arm }
 }
 
-/** The events left standing once the retractions are applied, in order. */
-const standing = (events: ReadonlyArray<WatchEvent.WatchEvent>) => {
-  const gone = new Set(events.flatMap((event) => (event.kind === "retracted" ? [event.retracts] : [])))
-  return events.filter((event) => event.kind !== "retracted" && !gone.has(event.id))
-}
 
 describe("a reorganisation two wallets notice in different cycles", () => {
   for (const strategy of ["per-wallet", "auto"] as const) {

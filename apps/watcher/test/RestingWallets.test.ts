@@ -10,14 +10,11 @@ import { Simulator } from "@chainquery/simulator"
 import { Effect } from "effect"
 import { Engine, type WatchEvent } from "../src/index.js"
 import { allEvm, evmTruth, harness, positionOf, type Sim } from "./support/engineHarness.js"
+import { standing } from "./support/standing.js"
 
 const chain = "0x1"
 const head = (sim: Sim) => BigInt(sim.world.evm.chain(chain).head)
 
-const standing = (events: ReadonlyArray<WatchEvent.WatchEvent>) => {
-  const gone = new Set(events.flatMap((event) => (event.kind === "retracted" ? [event.retracts] : [])))
-  return events.filter((event) => event.kind !== "retracted" && !gone.has(event.id))
-}
 
 const cases = [
   { strategy: "block-scan", confirmations: 2, depth: 5 },

@@ -11,16 +11,13 @@ import { Simulator } from "@chainquery/simulator"
 import { Data, Effect } from "effect"
 import { Engine, StateStore, type WatchEvent } from "../src/index.js"
 import { allEvm, evmTruth, harness, positionOf, type Sim } from "./support/engineHarness.js"
+import { standing } from "./support/standing.js"
 
 const chain = "0x1"
 const head = (sim: Sim) => BigInt(sim.world.evm.chain(chain).head)
 
 class Died extends Data.TaggedError("Died")<{}> {}
 
-const standing = (events: ReadonlyArray<WatchEvent.WatchEvent>) => {
-  const gone = new Set(events.flatMap((event) => (event.kind === "retracted" ? [event.retracts] : [])))
-  return events.filter((event) => event.kind !== "retracted" && !gone.has(event.id))
-}
 
 describe("write-ahead batches", () => {
   for (const strategy of ["block-scan", "per-wallet"] as const) {
