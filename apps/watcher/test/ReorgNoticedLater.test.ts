@@ -23,27 +23,39 @@ import { afterReorg } from "./support/twin.js"
 
 const world = { seed: "reorg-noticed-later", indexing: false, chains: ["0x1"], wallets: 30, history: 20 } as const
 const chain = "0x1"
-/** Blocks advanced between the baseline and the cycle that records them; then a reorganisation of depth 2. */
-const advanced = 4
-const depth = 2
+/**
+ * `before`: blocks advanced between the baseline and the cycle that records them; `between`: more
+ * blocks before the cycle whose reads the reorganisation of `depth` splits. With confirmations,
+ * the split reads are of new blocks (no window is read again).
+ */
+const cases = [
+  { strategy: "per-wallet", confirmations: 0, before: 4, between: 0, depth: 2 },
+  { strategy: "auto", confirmations: 0, before: 4, between: 0, depth: 2 },
+  { strategy: "per-wallet", confirmations: 2, before: 4, between: 4, depth: 5 }
+] as const
 
 const head = (sim: Sim) => BigInt(sim.world.evm.chain(chain).head)
 
-/** On a twin simulator: A and B with a transfer in the same replaced block of the new chain, B with none there before. */
-const pickWallets = Effect.gen(function*() {
-  for (const replaced of yield* afterReorg(world, chain, advanced, depth)) {
-    const b = replaced.newcomers[0]
-    const a = replaced.wallets.find((wallet) => wallet !== b)
-    if (b !== undefined && a !== undefined) return { a, b, block: replaced.block }
-  }
-  return yield* Effect.die(new Error(`seed ${world.seed}: no block of the new chain has two wallets, one of them new to it`))
-})
+/**
+ * On a twin simulator: A and B with a transfer in the same replaced block of the new chain (one
+ * the split cycle reads), B with none there before.
+ */
+const pickWallets = (advance: number, depth: number, confirmations: number) =>
+  Effect.gen(function*() {
+    for (const replaced of yield* afterReorg(world, chain, advance, depth)) {
+      if (replaced.block > replaced.head - BigInt(confirmations)) continue
+      const b = replaced.newcomers[0]
+      const a = replaced.wallets.find((wallet) => wallet !== b)
+      if (b !== undefined && a !== undefined) return { a, b, block: replaced.block }
+    }
+    return yield* Effect.die(new Error(`seed ${world.seed}: no block of the new chain has two wallets, one of them new to it`))
+  })
 
 /**
  * An `EvmClient` over the simulator whose next cycle, once `arm` is called, lets B's A2 request
  * through first, reorganises the chain, and only then sends A's.
  */
-const trappedClient = (a: string, b: string) => {
+const trappedClient = (a: string, b: string, depth: number) => {
   let armed: Deferred.Deferred<void> | undefined
   const layer = Layer.effect(
     EvmClient.EvmClient,
@@ -77,28 +89,29 @@ const trappedClient = (a: string, b: string) => {
 
 
 describe("a reorganisation two wallets notice in different cycles", () => {
-  for (const strategy of ["per-wallet", "auto"] as const) {
-    it.effect(`${strategy}: every replaced block is read again for every wallet that had passed it`, () =>
+  for (const { before, between, confirmations, depth, strategy } of cases) {
+    it.effect(`${strategy}, confirmations ${confirmations}: every replaced block is read again for every wallet that had passed it`, () =>
       Effect.gen(function*() {
-        const { a, b, block } = yield* pickWallets
-        const trap = trappedClient(a, b)
+        const { a, b, block } = yield* pickWallets(before + between, depth, confirmations)
+        const trap = trappedClient(a, b, depth)
         return yield* Effect.gen(function*() {
           const sim = yield* Simulator.Simulator
           const wallets: Array<WatchedWallet.EvmWallet> = [a, b].map((address) => ({ family: "evm", chain, address }))
-          const engine = yield* Engine.make({ wallets, strategy, confirmations: 0, watch: ["transfers"] })
+          const engine = yield* Engine.make({ wallets, strategy, confirmations, watch: ["transfers"] })
           yield* engine.step(() => Effect.void)
           const baseline = (yield* positionOf(wallets)).min
           const printed: Array<WatchEvent.WatchEvent> = []
           const step = Effect.flatMap(engine.step(() => Effect.void), (events) => Effect.sync(() => printed.push(...events)))
-          for (let i = 0; i < advanced; i++) yield* sim.advance(1)
+          for (let i = 0; i < before; i++) yield* sim.advance(1)
           yield* step
+          for (let i = 0; i < between; i++) yield* sim.advance(1)
           const reorgs = sim.world.evm.reorgs.length
           yield* trap.arm
           yield* step
           assert.strictEqual(sim.world.evm.reorgs.length, reorgs + 1, "the reorganisation came between the two wallets' reads")
           yield* step
           yield* step
-          const truth = yield* evmTruth(sim, chain, wallets, baseline, head(sim))
+          const truth = yield* evmTruth(sim, chain, wallets, baseline, head(sim) - BigInt(confirmations))
           const theirs = truth.filter((event) => event.wallet === b && "blockNumber" in event && event.blockNumber === block)
           assert.isAbove(theirs.length, 0)
           const ids = standing(printed).map((event) => event.id)

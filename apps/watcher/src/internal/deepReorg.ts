@@ -34,13 +34,18 @@ export interface ReadAgain {
   readonly sure: boolean
 }
 
-/** Reads a block again and reconciles it for every wallet that covers it; `undefined` when not indexed. */
-export const readAgain = Effect.fnUntraced(function*(input: WalkInput, block: bigint) {
+/**
+ * Reads a block again and reconciles it for every wallet that covers it, and for `readers` (wallets
+ * reading it for the first time this cycle, whose own listings disagreed); `undefined` when not
+ * indexed.
+ */
+export const readAgain = Effect.fnUntraced(function*(input: WalkInput, block: bigint, readers?: ReadonlySet<Tracked>) {
   const listing = yield* readBlock(input.client, input.chain, block)
   if (!listing.exists || !listing.complete) return undefined
   const hash = hashOf(listing.transfers)
-  const now = eventsOf(input.chain, input.byAddress, listing.transfers, (t) => covers(t, block))
-  const coverers = new Set<string>([...input.byAddress.values()].flat().filter((t) => covers(t, block)).map((t) => t.wallet.address))
+  const derived = (t: Tracked) => covers(t, block) || (readers?.has(t) ?? false)
+  const now = eventsOf(input.chain, input.byAddress, listing.transfers, derived)
+  const coverers = new Set<string>([...input.byAddress.values()].flat().filter(derived).map((t) => t.wallet.address))
   const known = input.recent.hashes.get(block)
   return {
     result: reconcile(input.chain, block, hash, now, input.recent.printed.get(block) ?? [], (wallet) => coverers.has(wallet)),
@@ -107,23 +112,23 @@ export const below = Effect.fnUntraced(function*(input: WalkInput, lowest: bigin
 
 /**
  * With confirmations, where nothing is read again: the newest recorded block at or before `start`
- * with a known hash is read again (one request), with the recorded blocks after it (hash unknown,
- * at most `window` of them).
+ * with a known hash is read again (one request), with the recorded blocks of the last `window`
+ * whose hash is unknown (each read once: it is recorded with the hash it gives).
  * When it was replaced, some before it may have been too: they are read again, down to the common
  * ancestor, and an error gives the depth. Returns the blocks read again, or `undefined`.
  */
 export const probeRecord = Effect.fnUntraced(function*(input: WalkInput, start: bigint, confirmations: number, window: number) {
   const recorded = [...input.recent.hashes].filter(([b, hash]) => b <= start && hash !== "").map(([b]) => b)
-  if (recorded.length === 0) return []
-  const probe = recorded.reduce((a, b) => (b > a ? b : a))
-  // The recorded blocks after it (their hash unknown: no watched wallet had a transfer there) are
-  // read too: a reorganisation may have replaced only them.
-  // Read once, such a block is recorded with the hash its listing gives (when it has any NFT
-  // transfer), so this costs requests only after new blocks; at most `window` of them.
-  const above = [...input.recent.hashes.keys()].filter((b) => b > probe && b <= start && b > start - BigInt(window))
+  const probe = recorded.length === 0 ? -1n : recorded.reduce((a, b) => (b > a ? b : a))
+  // The recorded blocks after it, and those of the last `window` whose hash is unknown (no watched
+  // wallet had a transfer there, or per-wallet polling could not vouch for a listing): a
+  // reorganisation may have replaced only them. Read once, such a block is recorded with the hash
+  // its listing gives (when it has any NFT transfer), so this costs requests after new blocks only.
+  const above = [...input.recent.hashes].filter(([b, hash]) => (b > probe || hash === "") && b <= start && b > start - BigInt(window)).map(([b]) => b)
   const reads = yield* Effect.forEach(above, (block) => readAgain(input, block), { concurrency: 4 })
   if (reads.some((r) => r === undefined)) return undefined
   const after = reads as ReadonlyArray<ReadAgain>
+  if (probe < 0n) return after
   const first = yield* readAgain(input, probe)
   if (first === undefined) return undefined
   if (!first.replaced) return [...after, first]

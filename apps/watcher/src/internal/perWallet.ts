@@ -76,20 +76,38 @@ export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked:
     }
   }
 
-  // 2. Each of them read again with A1 and reconciled for every wallet that covers it; below the
-  //    lowest, the record is walked down to the common ancestor. With confirmations, a probe.
+  // 1b. The new blocks whose listings disagree (two wallets' listings, or one and the record, give
+  //     two hashes): the reads straddled a reorganisation. Their events are taken from A1 instead.
+  const hashesSeen = new Map<bigint, Set<string>>()
+  for (const { blocks, t } of complete) {
+    for (const [block, transfers] of blocks) {
+      if (block > t.position) hashesSeen.set(block, (hashesSeen.get(block) ?? new Set()).add(hashOf(transfers)))
+    }
+  }
+  const mixed = new Set<bigint>()
+  for (const [block, seen] of hashesSeen) {
+    const known = recent.hashes.get(block)
+    if (seen.size > 1 || (known !== undefined && known !== "" && !seen.has(known))) mixed.add(block)
+  }
+
+  // 2. Each of them read again with A1 and reconciled for every wallet that covers it (and, for a
+  //    new block, every wallet reading it now); below the lowest noticed, the record is walked down
+  //    to the common ancestor. With confirmations, a probe.
   const again: Array<ReadAgain> = []
+  const readAgainBlocks = new Set([...noticed, ...mixed])
+  for (const block of [...readAgainBlocks].toSorted((a, b) => (a < b ? -1 : 1))) {
+    const readers = new Set(complete.filter(({ t }) => t.position < block).map(({ t }) => t))
+    const read = yield* readAgain(walk, block, readers)
+    if (read === undefined) return emptyStep
+    // A new block is recorded whatever it shows: its readers' events come from this read.
+    again.push(mixed.has(block) ? { ...read, replaced: true } : read)
+  }
   if (noticed.size > 0) {
     const blocks = [...noticed].toSorted((a, b) => (a < b ? -1 : 1))
-    for (const block of blocks) {
-      const read = yield* readAgain(walk, block)
-      if (read === undefined) return emptyStep
-      again.push(read)
-    }
-    const deeper = yield* below(walk, blocks[0]!, noticed, blocks.at(-1)!, input.reorgWindow)
+    const deeper = yield* below(walk, blocks[0]!, readAgainBlocks, blocks.at(-1)!, input.reorgWindow)
     if (deeper === undefined) return emptyStep
     again.push(...deeper)
-  } else if (recording && !rereading) {
+  } else if (recording && !rereading && mixed.size === 0) {
     // Up to the newest checkpoint: the blocks the wallets ahead read are not listed again.
     const newest = tracked.reduce((a, t) => (t.position > a ? t.position : a), 0n)
     const probed = yield* probeRecord(walk, newest < safe ? newest : safe, input.confirmations, input.reorgWindow)
@@ -114,7 +132,8 @@ export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked:
   const checkpoints: Array<Checkpoint> = []
   for (const { blocks, t } of complete) {
     for (const [block, transfers] of blocks) {
-      if (block <= t.position) continue
+      // A block read again with A1 above gave this wallet's events already.
+      if (block <= t.position || readAgainBlocks.has(block)) continue
       const fresh = transfers.flatMap((transfer) => fromNftTransfer(chain, t.wallet.address, transfer))
       events.push(...fresh)
       // Recorded when recent, and always added to a block already on record (kept complete).
@@ -122,7 +141,11 @@ export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked:
         const known = printed.get(block) ?? []
         const ids = new Set(known.map((event) => event.id))
         printed.set(block, [...known, ...fresh.filter((event) => !ids.has(event.id))])
-        if ((hashes.get(block) ?? "") === "") hashes.set(block, hashOf(transfers))
+        // Without the window read again (confirmations), a listing read before a reorganisation
+        // cannot be told from one read after: the block's hash stays unknown until the next
+        // cycle's check reads it whole (A1) and puts every wallet's events right.
+        if (!rereading) hashes.set(block, hashes.get(block) ?? "")
+        else if ((hashes.get(block) ?? "") === "") hashes.set(block, hashOf(transfers))
         touched.add(block)
       }
     }

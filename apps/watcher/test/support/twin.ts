@@ -34,6 +34,8 @@ const walletsByBlock = (sim: Sim, transfers: ReadonlyArray<NftTransfer.NftTransf
 
 /** A replaced block as the twin saw it. */
 export interface Replaced {
+  /** The chain's head when it was reorganised. */
+  readonly head: bigint
   readonly block: bigint
   readonly wallets: ReadonlyArray<EvmAddress.EvmAddress>
   readonly newcomers: ReadonlyArray<EvmAddress.EvmAddress>
@@ -50,6 +52,7 @@ export const afterReorg = (options: Simulator.Options, chain: Chain.ChainId, adv
     yield* sim.reorg(chain, depth)
     const after = walletsByBlock(sim, yield* transfersIn(sim, chain, from, top))
     return [...after].map(([block, wallets]): Replaced => ({
+      head: top,
       block,
       wallets: [...wallets].map((wallet) => decodeAddress(wallet)),
       newcomers: [...wallets].filter((wallet) => !(before.get(block)?.has(wallet) ?? false)).map((wallet) => decodeAddress(wallet))
