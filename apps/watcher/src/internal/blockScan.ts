@@ -15,12 +15,23 @@ import { emptyStep, type Step } from "./cycleStep.js"
 import { below, probeRecord, type ReadAgain, readAgain, type WalkInput } from "./deepReorg.js"
 import type { ChainInput } from "./evmCycle.js"
 import { readBlock } from "./evmReads.js"
-import { byAddressOf, byChainOrder, covers, eventsOf, hashOf, loadRecent, type Reconciled, reconcile, type Recent, restingOf, type Tracked } from "./recentBlocks.js"
+import {
+  byAddressOf,
+  byChainOrder,
+  covers,
+  eventsOf,
+  hashOf,
+  loadRecent,
+  nothingRecorded,
+  type Reconciled,
+  reconcile,
+  restingOf,
+  type Tracked,
+  withResting
+} from "./recentBlocks.js"
 
 /** How many blocks block scanning reads at once when it is catching up. */
 const readAhead = 4
-
-const nothingRecorded: Recent = { hashes: new Map(), printed: new Map() }
 
 /**
  * Scans from `start` (the lowest checkpoint) up to `limit` if given, stopping at the first block
@@ -32,7 +43,7 @@ export const blockScan = Effect.fnUntraced(function*(input: ChainInput, tracked:
   const byAddress = byAddressOf(tracked)
   // Reconciled for the watched wallets and the resting ones (see `restingOf`).
   const watched = new Set(tracked)
-  const everyone = byAddressOf([...tracked, ...restingOf(chain, input.wallets, input.checkpoints)])
+  const everyone = withResting(byAddress, tracked, restingOf(chain, input.wallets, input.checkpoints))
   /** Whose events a block's record holds: a watched wallet's after its `since`, a resting one's up to its checkpoint. */
   const holds = (block: bigint) => (t: Tracked) => (watched.has(t) ? t.since < block : covers(t, block))
   const recording = input.reorgWindow > 0

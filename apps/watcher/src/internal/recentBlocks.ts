@@ -57,6 +57,9 @@ export interface Recent {
   readonly printed: ReadonlyMap<bigint, ReadonlyArray<Printed>>
 }
 
+/** No record: reorganisations are not followed (`reorgWindow` 0). */
+export const nothingRecorded: Recent = { hashes: new Map(), printed: new Map() }
+
 /** Reads the record of a chain's recent blocks from the store. */
 export const loadRecent = (store: StateStore["Service"], chain: Chain.ChainId) =>
   Effect.map(
@@ -95,6 +98,16 @@ export const byAddressOf = (tracked: ReadonlyArray<Tracked>): Map<string, Array<
   for (const t of tracked) byAddress.set(t.wallet.address, [...byAddress.get(t.wallet.address) ?? [], t])
   return byAddress
 }
+
+/**
+ * The watched wallets and the resting ones by address, for reconciling a replaced block: the
+ * watched wallets' own map when none rests (the usual case, no second map of every wallet).
+ */
+export const withResting = (
+  byAddress: Map<string, Array<Tracked>>,
+  tracked: ReadonlyArray<Tracked>,
+  resting: ReadonlyArray<Tracked>
+): Map<string, Array<Tracked>> => (resting.length === 0 ? byAddress : byAddressOf([...tracked, ...resting]))
 
 /** A block reconciled with its record: what to print, and the block's new record. */
 export interface Reconciled {
