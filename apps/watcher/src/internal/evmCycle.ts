@@ -17,6 +17,7 @@ import { emptyStep, maxOf, minOf, type Step } from "./cycleStep.js"
 import { safeHead } from "./evmReads.js"
 import { perWallet } from "./perWallet.js"
 import type { Tracked } from "./recentBlocks.js"
+import { stands, witnessedHead } from "./witness.js"
 
 export type Strategy = "block-scan" | "per-wallet" | "auto"
 
@@ -59,11 +60,16 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   }
 
   const start = minOf(tracked.map((t) => t.position))
-  // Block scanning without confirmations needs no head: it stops at the first unreadable block.
-  if (input.strategy === "block-scan" && confirmations <= 0) {
+  const recording = input.reorgWindow > 0
+  // Block scanning that does not follow reorganisations needs no head: it stops at the first
+  // unreadable block. Otherwise the head comes first, with the cycle's witness (see `witness`).
+  if (input.strategy === "block-scan" && confirmations <= 0 && !recording) {
     return withFresh(yield* blockScan(input, tracked, start, undefined), start, fresh)
   }
-  const head = yield* safeHead(client, chain, start, confirmations)
+  const { safe: head, witness } = recording
+    ? yield* witnessedHead(client, chain, start, confirmations)
+    : { safe: yield* safeHead(client, chain, start, confirmations), witness: undefined }
+  if (recording && witness === undefined) return yield* dropped(chain, head + BigInt(Math.max(0, confirmations)))
   // At most `maxBlocks` past the lowest checkpoint per cycle (a long stop is caught up over several
   // cycles, each committed), but never short of a wallet's own checkpoint.
   const cap = maxOf([start + BigInt(input.maxBlocks), ...tracked.map((t) => t.position)])
@@ -73,8 +79,16 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   const scanCost = Number(safe - start) + (confirmations > 0 ? 0 : input.reorgWindow)
   const strategy = input.strategy === "auto" ? (scanCost <= walletCost ? "block-scan" : "per-wallet") : input.strategy
   const step = strategy === "per-wallet" ? yield* perWallet(input, tracked, safe) : yield* blockScan(input, tracked, start, safe)
+  if (witness !== undefined && !(yield* stands(client, chain, witness))) return yield* dropped(chain, witness.block)
   return withFresh(step, start, fresh)
 })
+
+/** A cycle whose reads cannot be vouched for (see `witness`): nothing of it is kept. */
+const dropped = (chain: Chain.ChainId, block: bigint) =>
+  Effect.as(
+    Effect.logInfo(`chain ${chain}: block ${block} changed or could not be read again while this cycle read the chain (a reorganisation); the cycle's reads are dropped and made again next cycle`),
+    emptyStep
+  )
 
 /**
  * Adds the baseline of wallets first seen this cycle: the block the others reached, which is also

@@ -55,10 +55,17 @@ export const readBlock = (client: EvmClient.Service, chain: Chain.ChainId, block
   readAll("getNFTTransfersByBlock", (cursor) =>
     client.getNFTTransfersByBlock({ block, chain, limit: pageSize, order: "ASC", ...(cursor === undefined ? {} : { cursor }) }))
 
-/** Whether a block exists and is fully indexed, from one A1 page of one record. */
+/**
+ * Whether a block exists and is fully indexed, from one A1 page of one record, with the block's
+ * hash as that record gives it (`""` when the block has no NFT transfer).
+ */
 export const probeBlock = (client: EvmClient.Service, chain: Chain.ChainId, block: bigint) =>
   againIfCorrupt(client.getNFTTransfersByBlock({ block, chain, limit: 1 })).pipe(
-    Effect.map((page) => ({ exists: flag(page.block_exists), complete: flag(page.block_exists) && flag(page.index_complete) })),
+    Effect.map((page) => ({
+      exists: flag(page.block_exists),
+      complete: flag(page.block_exists) && flag(page.index_complete),
+      hash: page.result[0]?.block_hash.toLowerCase() ?? ""
+    })),
     Effect.mapError(failed("getNFTTransfersByBlock"))
   )
 
@@ -100,15 +107,23 @@ export const lastWhere = Effect.fnUntraced(function*<E>(from: bigint, holds: (bl
   return good
 })
 
+/** What `safeHeadSeen` found: the safe head, the depth asked for, and the hashes its probes saw. */
+export interface SafeHead {
+  readonly safe: bigint
+  readonly depth: bigint
+  /** The blocks found fully indexed by a probe, with the hash the probe gave (`""`: no NFT transfer). */
+  readonly seen: ReadonlyMap<bigint, string>
+}
+
 /**
  * The newest block that may be read, searched from `from` (a block known to be readable, e.g. a
  * committed checkpoint): fully indexed, and with `confirmations > 0` at least that deep. A block
  * is taken as `N` deep once the block `N` after it is fully indexed (indexing follows the
  * chain's order), so that one probe per step answers both: about 2 probes per cycle for one new
  * block. When `from` is only known to be indexed (`fromIndexed`), the search starts `N` blocks
- * before it.
+ * before it. Also returns the hashes the probes saw (see `witness`).
  */
-export const safeHead = (
+export const safeHeadSeen = (
   client: EvmClient.Service,
   chain: Chain.ChainId,
   from: bigint,
@@ -118,5 +133,20 @@ export const safeHead = (
   const depth = BigInt(Math.max(0, Math.floor(confirmations)))
   const back = options?.fromIndexed === true ? depth : 0n
   const start = from > back ? from - back : 0n
-  return lastWhere(start, (block) => Effect.map(probeBlock(client, chain, block + depth), (probe) => probe.complete))
+  const seen = new Map<bigint, string>()
+  const holds = (block: bigint) =>
+    Effect.map(probeBlock(client, chain, block + depth), (probe) => {
+      if (probe.complete) seen.set(block + depth, probe.hash)
+      return probe.complete
+    })
+  return Effect.map(lastWhere(start, holds), (safe): SafeHead => ({ safe, depth, seen }))
 }
+
+/** `safeHeadSeen`'s safe head alone. */
+export const safeHead = (
+  client: EvmClient.Service,
+  chain: Chain.ChainId,
+  from: bigint,
+  confirmations: number,
+  options?: { readonly fromIndexed?: boolean }
+) => Effect.map(safeHeadSeen(client, chain, from, confirmations, options), (head) => head.safe)
