@@ -15,20 +15,24 @@
  *   the watched wallets, until a block does not exist, is not fully indexed or cannot be read
  *   (read again next cycle; the checkpoint never passes it, the blocks before it are kept); with
  *   `confirmations: N` only up to `head - N`. Catching up, it reads 4 blocks at a time.
- *   Without confirmations, the last `reorgWindow` scanned blocks are read again each cycle.
  * - EVM, `per-wallet`: A2 per wallet from its checkpoint + 1 to the safe head (the last block
  *   that exists, is indexed and is `confirmations` deep, found with O(log n) A1 probes). Without
  *   confirmations the same request starts `reorgWindow` blocks earlier: a recent block whose
  *   transfers for the wallet changed (hash, vanished, appeared) was replaced.
  * - EVM, `auto`: per chain and cycle, block scanning when the new blocks (plus the reorg window)
  *   cost no more requests than one per wallet, per-wallet polling otherwise.
+ * - Each EVM cycle reads a witness block (the newest it may read, or the block `confirmations`
+ *   after it) first and again last, and keeps nothing of its reads when the witness changed: a
+ *   reorganisation landed between them.
  * - Reorganisations: both strategies keep one record of the recent blocks (hash, and the events
  *   printed from it for every wallet that passed it). A replaced block, however noticed, is read
  *   again whole (A1) and compared by event id with its record, for every wallet whose `since` is
  *   before it and whose checkpoint passed it: what is gone is `retracted`, then the new events.
- *   With confirmations, the newest recorded block is read again each cycle instead. When the
- *   oldest block read again was replaced too, the record is walked down to the common ancestor
- *   and an error gives the depth.
+ *   Block scanning (and per-wallet polling with confirmations) reads the newest recorded block
+ *   again each cycle; per-wallet polling without confirmations compares the window of each
+ *   listing with the record. Below a replaced block, the record is walked down to the common
+ *   ancestor; one deeper than the confirmations (without any, than `reorgWindow`) is logged as
+ *   an error with its depth.
  * - Aptos: wallets batched 50 per B3 request, read newest first down to the checkpoint, emitted
  *   oldest first; the checkpoint is the highest ledger version seen.
  * - With `watch` (default transfers, trades, DeFi): trades through A4 only for the wallets with
@@ -114,9 +118,9 @@ export const defaultWatch: ReadonlyArray<Watch> = ["transfers", "trades", "defi"
 
 /**
  * What to watch and how. `confirmations`: how deep a block must be to be read (0: read the
- * newest indexed block, and watch for reorganisations). `reorgWindow` (default 6): how many
- * recent blocks are read again each cycle to notice a reorganisation when
- * `confirmations` is 0, and recorded (0: no record, reorganisations are not followed). `maxBlocksPerCycle` (default
+ * newest indexed block, and watch for reorganisations). `reorgWindow` (default 6): without
+ * confirmations, how deep a reorganisation may be without an error being logged (per-wallet
+ * polling also lists that many recent blocks again); 0: no record, reorganisations are not followed. `maxBlocksPerCycle` (default
  * 500): at most this many new blocks are read per chain in one cycle (by either strategy), so that catching up
  * after a long stop is committed in bounded batches. `watch` (default {@link defaultWatch}): what
  * is reported. `defiThreshold` (default 0.05): the relative move of a position's USD value that

@@ -26,11 +26,13 @@ const chain = "0x1"
 /**
  * `before`: blocks advanced between the baseline and the cycle that records them; `between`: more
  * blocks before the cycle whose reads the reorganisation of `depth` splits. With confirmations,
- * the split reads are of new blocks (no window is read again).
+ * the split reads are of new blocks (no window is read again). `auto` polls its two wallets one
+ * by one only when more than two blocks are new, so its split cycle has four, and a
+ * reorganisation deep enough to reach the recorded ones.
  */
 const cases = [
   { strategy: "per-wallet", confirmations: 0, before: 4, between: 0, depth: 2 },
-  { strategy: "auto", confirmations: 0, before: 4, between: 0, depth: 2 },
+  { strategy: "auto", confirmations: 0, before: 4, between: 4, depth: 6 },
   { strategy: "per-wallet", confirmations: 2, before: 4, between: 4, depth: 5 }
 ] as const
 

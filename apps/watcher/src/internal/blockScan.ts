@@ -1,8 +1,9 @@
 /**
- * Block scanning of one EVM chain: A1 for every block after the lowest checkpoint. Without
- * confirmations it first reads the recorded blocks of the reorg window again; with them it
- * checks the newest recorded block (see `deepReorg`). A block on record (read already by
- * wallets ahead, or in the window) is reconciled for every wallet whose `since` is before it; a
+ * Block scanning of one EVM chain: A1 for every block after the lowest checkpoint, up to the
+ * cycle's safe head. It first checks the newest recorded block (see `deepReorg`): the cycle's
+ * witness (see `witness`) keeps the record free of blocks of two chains, so that a recorded block
+ * found unchanged vouches for the blocks on record below it. A block on record (read already by
+ * wallets ahead, or by the check) is reconciled for every wallet whose `since` is before it; a
  * new block is printed for the wallets behind it and recorded for all, so that its record is
  * complete whichever strategy reads it next.
  *
@@ -12,7 +13,7 @@ import { Effect, Result } from "effect"
 import type { NftEvent, Retracted } from "../NftEvents.js"
 import type { BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
 import { emptyStep, type Step } from "./cycleStep.js"
-import { below, probeRecord, type ReadAgain, readAgain, type WalkInput } from "./deepReorg.js"
+import { probeRecord, type ReadAgain, type WalkInput } from "./deepReorg.js"
 import type { ChainInput } from "./evmCycle.js"
 import { readBlock } from "./evmReads.js"
 import {
@@ -47,7 +48,6 @@ export const blockScan = Effect.fnUntraced(function*(input: ChainInput, tracked:
   /** Whose events a block's record holds: a watched wallet's after its `since`, a resting one's up to its checkpoint. */
   const holds = (block: bigint) => (t: Tracked) => (watched.has(t) ? t.since < block : covers(t, block))
   const recording = input.reorgWindow > 0
-  const rereading = recording && input.confirmations <= 0
   const recent = recording ? yield* loadRecent(input.store, chain) : nothingRecorded
   const walk: WalkInput = { client, chain, recent, byAddress: everyone }
   const retractions: Array<Retracted> = []
@@ -64,25 +64,7 @@ export const blockScan = Effect.fnUntraced(function*(input: ChainInput, tracked:
     if (r.replaced || r.result.changed) apply(r.result)
   }
 
-  if (rereading) {
-    const window = [...recent.hashes.keys()].filter((b) => b > start - BigInt(input.reorgWindow) && b <= start).toSorted((a, b) => (a < b ? -1 : 1))
-    const reads = yield* Effect.forEach(window, (block) => readAgain(walk, block), { concurrency: readAhead })
-    // A replaced block not indexed yet: read it all again next cycle, commit nothing new.
-    if (reads.some((r) => r === undefined)) return emptyStep
-    const again = reads as ReadonlyArray<ReadAgain>
-    again.forEach(applyRead)
-    // Deeper than the window when its lowest block with a known hash was replaced (or, with no
-    // known hash in it, when something in it changed): the record below is walked.
-    const anchor = again.find((r) => r.sure)
-    const deep = anchor === undefined ? again.some((r) => r.result.changed) : anchor.replaced
-    const bottom = again[0]
-    if (bottom !== undefined && deep) {
-      const top = again.reduce((a, r) => (r.replaced && r.result.block.number > a ? r.result.block.number : a), bottom.result.block.number)
-      const deeper = yield* below(walk, bottom.result.block.number, new Set(window), top, input.reorgWindow)
-      if (deeper === undefined) return emptyStep
-      deeper.forEach(applyRead)
-    }
-  } else if (recording) {
+  if (recording) {
     const probed = yield* probeRecord(walk, start, input.confirmations, input.reorgWindow)
     if (probed === undefined) return emptyStep
     probed.forEach(applyRead)

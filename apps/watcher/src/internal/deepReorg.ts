@@ -1,11 +1,13 @@
 /**
- * Reorganisations deeper than what a cycle reads again. Without confirmations a cycle reads the
- * last `reorgWindow` blocks again; with confirmations it reads none again, and checks the newest
- * recorded block instead (one request). When a block at the bottom of what was read again turns
- * out replaced, the blocks on record below it are read again, newest first, down to the common
- * ancestor (the first whose recorded hash still matches): each is reconciled for every wallet that
- * covers it, and an error gives the depth found. Nothing older than the record (`keepBlocks` of
- * the state store, 256 by default) can be noticed.
+ * Noticing a reorganisation of recorded blocks. Block scanning (and per-wallet polling with
+ * confirmations) checks the newest recorded block each cycle (one request, see `probeRecord`);
+ * per-wallet polling without confirmations compares each wallet's listing of its last
+ * `reorgWindow` blocks with the record. When a block turns out replaced, the blocks on record
+ * below it are read again, newest first, down to the common ancestor (the first whose recorded
+ * hash still matches): each is reconciled for every wallet that covers it. An error gives the
+ * depth found when it is deeper than the confirmations waited for, or without confirmations
+ * deeper than `reorgWindow`. Nothing older than the record (`keepBlocks` of the state store, 256
+ * by default) can be noticed.
  *
  * @internal
  */
@@ -81,10 +83,14 @@ export const walkDown = Effect.fnUntraced(function*(input: WalkInput, above: big
 /** Whether a walk found blocks replaced below where it started (a deeper reorganisation). */
 export const foundDeeper = (walk: Walk): boolean => walk.read.some((r) => (r.replaced && r.sure) || r.result.changed)
 
+/** The common ancestor a walk found, or (none matched) the block below the lowest it read. */
+const ancestorOf = (walk: Walk, top: bigint): bigint =>
+  walk.ancestor ?? walk.read.reduce((a, r) => (r.result.block.number < a ? r.result.block.number : a), top) - 1n
+
 /** Logs a reorganisation deeper than what the cycle reads again, with its depth. */
 export const reportDeep = (chain: Chain.ChainId, top: bigint, walk: Walk, readAgainEachCycle: string) => {
   const lowest = walk.read.reduce((a, r) => (r.result.block.number < a ? r.result.block.number : a), top)
-  const ancestor = walk.ancestor ?? lowest - 1n
+  const ancestor = ancestorOf(walk, top)
   const found = walk.ancestor === undefined
     ? `no recorded block below ${lowest} matched (the record keeps the last 256 blocks): older blocks may have changed unseen`
     : `read again back to block ${ancestor}, the common ancestor`
@@ -103,19 +109,20 @@ export const below = Effect.fnUntraced(function*(input: WalkInput, lowest: bigin
   if (walk === undefined) return undefined
   // Only deeper than what is read again each cycle is an error; a shallower one was just
   // noticed by a wallet whose window holds a part of it.
-  const ancestor = walk.ancestor ?? walk.read.reduce((a, r) => (r.result.block.number < a ? r.result.block.number : a), lowest) - 1n
-  if (foundDeeper(walk) && top - ancestor > BigInt(window)) {
+  if (foundDeeper(walk) && top - ancestorOf(walk, lowest) > BigInt(window)) {
     yield* reportDeep(input.chain, top, walk, `the ${window} blocks read again each cycle`)
   }
   return walk.read
 })
 
 /**
- * With confirmations, where nothing is read again: the newest recorded block at or before `start`
- * with a known hash is read again (one request), with the recorded blocks of the last `window`
- * whose hash is unknown (each read once: it is recorded with the hash it gives).
- * When it was replaced, some before it may have been too: they are read again, down to the common
- * ancestor, and an error gives the depth. Returns the blocks read again, or `undefined`.
+ * The check of the record: the newest recorded block at or before `start` with a known hash is
+ * read again (one request), with the recorded blocks of the last `window` whose hash is unknown
+ * (each read once: it is recorded with the hash it gives). When it was replaced, some before it
+ * may have been too: they are read again, down to the common ancestor, and an error gives the
+ * depth when deeper than the confirmations (or, without any, than `window`). A block found
+ * unchanged vouches for those below it because the record never mixes two chains (see
+ * `witness`). Returns the blocks read again, or `undefined`.
  */
 export const probeRecord = Effect.fnUntraced(function*(input: WalkInput, start: bigint, confirmations: number, window: number) {
   const recorded = [...input.recent.hashes].filter(([b, hash]) => b <= start && hash !== "").map(([b]) => b)
@@ -132,9 +139,14 @@ export const probeRecord = Effect.fnUntraced(function*(input: WalkInput, start: 
   const first = yield* readAgain(input, probe)
   if (first === undefined) return undefined
   if (!first.replaced) return [...after, first]
-  const walk = yield* walkDown(input, probe, new Set())
+  // The blocks read above are not read (nor reconciled) twice.
+  const walk = yield* walkDown(input, probe, new Set(above))
   if (walk === undefined) return undefined
   const top = above.reduce((a, b) => (b > a ? b : a), probe)
-  yield* reportDeep(input.chain, top, { read: [first, ...walk.read], ancestor: walk.ancestor }, `the ${confirmations} confirmations waited for`)
+  const found: Walk = { read: [first, ...walk.read], ancestor: walk.ancestor }
+  // With confirmations, any replaced block on record was deeper than they are. Without, only one
+  // deeper than the window is an error: a shallower one is what the window is there for.
+  if (confirmations > 0) yield* reportDeep(input.chain, top, found, `the ${confirmations} confirmations waited for`)
+  else if (top - ancestorOf(found, probe) > BigInt(window)) yield* reportDeep(input.chain, top, found, `the ${window}-block reorganisation window`)
   return [...after, first, ...walk.read]
 })

@@ -76,7 +76,7 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   const safe = head < cap ? head : cap
   // Per-wallet polling reads every wallet each cycle when it watches reorgs, only those behind otherwise.
   const walletCost = confirmations <= 0 && input.reorgWindow > 0 ? tracked.length : tracked.filter((t) => t.position < safe).length
-  const scanCost = Number(safe - start) + (confirmations > 0 ? 0 : input.reorgWindow)
+  const scanCost = Number(safe - start)
   const strategy = input.strategy === "auto" ? (scanCost <= walletCost ? "block-scan" : "per-wallet") : input.strategy
   const step = strategy === "per-wallet" ? yield* perWallet(input, tracked, safe) : yield* blockScan(input, tracked, start, safe)
   if (witness !== undefined && !(yield* stands(client, chain, witness))) return yield* dropped(chain, witness.block)
