@@ -54,11 +54,12 @@ import { networkCycle } from "./internal/aptosCycle.js"
 import { emptyStep, type Step } from "./internal/cycleStep.js"
 import { chainCycle, type Strategy as ChainStrategy } from "./internal/evmCycle.js"
 import { enrich } from "./internal/enrich.js"
+import { restingOf, type Tracked } from "./internal/recentBlocks.js"
 import type { Pending } from "./internal/holdingsCycle.js"
 import { clientFor } from "./LedgerClients.js"
 import { type Batch, type Checkpoint, type LastBatch, StateStore, type StateStoreError } from "./StateStore.js"
 import type { WatchEvent } from "./WatchEvent.js"
-import { byChain, byNetwork, dedupe, key, type WatchedWallet } from "./WatchedWallet.js"
+import { byChain, byNetwork, dedupe, type EvmWallet, key, type WatchedWallet } from "./WatchedWallet.js"
 
 /**
  * How EVM wallets are polled: one A1 listing per new block, one A2 listing per wallet, or the
@@ -222,14 +223,14 @@ export interface Engine {
 }
 
 const merge = (steps: ReadonlyArray<Step>): Omit<CycleResult, "failed"> => {
-  const all = steps.reduce((a, b) => ({
-    events: [...a.events, ...b.events],
-    checkpoints: [...a.checkpoints, ...b.checkpoints],
-    blocks: [...a.blocks, ...b.blocks],
-    blockEvents: [...a.blockEvents, ...b.blockEvents],
-    forgetBlocks: [...a.forgetBlocks, ...b.forgetBlocks],
-    defiSnapshots: [...a.defiSnapshots, ...b.defiSnapshots]
-  }), emptyStep)
+  const all = {
+    events: steps.flatMap((step) => step.events),
+    checkpoints: steps.flatMap((step) => step.checkpoints),
+    blocks: steps.flatMap((step) => step.blocks),
+    blockEvents: steps.flatMap((step) => step.blockEvents),
+    forgetBlocks: steps.flatMap((step) => step.forgetBlocks),
+    defiSnapshots: steps.flatMap((step) => step.defiSnapshots)
+  }
   return {
     events: all.events,
     batch: {
@@ -297,6 +298,11 @@ export const make = Effect.fnUntraced(function*(
     (all) => (committed = new Map(all.map((checkpoint) => [key(checkpoint.wallet), checkpoint])))
   )
 
+  /** Per chain, the state file's wallets this engine does not watch: found once (their checkpoints do not move). */
+  const resting = new Map<Chain.ChainId, ReadonlyArray<Tracked>>()
+  const restingOn = (chain: Chain.ChainId, chainWallets: ReadonlyArray<EvmWallet>, checkpoints: ReadonlyMap<string, Checkpoint>) =>
+    resting.get(chain) ?? resting.set(chain, restingOf(chain, chainWallets, checkpoints)).get(chain)!
+
   const cycle: Engine["cycle"] = Effect.gen(function*() {
     const checkpoints: ReadonlyMap<string, Checkpoint> = committed ?? (yield* loadCheckpoints)
     const readDefi = watch.has("defi") && cycles % defiEvery === 0
@@ -322,6 +328,7 @@ export const make = Effect.fnUntraced(function*(
         chain,
         wallets: chainWallets,
         checkpoints,
+        resting: restingOn(chain, chainWallets, checkpoints),
         strategy: options.strategy,
         confirmations,
         reorgWindow,
@@ -363,8 +370,9 @@ export const make = Effect.fnUntraced(function*(
         if (committed === undefined) return
         for (const checkpoint of batch.checkpoints ?? []) {
           // `since` is written with a wallet's first checkpoint only (as the store does).
-          const before = committed.get(key(checkpoint.wallet))
-          committed.set(key(checkpoint.wallet), { ...checkpoint, since: before?.since ?? checkpoint.since ?? checkpoint.position })
+          const wallet = key(checkpoint.wallet)
+          const since = committed.get(wallet)?.since ?? checkpoint.since ?? checkpoint.position
+          committed.set(wallet, checkpoint.since === since ? checkpoint : { ...checkpoint, since })
         }
       }))
 

@@ -26,7 +26,6 @@ import {
   nothingRecorded,
   type Reconciled,
   reconcile,
-  restingOf,
   type Tracked,
   withResting
 } from "./recentBlocks.js"
@@ -43,10 +42,9 @@ export const blockScan = Effect.fnUntraced(function*(input: ChainInput, tracked:
   const { chain, client } = input
   const byAddress = byAddressOf(tracked)
   // Reconciled for the watched wallets and the resting ones (see `restingOf`).
-  const watched = new Set(tracked)
-  const everyone = withResting(byAddress, tracked, restingOf(chain, input.wallets, input.checkpoints))
+  const everyone = withResting(byAddress, tracked, input.resting)
   /** Whose events a block's record holds: a watched wallet's after its `since`, a resting one's up to its checkpoint. */
-  const holds = (block: bigint) => (t: Tracked) => (watched.has(t) ? t.since < block : covers(t, block))
+  const holds = (block: bigint) => (t: Tracked) => (t.resting === true ? covers(t, block) : t.since < block)
   const recording = input.reorgWindow > 0
   const recent = recording ? yield* loadRecent(input.store, chain) : nothingRecorded
   const walk: WalkInput = { client, chain, recent, byAddress: everyone }
@@ -110,9 +108,10 @@ export const blockScan = Effect.fnUntraced(function*(input: ChainInput, tracked:
     next += BigInt(batch.length)
     width = next - start > 2n ? readAhead : 1
   }
-  const checkpoints = tracked
-    .filter((t) => t.position < scanned)
-    .map((t): Checkpoint => ({ wallet: t.wallet, position: scanned, hash: scannedHash }))
+  const checkpoints: Array<Checkpoint> = []
+  for (const t of tracked) {
+    if (t.position < scanned) checkpoints.push({ wallet: t.wallet, position: scanned, hash: scannedHash, since: t.since })
+  }
   // All retractions first, then the new events in chain order.
   return { ...emptyStep, events: [...retractions, ...events.toSorted(byChainOrder)], checkpoints, blocks, blockEvents } satisfies Step
 })

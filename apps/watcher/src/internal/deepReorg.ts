@@ -47,10 +47,11 @@ export const readAgain = Effect.fnUntraced(function*(input: WalkInput, block: bi
   const hash = hashOf(listing.transfers)
   const derived = (t: Tracked) => covers(t, block) || (readers?.has(t) ?? false)
   const now = eventsOf(input.chain, input.byAddress, listing.transfers, derived)
-  const coverers = new Set<string>([...input.byAddress.values()].flat().filter(derived).map((t) => t.wallet.address))
+  /** Whether some wallet at this address covers the block (looked up per event, not built for every wallet). */
+  const covered = (wallet: string) => (input.byAddress.get(wallet) ?? []).some(derived)
   const known = input.recent.hashes.get(block)
   return {
-    result: reconcile(input.chain, block, hash, now, input.recent.printed.get(block) ?? [], (wallet) => coverers.has(wallet)),
+    result: reconcile(input.chain, block, hash, now, input.recent.printed.get(block) ?? [], covered),
     replaced: known === undefined || known !== hash,
     sure: known !== undefined && known !== "" && hash !== ""
   } satisfies ReadAgain

@@ -13,7 +13,7 @@ import { fromClient as failed } from "../EngineError.js"
 import type { Checkpoint, StateStore } from "../StateStore.js"
 import { type EvmWallet, key } from "../WatchedWallet.js"
 import { blockScan } from "./blockScan.js"
-import { emptyStep, maxOf, minOf, type Step } from "./cycleStep.js"
+import { emptyStep, maxOf, type Step } from "./cycleStep.js"
 import { safeHead } from "./evmReads.js"
 import { perWallet } from "./perWallet.js"
 import type { Tracked } from "./recentBlocks.js"
@@ -27,6 +27,8 @@ export interface ChainInput {
   readonly chain: Chain.ChainId
   readonly wallets: ReadonlyArray<EvmWallet>
   readonly checkpoints: ReadonlyMap<string, Checkpoint>
+  /** The state file's wallets on the chain that the engine does not watch (see `restingOf`). */
+  readonly resting: ReadonlyArray<Tracked>
   readonly strategy: Strategy
   readonly confirmations: number
   readonly reorgWindow: number
@@ -45,10 +47,17 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   const { chain, client, confirmations } = input
   const tracked: Array<Tracked> = []
   const fresh: Array<EvmWallet> = []
+  // The lowest and highest checkpoints, in the same pass (no array of every position).
+  let start = -1n
+  let highest = -1n
   for (const wallet of input.wallets) {
     const checkpoint = input.checkpoints.get(key(wallet))
     if (checkpoint === undefined) fresh.push(wallet)
-    else tracked.push({ wallet, position: checkpoint.position, since: checkpoint.since ?? 0n })
+    else {
+      tracked.push({ wallet, position: checkpoint.position, since: checkpoint.since ?? 0n })
+      if (start < 0n || checkpoint.position < start) start = checkpoint.position
+      if (checkpoint.position > highest) highest = checkpoint.position
+    }
   }
 
   if (tracked.length === 0) {
@@ -59,7 +68,6 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
     return { ...emptyStep, checkpoints: baselineOf(fresh, safe) } satisfies Step
   }
 
-  const start = minOf(tracked.map((t) => t.position))
   const recording = input.reorgWindow > 0
   // Block scanning that does not follow reorganisations needs no head: it stops at the first
   // unreadable block. Otherwise the head comes first, with the cycle's witness (see `witness`).
@@ -72,10 +80,10 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   if (recording && witness === undefined) return yield* dropped(chain, head + BigInt(Math.max(0, confirmations)))
   // At most `maxBlocks` past the lowest checkpoint per cycle (a long stop is caught up over several
   // cycles, each committed), but never short of a wallet's own checkpoint.
-  const cap = maxOf([start + BigInt(input.maxBlocks), ...tracked.map((t) => t.position)])
+  const cap = maxOf([start + BigInt(input.maxBlocks), highest])
   const safe = head < cap ? head : cap
   // Per-wallet polling reads every wallet each cycle when it watches reorgs, only those behind otherwise.
-  const walletCost = confirmations <= 0 && input.reorgWindow > 0 ? tracked.length : tracked.filter((t) => t.position < safe).length
+  const walletCost = confirmations <= 0 && input.reorgWindow > 0 ? tracked.length : tracked.reduce((n, t) => (t.position < safe ? n + 1 : n), 0)
   const scanCost = Number(safe - start)
   const strategy = input.strategy === "auto" ? (scanCost <= walletCost ? "block-scan" : "per-wallet") : input.strategy
   const step = strategy === "per-wallet" ? yield* perWallet(input, tracked, safe) : yield* blockScan(input, tracked, start, safe)
@@ -95,7 +103,8 @@ const dropped = (chain: Chain.ChainId, block: bigint) =>
  * their `since` (a reorganisation of a block at or before it is none of theirs).
  */
 const withFresh = (step: Step, start: bigint, fresh: ReadonlyArray<EvmWallet>): Step => {
-  const reached = maxOf([start, ...step.checkpoints.map((c) => c.position)])
+  if (fresh.length === 0) return step
+  const reached = step.checkpoints.reduce((a, c) => (c.position > a ? c.position : a), start)
   return { ...step, checkpoints: [...step.checkpoints, ...baselineOf(fresh, reached)] }
 }
 

@@ -19,7 +19,7 @@ import { emptyStep, type Step } from "./cycleStep.js"
 import { below, probeRecord, type ReadAgain, readAgain, type WalkInput } from "./deepReorg.js"
 import type { ChainInput } from "./evmCycle.js"
 import { readWallet } from "./evmReads.js"
-import { byAddressOf, byChainOrder, hashOf, loadRecent, nothingRecorded, type Printed, restingOf, type Tracked, withResting } from "./recentBlocks.js"
+import { byAddressOf, byChainOrder, hashOf, loadRecent, nothingRecorded, type Printed, type Tracked, withResting } from "./recentBlocks.js"
 
 const byBlock = (transfers: ReadonlyArray<NftTransfer.NftTransfer>): Map<bigint, Array<NftTransfer.NftTransfer>> => {
   const blocks = new Map<bigint, Array<NftTransfer.NftTransfer>>()
@@ -47,7 +47,7 @@ export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked:
   const rereading = recording && input.confirmations <= 0
   const recent = recording ? yield* loadRecent(input.store, chain) : nothingRecorded
   // Replaced blocks are reconciled for the watched wallets and the resting ones (see `restingOf`).
-  const walk: WalkInput = { client, chain, recent, byAddress: withResting(byAddressOf(tracked), tracked, restingOf(chain, input.wallets, input.checkpoints)) }
+  const walk: WalkInput = { client, chain, recent, byAddress: withResting(byAddressOf(tracked), tracked, input.resting) }
   const due = tracked
     .map((t) => ({ t, from: rereading ? (t.position - window + 1n > 1n ? t.position - window + 1n : 1n) : t.position + 1n }))
     .filter(({ from, t }) => t.position < safe || (rereading && from <= safe))
@@ -147,7 +147,7 @@ export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked:
         touched.add(block)
       }
     }
-    if (t.position < safe) checkpoints.push({ wallet: t.wallet, position: safe, hash: null })
+    if (t.position < safe) checkpoints.push({ wallet: t.wallet, position: safe, hash: null, since: t.since })
   }
   if (recording && complete.length > 0) {
     // The recent blocks read for the first time by some wallet, without a record yet: none of the

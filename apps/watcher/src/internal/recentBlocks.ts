@@ -28,6 +28,8 @@ export interface Tracked {
   readonly wallet: EvmWallet
   readonly position: bigint
   readonly since: bigint
+  /** A wallet of the state file this engine does not watch (see `restingOf`). */
+  readonly resting?: true
 }
 
 /** Whether a block is one of the wallet's: after its `since`, at or before its checkpoint. */
@@ -37,6 +39,7 @@ export const covers = (tracked: Tracked, block: bigint): boolean => tracked.sinc
  * The wallets of the state file on `chain` that this engine does not watch: a replaced block they
  * had passed is put right for them too (their retractions and new events are printed), so that
  * its record stays true for every wallet and none of them loses an event when watched again.
+ * Their checkpoints do not move while the engine runs: the engine finds them once per chain.
  */
 export const restingOf = (
   chain: Chain.ChainId,
@@ -46,7 +49,7 @@ export const restingOf = (
   const watched = new Set(wallets.map(key))
   return [...checkpoints.values()].flatMap((checkpoint) =>
     checkpoint.wallet.family === "evm" && checkpoint.wallet.chain === chain && !watched.has(key(checkpoint.wallet))
-      ? [{ wallet: checkpoint.wallet, position: checkpoint.position, since: checkpoint.since ?? 0n }]
+      ? [{ wallet: checkpoint.wallet, position: checkpoint.position, since: checkpoint.since ?? 0n, resting: true as const }]
       : []
   )
 }
@@ -95,7 +98,11 @@ export const eventsOf = (
 /** The tracked wallets by lower-case address. */
 export const byAddressOf = (tracked: ReadonlyArray<Tracked>): Map<string, Array<Tracked>> => {
   const byAddress = new Map<string, Array<Tracked>>()
-  for (const t of tracked) byAddress.set(t.wallet.address, [...byAddress.get(t.wallet.address) ?? [], t])
+  for (const t of tracked) {
+    const same = byAddress.get(t.wallet.address)
+    if (same === undefined) byAddress.set(t.wallet.address, [t])
+    else same.push(t)
+  }
   return byAddress
 }
 
