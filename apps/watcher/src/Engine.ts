@@ -19,8 +19,8 @@
  *   that exists, is indexed and is `confirmations` deep, found with O(log n) A1 probes). Without
  *   confirmations the same request starts `reorgWindow` blocks earlier: a recent block whose
  *   transfers for the wallet changed (hash, vanished, appeared) was replaced.
- * - EVM, `auto`: per chain and cycle, block scanning when the new blocks (plus the reorg window)
- *   cost no more requests than one per wallet, per-wallet polling otherwise.
+ * - EVM, `auto`: per chain and cycle, block scanning when the new blocks cost no more requests
+ *   than one per wallet, per-wallet polling otherwise.
  * - Each EVM cycle reads a witness block (the newest it may read, or the block `confirmations`
  *   after it) first and again last, and keeps nothing of its reads when the witness changed: a
  *   reorganisation landed between them.

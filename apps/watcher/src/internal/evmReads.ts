@@ -143,10 +143,4 @@ export const safeHeadSeen = (
 }
 
 /** `safeHeadSeen`'s safe head alone. */
-export const safeHead = (
-  client: EvmClient.Service,
-  chain: Chain.ChainId,
-  from: bigint,
-  confirmations: number,
-  options?: { readonly fromIndexed?: boolean }
-) => Effect.map(safeHeadSeen(client, chain, from, confirmations, options), (head) => head.safe)
+export const safeHead = (...search: Parameters<typeof safeHeadSeen>) => Effect.map(safeHeadSeen(...search), (head) => head.safe)
