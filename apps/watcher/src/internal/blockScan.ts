@@ -30,6 +30,9 @@ import {
   withResting
 } from "./recentBlocks.js"
 
+/** Whose events a block's record holds: a watched wallet's after its `since`, a resting one's up to its checkpoint. */
+const holds = (block: bigint) => (t: Tracked) => (t.resting === true ? covers(t, block) : t.since < block)
+
 /** How many blocks block scanning reads at once when it is catching up. */
 const readAhead = 4
 
@@ -43,8 +46,6 @@ export const blockScan = Effect.fnUntraced(function*(input: ChainInput, tracked:
   const byAddress = byAddressOf(tracked)
   // Reconciled for the watched wallets and the resting ones (see `restingOf`).
   const everyone = withResting(byAddress, tracked, input.resting)
-  /** Whose events a block's record holds: a watched wallet's after its `since`, a resting one's up to its checkpoint. */
-  const holds = (block: bigint) => (t: Tracked) => (t.resting === true ? covers(t, block) : t.since < block)
   const recording = input.reorgWindow > 0
   const recent = recording ? yield* loadRecent(input.store, chain) : nothingRecorded
   const walk: WalkInput = { client, chain, recent, byAddress: everyone }
