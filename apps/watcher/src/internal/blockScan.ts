@@ -13,7 +13,7 @@ import { Effect, Result } from "effect"
 import type { NftEvent, Retracted } from "../NftEvents.js"
 import type { BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
 import { emptyStep, type Step } from "./cycleStep.js"
-import { probeRecord, type ReadAgain, type WalkInput } from "./deepReorg.js"
+import { keeps, probeRecord, type ReadAgain, type WalkInput } from "./deepReorg.js"
 import type { ChainInput } from "./evmCycle.js"
 import { readBlock } from "./evmReads.js"
 import {
@@ -22,8 +22,7 @@ import {
   covers,
   eventsOf,
   hashOf,
-  loadRecent,
-  nothingRecorded,
+  type Recent,
   type Reconciled,
   reconcile,
   type Tracked,
@@ -41,13 +40,18 @@ const readAhead = 4
  * that does not exist, is not fully indexed, or cannot be read (after the clients' retries: the
  * blocks before it are kept, so that a flaky service still lets the scan move on).
  */
-export const blockScan = Effect.fnUntraced(function*(input: ChainInput, tracked: ReadonlyArray<Tracked>, start: bigint, limit: bigint | undefined) {
+export const blockScan = Effect.fnUntraced(function*(
+  input: ChainInput,
+  tracked: ReadonlyArray<Tracked>,
+  recent: Recent,
+  start: bigint,
+  limit: bigint | undefined
+) {
   const { chain, client } = input
   const byAddress = byAddressOf(tracked)
   // Reconciled for the watched wallets and the resting ones (see `restingOf`).
   const everyone = withResting(byAddress, tracked, input.resting)
   const recording = input.reorgWindow > 0
-  const recent = recording ? yield* loadRecent(input.store, chain) : nothingRecorded
   const walk: WalkInput = { client, chain, recent, byAddress: everyone }
   const retractions: Array<Retracted> = []
   const events: Array<NftEvent> = []
@@ -60,7 +64,7 @@ export const blockScan = Effect.fnUntraced(function*(input: ChainInput, tracked:
     blockEvents.push(r.blockEvents)
   }
   const applyRead = (r: ReadAgain) => {
-    if (r.replaced || r.result.changed) apply(r.result)
+    if (keeps(r)) apply(r.result)
   }
 
   if (recording) {

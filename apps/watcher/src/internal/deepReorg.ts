@@ -57,6 +57,12 @@ export const readAgain = Effect.fnUntraced(function*(input: WalkInput, block: bi
   } satisfies ReadAgain
 })
 
+/** Whether a block read again goes on record: it was replaced, or what was printed from it changed. */
+export const keeps = (read: ReadAgain): boolean => read.replaced || read.result.changed
+
+/** The wording of a reorganisation deeper than the window, without confirmations. */
+const deeperThanWindow = (window: number) => `the ${window}-block reorganisation window`
+
 /** What a walk down the record found: the blocks read again (newest first) and the common ancestor. */
 export interface Walk {
   readonly read: ReadonlyArray<ReadAgain>
@@ -108,10 +114,10 @@ export const reportDeep = (chain: Chain.ChainId, top: bigint, walk: Walk, readAg
 export const below = Effect.fnUntraced(function*(input: WalkInput, lowest: bigint, skip: ReadonlySet<bigint>, top: bigint, window: number) {
   const walk = yield* walkDown(input, lowest, skip)
   if (walk === undefined) return undefined
-  // Only deeper than what is read again each cycle is an error; a shallower one was just
-  // noticed by a wallet whose window holds a part of it.
+  // Only deeper than the window is an error; a shallower one was just noticed by a wallet whose
+  // window holds a part of it.
   if (foundDeeper(walk) && top - ancestorOf(walk, lowest) > BigInt(window)) {
-    yield* reportDeep(input.chain, top, walk, `the ${window} blocks read again each cycle`)
+    yield* reportDeep(input.chain, top, walk, deeperThanWindow(window))
   }
   return walk.read
 })
@@ -148,6 +154,6 @@ export const probeRecord = Effect.fnUntraced(function*(input: WalkInput, start: 
   // With confirmations, any replaced block on record was deeper than they are. Without, only one
   // deeper than the window is an error: a shallower one is what the window is there for.
   if (confirmations > 0) yield* reportDeep(input.chain, top, found, `the ${confirmations} confirmations waited for`)
-  else if (top - ancestorOf(found, probe) > BigInt(window)) yield* reportDeep(input.chain, top, found, `the ${window}-block reorganisation window`)
+  else if (top - ancestorOf(found, probe) > BigInt(window)) yield* reportDeep(input.chain, top, found, deeperThanWindow(window))
   return [...after, first, ...walk.read]
 })

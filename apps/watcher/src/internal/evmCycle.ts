@@ -16,7 +16,7 @@ import { blockScan } from "./blockScan.js"
 import { emptyStep, maxOf, type Step } from "./cycleStep.js"
 import { safeHead } from "./evmReads.js"
 import { perWallet } from "./perWallet.js"
-import type { Tracked } from "./recentBlocks.js"
+import { loadRecent, nothingRecorded, type Tracked } from "./recentBlocks.js"
 import { stands, witnessedHead } from "./witness.js"
 
 export type Strategy = "block-scan" | "per-wallet" | "auto"
@@ -69,10 +69,12 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   }
 
   const recording = input.reorgWindow > 0
+  // The record of recent blocks, read once for whichever strategy runs.
+  const recent = recording ? yield* loadRecent(input.store, chain) : nothingRecorded
   // Block scanning that does not follow reorganisations needs no head: it stops at the first
   // unreadable block. Otherwise the head comes first, with the cycle's witness (see `witness`).
   if (input.strategy === "block-scan" && confirmations <= 0 && !recording) {
-    return withFresh(yield* blockScan(input, tracked, start, undefined), start, fresh)
+    return withFresh(yield* blockScan(input, tracked, recent, start, undefined), start, fresh)
   }
   const { safe: head, witness } = recording
     ? yield* witnessedHead(client, chain, start, confirmations)
@@ -86,7 +88,7 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   const walletCost = confirmations <= 0 && input.reorgWindow > 0 ? tracked.length : tracked.reduce((n, t) => (t.position < safe ? n + 1 : n), 0)
   const scanCost = Number(safe - start)
   const strategy = input.strategy === "auto" ? (scanCost <= walletCost ? "block-scan" : "per-wallet") : input.strategy
-  const step = strategy === "per-wallet" ? yield* perWallet(input, tracked, safe) : yield* blockScan(input, tracked, start, safe)
+  const step = strategy === "per-wallet" ? yield* perWallet(input, tracked, recent, safe) : yield* blockScan(input, tracked, recent, start, safe)
   if (witness !== undefined && !(yield* stands(client, chain, witness))) return yield* dropped(chain, witness.block)
   return withFresh(step, start, fresh)
 })

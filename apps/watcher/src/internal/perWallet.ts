@@ -16,10 +16,10 @@ import { Effect } from "effect"
 import { fromNftTransfer, type NftEvent, type Retracted } from "../NftEvents.js"
 import type { BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
 import { emptyStep, type Step } from "./cycleStep.js"
-import { below, probeRecord, type ReadAgain, readAgain, type WalkInput } from "./deepReorg.js"
+import { below, keeps, probeRecord, type ReadAgain, readAgain, type WalkInput } from "./deepReorg.js"
 import type { ChainInput } from "./evmCycle.js"
 import { readWallet } from "./evmReads.js"
-import { byAddressOf, byChainOrder, hashOf, loadRecent, nothingRecorded, type Printed, type Tracked, withResting } from "./recentBlocks.js"
+import { byAddressOf, byChainOrder, hashOf, type Printed, type Recent, type Tracked, withResting } from "./recentBlocks.js"
 
 const byBlock = (transfers: ReadonlyArray<NftTransfer.NftTransfer>): Map<bigint, Array<NftTransfer.NftTransfer>> => {
   const blocks = new Map<bigint, Array<NftTransfer.NftTransfer>>()
@@ -40,12 +40,11 @@ const differs = (now: ReadonlyArray<NftEvent>, before: ReadonlyArray<Printed>, h
 }
 
 /** Polls every tracked wallet up to `safe`; see the module comment. */
-export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked: ReadonlyArray<Tracked>, safe: bigint) {
+export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked: ReadonlyArray<Tracked>, recent: Recent, safe: bigint) {
   const { chain, client } = input
   const window = BigInt(input.reorgWindow)
   const recording = window > 0n
   const rereading = recording && input.confirmations <= 0
-  const recent = recording ? yield* loadRecent(input.store, chain) : nothingRecorded
   // Replaced blocks are reconciled for the watched wallets and the resting ones (see `restingOf`).
   const walk: WalkInput = { client, chain, recent, byAddress: withResting(byAddressOf(tracked), tracked, input.resting) }
   const due = tracked
@@ -117,8 +116,9 @@ export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked:
   const hashes = new Map(recent.hashes)
   const printed = new Map(recent.printed)
   const touched = new Set<bigint>()
-  for (const { replaced, result } of again) {
-    if (!replaced && !result.changed) continue
+  for (const read of again) {
+    if (!keeps(read)) continue
+    const { result } = read
     retractions.push(...result.retractions)
     events.push(...result.events)
     hashes.set(result.block.number, result.block.hash)
@@ -139,9 +139,8 @@ export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked:
         const known = printed.get(block) ?? []
         const ids = new Set(known.map((event) => event.id))
         printed.set(block, [...known, ...fresh.filter((event) => !ids.has(event.id))])
-        // Without the window read again (confirmations), a listing read before a reorganisation
-        // cannot be told from one read after: the block's hash stays unknown until the next
-        // cycle's check reads it whole (A1) and puts every wallet's events right.
+        // With confirmations (no window listed again), the block's hash stays unknown until the
+        // next cycle's check reads it whole (A1) once, and records every wallet's events from it.
         if (!rereading) hashes.set(block, hashes.get(block) ?? "")
         else if ((hashes.get(block) ?? "") === "") hashes.set(block, hashOf(transfers))
         touched.add(block)

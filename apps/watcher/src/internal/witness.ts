@@ -36,10 +36,15 @@ export interface Witness {
 const hashNow = Effect.fnUntraced(function*(client: EvmClient.Service, chain: Chain.ChainId, block: bigint) {
   const probe = yield* probeBlock(client, chain, block)
   if (!probe.complete) return undefined
-  if (probe.hash !== "") return probe.hash
-  const header = yield* Effect.mapError(client.getBlock({ block, chain }), failed("getBlock"))
-  return Option.match(header, { onNone: () => undefined, onSome: (found) => found.hash.toLowerCase() })
+  return probe.hash !== "" ? probe.hash : yield* headerHash(client, chain, block)
 })
+
+/** A block's hash from its header (A6), for a block without NFT transfers; `undefined` when unknown. */
+const headerHash = (client: EvmClient.Service, chain: Chain.ChainId, block: bigint) =>
+  client.getBlock({ block, chain }).pipe(
+    Effect.map(Option.match({ onNone: () => undefined, onSome: (found) => found.hash.toLowerCase() })),
+    Effect.mapError(failed("getBlock"))
+  )
 
 /**
  * The safe head from `from` (see `safeHeadSeen`) and its witness, read before anything else of
@@ -50,8 +55,9 @@ const hashNow = Effect.fnUntraced(function*(client: EvmClient.Service, chain: Ch
 export const witnessedHead = Effect.fnUntraced(function*(client: EvmClient.Service, chain: Chain.ChainId, from: bigint, confirmations: number) {
   const { depth, safe, seen } = yield* safeHeadSeen(client, chain, from, confirmations)
   const block = safe + depth
+  // The probe that found the head read the witness already, unless nothing was new (its block was not probed).
   const probed = seen.get(block)
-  const hash = probed !== undefined && probed !== "" ? probed : yield* hashNow(client, chain, block)
+  const hash = probed === undefined ? yield* hashNow(client, chain, block) : probed !== "" ? probed : yield* headerHash(client, chain, block)
   return { safe, witness: hash === undefined ? undefined : ({ block, hash } satisfies Witness) }
 })
 
