@@ -128,6 +128,62 @@ export class Transport extends Schema.TaggedError<Transport>()("Transport", {
 }) {}
 
 /**
+ * The service answered with a redirect (HTTP 3xx), or the HTTP client followed one and the answer
+ * came from another origin. Redirects are never followed: the API key goes only to the configured
+ * base URL. `location` is the target's origin and path (never its query), `"(none)"` when the
+ * answer named no target; `followed` is true when the HTTP client had already followed it.
+ *
+ * @example
+ * ```ts
+ * import { Errors } from "@chainquery/schema"
+ *
+ * const error = new Errors.Redirected({ status: 302, location: "https://elsewhere.example/api", followed: false })
+ * error.message // "the service redirected the request (HTTP 302) to https://elsewhere.example/api; ..."
+ * ```
+ * @since 0.1.0
+ */
+export class Redirected extends Schema.TaggedError<Redirected>()("Redirected", {
+  status: Schema.Number,
+  location: Schema.String,
+  followed: Schema.Boolean
+}) {
+  override get message(): string {
+    return this.followed
+      ? `the HTTP client followed a redirect to ${this.location} (HTTP ${this.status} there); its answer is refused: redirects must not be followed, the API key goes only to the configured base URL`
+      : `the service redirected the request (HTTP ${this.status}) to ${this.location}; redirects are not followed: the API key goes only to the configured base URL`
+  }
+}
+
+/**
+ * A client's options were refused when it was made, before any request: `field` names the
+ * option, `value` what was given (never a secret) and `expected` what is accepted. For instance
+ * a `baseUrl` with `http:` to a host that is not loopback, which would send the API key in
+ * clear text.
+ *
+ * @example
+ * ```ts
+ * import { Errors } from "@chainquery/schema"
+ *
+ * const error = new Errors.InvalidConfig({
+ *   field: "baseUrl",
+ *   value: "http://api.example.com",
+ *   expected: "an https: URL (http: only to a loopback host, or with allowInsecureHttp: true)"
+ * })
+ * error.message // "Invalid baseUrl option: expected an https: URL (...), got http://api.example.com"
+ * ```
+ * @since 0.1.0
+ */
+export class InvalidConfig extends Schema.TaggedError<InvalidConfig>()("InvalidConfig", {
+  field: Schema.String,
+  value: Schema.String,
+  expected: Schema.String
+}) {
+  override get message(): string {
+    return `Invalid ${this.field} option: expected ${this.expected}, got ${this.value}`
+  }
+}
+
+/**
  * A response arrived but its body could not be read as the operation's response: not JSON,
  * truncated, or a field of the wrong type. `path` points at the offending field.
  *
@@ -162,6 +218,7 @@ export type ChainqueryError =
   | BadRequest
   | NotFound
   | ServerError
+  | Redirected
   | Transport
   | ResponseDecode
 
@@ -176,4 +233,4 @@ export type ChainqueryError =
  * ```
  * @since 0.1.0
  */
-export type RequestError = Unauthorized | RateLimited | BadRequest | ServerError | Transport | ResponseDecode
+export type RequestError = Unauthorized | RateLimited | BadRequest | ServerError | Redirected | Transport | ResponseDecode
