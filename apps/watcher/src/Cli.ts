@@ -5,7 +5,8 @@
  *
  * @since 0.1.0
  */
-import { Console, Duration, Effect, Option, Redacted, Schema } from "effect"
+import { BaseUrl } from "@chainquery/transport"
+import { Console, Duration, Effect, Option, Redacted, Result, Schema } from "effect"
 import { Command } from "effect/cli"
 import { demo } from "./Demo.js"
 import * as Flags from "./internal/flags.js"
@@ -83,6 +84,7 @@ export const command = Command.make(
     evmBaseUrl: Flags.evmBaseUrl,
     ledgerBaseUrl: Flags.ledgerBaseUrl,
     ledgerTestnetBaseUrl: Flags.ledgerTestnetBaseUrl,
+    allowInsecureHttp: Flags.allowInsecureHttp,
     apiKey: Flags.apiKey
   },
   Effect.fnUntraced(function*(flags) {
@@ -107,6 +109,17 @@ export const command = Command.make(
     if (key === undefined) {
       return yield* badInput("no API key (or an empty one): give --api-key KEY or set the MORALIS_API_KEY environment variable")
     }
+    // The key goes only over https:, or http: to a loopback host, unless told otherwise.
+    const baseUrls = [
+      ["--evm-base-url", flags.evmBaseUrl],
+      ["--ledger-base-url", flags.ledgerBaseUrl],
+      ["--ledger-testnet-base-url", flags.ledgerTestnetBaseUrl]
+    ] as const
+    for (const [field, url] of baseUrls) {
+      if (Option.isNone(url)) continue
+      const checked = BaseUrl.check(url.value, { field, allowInsecureHttp: flags.allowInsecureHttp, insecureOption: "--allow-insecure-http" })
+      if (Result.isFailure(checked)) return yield* badInput(checked.failure.message)
+    }
     yield* Runner.run({
       wallets,
       interval: flags.interval,
@@ -124,7 +137,8 @@ export const command = Command.make(
       apiKey: key,
       evmBaseUrl: optionalString(flags.evmBaseUrl),
       ledgerBaseUrl: optionalString(flags.ledgerBaseUrl),
-      ledgerTestnetBaseUrl: optionalString(flags.ledgerTestnetBaseUrl)
+      ledgerTestnetBaseUrl: optionalString(flags.ledgerTestnetBaseUrl),
+      allowInsecureHttp: flags.allowInsecureHttp
     })
   })
 ).pipe(

@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import { LedgerClient } from "@chainquery/ledger-client"
+import type { Errors } from "@chainquery/schema"
 import { Context, Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import type { AptosNetwork } from "./WatchedWallet.js"
@@ -39,7 +40,7 @@ export class MainnetLedger extends Context.Service<MainnetLedger, LedgerService>
   "@chainquery/watcher/LedgerClients/MainnetLedger"
 ) {
   /** A mainnet client on `fetch` with these options (the network is forced to `mainnet`). */
-  static readonly layer = (options: Omit<LedgerClient.Options, "network">): Layer.Layer<MainnetLedger> =>
+  static readonly layer = (options: Omit<LedgerClient.Options, "network">): Layer.Layer<MainnetLedger, Errors.InvalidConfig> =>
     Layer.effect(MainnetLedger, LedgerClient.make({ ...options, network: "mainnet" })).pipe(Layer.provide(FetchHttpClient.layer))
 }
 
@@ -58,7 +59,7 @@ export class TestnetLedger extends Context.Service<TestnetLedger, LedgerService>
   "@chainquery/watcher/LedgerClients/TestnetLedger"
 ) {
   /** A testnet client on `fetch` with these options (the network is forced to `testnet`). */
-  static readonly layer = (options: Omit<LedgerClient.Options, "network">): Layer.Layer<TestnetLedger> =>
+  static readonly layer = (options: Omit<LedgerClient.Options, "network">): Layer.Layer<TestnetLedger, Errors.InvalidConfig> =>
     Layer.effect(TestnetLedger, LedgerClient.make({ ...options, network: "testnet" })).pipe(Layer.provide(FetchHttpClient.layer))
 }
 

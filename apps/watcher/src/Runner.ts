@@ -39,6 +39,8 @@ export interface RunConfig {
   readonly evmBaseUrl: string | undefined
   readonly ledgerBaseUrl: string | undefined
   readonly ledgerTestnetBaseUrl: string | undefined
+  /** Send the API key over `http:` to a host that is not loopback (see `Transport.Options`). */
+  readonly allowInsecureHttp?: boolean | undefined
   /** What to report (default `Engine.defaultWatch`). */
   readonly watch?: ReadonlyArray<Engine.Watch> | undefined
   /** The relative DeFi move reported as `defi.changed` (default 0.05). */
@@ -81,7 +83,8 @@ export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
     totalTimeout: config.requestTimeout === undefined
       ? undefined
       : Duration.max(Duration.seconds(60), Duration.times(config.requestTimeout, 6)),
-    rateLimit: config.computeUnits === undefined ? undefined : { unitsPerSecond: config.computeUnits }
+    rateLimit: config.computeUnits === undefined ? undefined : { unitsPerSecond: config.computeUnits },
+    allowInsecureHttp: config.allowInsecureHttp
   }
   const hasNetwork = (network: "mainnet" | "testnet") =>
     config.wallets.some((wallet) => wallet.family === "aptos" && wallet.network === network)

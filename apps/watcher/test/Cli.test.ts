@@ -76,6 +76,7 @@ it("--help exits 0 and mentions every flag", async () => {
       "--evm-base-url",
       "--ledger-base-url",
       "--ledger-testnet-base-url",
+      "--allow-insecure-http",
       "--api-key",
       "demo"
     ]

@@ -172,7 +172,7 @@ const normaliseBaseUrl = (baseUrl: string): string => baseUrl.replace(/\/+$/, ""
  * ```
  * @since 0.1.0
  */
-export const make = (options: Options): Effect.Effect<Service, never, HttpClient.HttpClient> =>
+export const make = (options: Options): Effect.Effect<Service, Errors.InvalidConfig, HttpClient.HttpClient> =>
   Effect.map(
     Transport.make({ ...options, baseUrl: normaliseBaseUrl(options.baseUrl ?? defaultBaseUrl) }),
     (transport) => {
@@ -210,7 +210,7 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
  * ```
  * @since 0.1.0
  */
-export const layerWithoutHttpClient = (options: Options): Layer.Layer<EvmClient, never, HttpClient.HttpClient> =>
+export const layerWithoutHttpClient = (options: Options): Layer.Layer<EvmClient, Errors.InvalidConfig, HttpClient.HttpClient> =>
   Layer.effect(EvmClient, make(options))
 
 /**
@@ -228,7 +228,7 @@ export const layerWithoutHttpClient = (options: Options): Layer.Layer<EvmClient,
  * ```
  * @since 0.1.0
  */
-export const layer = (options: Options): Layer.Layer<EvmClient> =>
+export const layer = (options: Options): Layer.Layer<EvmClient, Errors.InvalidConfig> =>
   layerWithoutHttpClient(options).pipe(Layer.provide(FetchHttpClient.layer))
 
 /**
@@ -275,7 +275,7 @@ export const config: Config.Config<Options> = Config.all({
  * ```
  * @since 0.1.0
  */
-export const layerConfig = (options: Omit<Options, "apiKey"> = {}): Layer.Layer<EvmClient, Config.ConfigError> =>
+export const layerConfig = (options: Omit<Options, "apiKey"> = {}): Layer.Layer<EvmClient, Config.ConfigError | Errors.InvalidConfig> =>
   Layer.unwrap(
     Effect.map(config, (fromEnv) =>
       layer({

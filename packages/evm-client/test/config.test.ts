@@ -3,6 +3,7 @@
  * `CHAINQUERY_EVM_BASE_URL`, `CHAINQUERY_TIMEOUT`, `CHAINQUERY_UNITS_PER_SECOND`), against the
  * simulator.
  */
+import type { Errors } from "@chainquery/schema"
 import { Simulator } from "@chainquery/simulator"
 import { assert, describe, layer } from "@effect/vitest"
 import { type Config, ConfigProvider, Effect, Layer, Option, Redacted } from "effect"
@@ -12,7 +13,7 @@ import { EvmClient } from "../src/index.js"
 const fromEnv = (
   env: Record<string, string>,
   options: Parameters<typeof EvmClient.layerConfig>[0] = {}
-): Effect.Effect<EvmClient.Service, Config.ConfigError> =>
+): Effect.Effect<EvmClient.Service, Config.ConfigError | Errors.InvalidConfig> =>
   Effect.provide(
     EvmClient.EvmClient,
     EvmClient.layerConfig(options).pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env }))))

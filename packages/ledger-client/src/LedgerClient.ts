@@ -7,6 +7,7 @@
  *
  * @since 0.1.0
  */
+import type { Errors } from "@chainquery/schema"
 import { Transport } from "@chainquery/transport"
 import type { PageFailed } from "@chainquery/pagination"
 import { Config, Context, Effect, Layer, Option, Schema, type Stream } from "effect"
@@ -178,7 +179,7 @@ const bind = <P, A>(operation: LedgerOperation<P, A>, transport: Transport.Trans
  * ```
  * @since 0.1.0
  */
-export const make: (options: Options) => Effect.Effect<Service, never, HttpClient.HttpClient> = Effect.fnUntraced(
+export const make: (options: Options) => Effect.Effect<Service, Errors.InvalidConfig, HttpClient.HttpClient> = Effect.fnUntraced(
   function*(options: Options) {
     const network = options.network ?? "mainnet"
     const baseUrl = options.baseUrl ?? defaultBaseUrls[network]
@@ -221,7 +222,7 @@ export const make: (options: Options) => Effect.Effect<Service, never, HttpClien
  * ```
  * @since 0.1.0
  */
-export const layerWithoutHttpClient = (options: Options): Layer.Layer<LedgerClient, never, HttpClient.HttpClient> =>
+export const layerWithoutHttpClient = (options: Options): Layer.Layer<LedgerClient, Errors.InvalidConfig, HttpClient.HttpClient> =>
   Layer.effect(LedgerClient, make(options))
 
 /**
@@ -237,7 +238,7 @@ export const layerWithoutHttpClient = (options: Options): Layer.Layer<LedgerClie
  * ```
  * @since 0.1.0
  */
-export const layer = (options: Options): Layer.Layer<LedgerClient> =>
+export const layer = (options: Options): Layer.Layer<LedgerClient, Errors.InvalidConfig> =>
   layerWithoutHttpClient(options).pipe(Layer.provide(FetchHttpClient.layer))
 
 /**
@@ -296,7 +297,7 @@ export const config: Config.Config<Options> = Config.all({
  */
 export const layerConfig = (
   options: Omit<Options, "apiKey" | "network" | "baseUrl"> = {}
-): Layer.Layer<LedgerClient, Config.ConfigError> =>
+): Layer.Layer<LedgerClient, Config.ConfigError | Errors.InvalidConfig> =>
   Layer.unwrap(
     Effect.map(config, (fromEnvironment) =>
       layer({

@@ -24,9 +24,9 @@ describe("LedgerClient construction", () => {
       const testnet = yield* clientFrom(LedgerClient.layer({ apiKey: "key", network: "testnet" }))
       assert.strictEqual(testnet.network, "testnet")
       assert.strictEqual(testnet.baseUrl, Network.defaultBaseUrls.testnet)
-      const proxied = yield* clientFrom(LedgerClient.layer({ apiKey: "key", network: "testnet", baseUrl: "http://proxy.local/aptos" }))
+      const proxied = yield* clientFrom(LedgerClient.layer({ apiKey: "key", network: "testnet", baseUrl: "https://proxy.local/aptos" }))
       assert.strictEqual(proxied.network, "testnet")
-      assert.strictEqual(proxied.baseUrl, "http://proxy.local/aptos")
+      assert.strictEqual(proxied.baseUrl, "https://proxy.local/aptos")
     }))
 
   it.effect("config reads the environment", () =>

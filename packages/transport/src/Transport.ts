@@ -6,15 +6,22 @@
  * read at most `maxBodyBytes`, map statuses to the typed errors, and decode the body. One span per
  * call, with the operation, chain, final status and number of attempts.
  *
+ * The key goes only where it was sent: a `baseUrl` with `http:` is refused unless its host is
+ * loopback (or `allowInsecureHttp` is set), redirects are never followed (`Redirected`), and the
+ * key is scrubbed out of every string read from a response before it goes into an error or a log.
+ *
  * @since 0.1.0
  */
 import { Errors, ErrorBody, IssuePath } from "@chainquery/schema"
 import { Clock, Duration, Effect, Option, Redacted, Result, Semaphore } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import * as BaseUrl from "./BaseUrl.js"
 import * as ComputeBudget from "./ComputeBudget.js"
 import type { Request } from "./Endpoint.js"
 import * as ResponseBody from "./ResponseBody.js"
+import * as Redirect from "./internal/redirect.js"
 import * as RetryPolicy from "./RetryPolicy.js"
+import * as Scrub from "./Scrub.js"
 import { version } from "./Version.js"
 
 /**
@@ -49,6 +56,11 @@ export interface Options {
   readonly maxBodyBytes?: number | undefined
   /** Extra text for the `User-Agent` header, after `chainquery/<version>`. */
   readonly userAgent?: string | undefined
+  /**
+   * Send the API key over plain `http:` to a host that is not loopback (it can then be read on
+   * the way; a warning is logged once). Default false: such a `baseUrl` fails with `InvalidConfig`.
+   */
+  readonly allowInsecureHttp?: boolean | undefined
 }
 
 /**
@@ -89,8 +101,13 @@ export interface Transport {
 
 type AttemptError = Errors.RequestError | Errors.NotFound
 
-const statusError = (status: number, body: unknown, retryAfter: Option.Option<Duration.Duration>): AttemptError => {
-  const message = ErrorBody.messageOf(body) || `HTTP ${status}`
+const statusError = (
+  status: number,
+  body: unknown,
+  retryAfter: Option.Option<Duration.Duration>,
+  scrub: Scrub.Scrubber
+): AttemptError => {
+  const message = scrub(ErrorBody.messageOf(body) || `HTTP ${status}`)
   if (status === 400) return new Errors.BadRequest({ message })
   if (status === 401 || status === 403) return new Errors.Unauthorized({ status, message })
   if (status === 404) return new Errors.NotFound({ message })
@@ -98,8 +115,14 @@ const statusError = (status: number, body: unknown, retryAfter: Option.Option<Du
   return new Errors.ServerError({ status, message })
 }
 
-const networkError = (error: { readonly message: string }) =>
-  new Errors.Transport({ reason: "Network", message: `the request failed: ${error.message}` })
+const networkError = (error: { readonly message: string }, scrub: Scrub.Scrubber) =>
+  new Errors.Transport({ reason: "Network", message: scrub(`the request failed: ${error.message}`) })
+
+/** A `Transport` error whose message (read from the response) has the key scrubbed out. */
+const scrubTransport = (error: Errors.Transport, scrub: Scrub.Scrubber) => {
+  const message = scrub(error.message)
+  return message === error.message ? error : new Errors.Transport({ reason: error.reason, message })
+}
 
 const describeQuery = (pairs: ReadonlyArray<readonly [string, string]>) =>
   pairs.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join("&")
@@ -121,34 +144,45 @@ const describeQuery = (pairs: ReadonlyArray<readonly [string, string]>) =>
  */
 export const make = Effect.fnUntraced(function*(options: Options) {
   const client = yield* HttpClient.HttpClient
+  const checked = BaseUrl.check(options.baseUrl, { allowInsecureHttp: options.allowInsecureHttp })
+  if (Result.isFailure(checked)) return yield* checked.failure
+  const baseUrl = checked.success.url
+  const origin = new URL(baseUrl).origin
+  if (checked.success.insecure) {
+    yield* Effect.logWarning(`the API key is sent in clear text to ${origin} (allowInsecureHttp is set): anyone on the way can read it`)
+  }
   const apiKey = Redacted.isRedacted(options.apiKey) ? options.apiKey : Redacted.make(options.apiKey)
+  const scrub = Scrub.make(apiKey)
   const budget = yield* ComputeBudget.make(options.rateLimit ?? {})
   const slots = yield* Semaphore.make(options.rateLimit?.maxConcurrency ?? 8)
   const attemptTimeout = Duration.fromInputUnsafe(options.attemptTimeout ?? "10 seconds")
   const totalTimeout = options.totalTimeout ?? "60 seconds"
   const maxBodyBytes = options.maxBodyBytes ?? ResponseBody.defaultMaxBytes
-  const baseUrl = options.baseUrl.replace(/\/+$/, "")
   const userAgent = `chainquery/${version}${options.userAgent === undefined ? "" : ` ${options.userAgent}`}`
 
   const attemptTimedOut = () =>
     Effect.fail(new Errors.Transport({ reason: "Timeout", message: `no complete answer within ${Duration.format(attemptTimeout)}` }))
 
-  const readAnswer = (response: HttpClientResponse.HttpClientResponse, maxPause: Duration.Duration) =>
+  const readAnswer = (response: HttpClientResponse.HttpClientResponse, url: string, maxPause: Duration.Duration) =>
     Effect.gen(function*() {
-      const text = yield* ResponseBody.readText(response, maxBodyBytes)
+      const redirected = Redirect.redirectError(response, url, origin, scrub)
+      if (redirected !== undefined) return yield* redirected
+      const text = yield* Effect.mapError(ResponseBody.readText(response, maxBodyBytes), (error) => scrubTransport(error, scrub))
       const body = ResponseBody.parseJson(text)
       if (response.status >= 200 && response.status < 300) {
         if (body === undefined) {
           return yield* new Errors.ResponseDecode({
             path: "",
-            message: `the body is not valid JSON (${text.length} characters${text.length > 0 ? `, starting ${JSON.stringify(text.slice(0, 40))}` : ""})`
+            message: scrub(
+              `the body is not valid JSON (${text.length} characters${text.length > 0 ? `, starting ${JSON.stringify(text.slice(0, 40))}` : ""})`
+            )
           })
         }
         return body
       }
       const now = yield* Clock.currentTimeMillis
       const retryAfter = RetryPolicy.parseRetryAfter(response.headers["retry-after"], now)
-      const error = statusError(response.status, body ?? text, retryAfter)
+      const error = statusError(response.status, body ?? text, retryAfter, scrub)
       // Everyone waits for the service's Retry-After, but never longer than the retry policy
       // would: a longer one fails this call at once and must not stall the others.
       if (error._tag === "RateLimited") {
@@ -179,10 +213,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         yield* budget.take(request.operation)
         attempts++
         const body = yield* slots.withPermits(1)(
-          client.execute(httpRequest).pipe(
-            Effect.mapError(networkError),
+          Redirect.guarded(client.execute(httpRequest)).pipe(
+            Effect.mapError((error) => networkError(error, scrub)),
             Effect.tap((response) => Effect.sync(() => (lastStatus = response.status))),
-            Effect.flatMap((response) => readAnswer(response, maxPause)),
+            Effect.flatMap((response) => readAnswer(response, url, maxPause)),
             Effect.timeoutOrElse({ duration: attemptTimeout, orElse: attemptTimedOut })
           )
         )
@@ -194,10 +228,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         Effect.timeoutOrElse({ duration: total, orElse: callTimedOut }),
         Effect.flatMap((body) => {
           const decoded = request.decode(body)
-          if (Result.isSuccess(decoded)) return Effect.succeed(decoded.success)
+          if (Result.isSuccess(decoded)) return Effect.succeed(scrubRejected(decoded.success, scrub))
           return Effect.fail(new Errors.ResponseDecode({
-            path: IssuePath.format(IssuePath.of(decoded.failure.issue)),
-            message: decoded.failure.message.split("\n")[0] ?? "the response does not match the operation's schema"
+            path: scrub(IssuePath.format(IssuePath.of(decoded.failure.issue))),
+            message: scrub(decoded.failure.message.split("\n")[0] ?? "the response does not match the operation's schema")
           }))
         }),
         Effect.tap((value) => logRejected(request.operation, value)),
@@ -215,9 +249,29 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   return { send } satisfies Transport
 })
 
+type RejectedRecords = ReadonlyArray<{ readonly index: number; readonly path: string; readonly message: string }>
+
+/**
+ * A page's `rejected` records with the key scrubbed out of their paths and messages (which the
+ * decoder wrote from the response's text); the page itself when there is nothing to scrub.
+ */
+const scrubRejected = <A>(value: A, scrub: Scrub.Scrubber): A => {
+  const rejected = (value as { readonly rejected?: RejectedRecords })?.rejected
+  if (rejected === undefined || rejected.length === 0) return value
+  let changed = false
+  const scrubbed = rejected.map((record) => {
+    const path = scrub(record.path)
+    const message = scrub(record.message)
+    if (path === record.path && message === record.message) return record
+    changed = true
+    return { ...record, path, message }
+  })
+  return changed ? { ...value, rejected: scrubbed } : value
+}
+
 /** Pages report records that did not decode; they are logged (without their content) once per call. */
 const logRejected = (operation: string, value: unknown) => {
-  const rejected = (value as { readonly rejected?: ReadonlyArray<{ readonly index: number; readonly path: string; readonly message: string }> })?.rejected
+  const rejected = (value as { readonly rejected?: RejectedRecords })?.rejected
   if (rejected === undefined || rejected.length === 0) return Effect.void
   return Effect.logWarning(`${operation}: ${rejected.length} record(s) of the page did not decode and are reported in \`rejected\``).pipe(
     Effect.annotateLogs({ first: `result[${rejected[0]!.index}].${rejected[0]!.path}: ${rejected[0]!.message}` })

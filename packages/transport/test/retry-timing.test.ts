@@ -19,7 +19,7 @@ const request = {
 const run = (script: ReadonlyArray<Scripted>, options: Partial<Transport.Options> = {}) => {
   const fake = scriptedClient(script)
   const call = Effect.gen(function*() {
-    const transport = yield* Transport.make({ baseUrl: "http://service.test", apiKey: "k", ...options })
+    const transport = yield* Transport.make({ baseUrl: "https://service.test", apiKey: "k", ...options })
     return yield* transport.send(request)
   }).pipe(Effect.provide(fake.layer))
   return { call, asked: fake.asked }
@@ -67,7 +67,7 @@ describe("transport retry timing", () => {
     Effect.gen(function*() {
       const fake = scriptedClient([{ status: 429, headers: { "retry-after": "3600" } }, { status: 200, body: "2" }])
       const program = Effect.gen(function*() {
-        const transport = yield* Transport.make({ baseUrl: "http://service.test", apiKey: "k", retry: { maxRetryAfter: "5 seconds" } })
+        const transport = yield* Transport.make({ baseUrl: "https://service.test", apiKey: "k", retry: { maxRetryAfter: "5 seconds" } })
         const refused = yield* Effect.flip(transport.send(request))
         assert.strictEqual(refused._tag, "RateLimited")
         const next = yield* Effect.forkChild(transport.send(request))
@@ -85,7 +85,7 @@ describe("transport retry timing", () => {
       const fake = scriptedClient([{ status: 200, body: "1" }])
       const program = Effect.gen(function*() {
         const transport = yield* Transport.make({
-          baseUrl: "http://service.test",
+          baseUrl: "https://service.test",
           apiKey: "k",
           attemptTimeout: "100 millis",
           totalTimeout: "500 millis",
@@ -106,7 +106,7 @@ describe("transport retry timing", () => {
     Effect.gen(function*() {
       const fake = scriptedClient([{ status: 429, headers: { "retry-after": "20" } }, { status: 200, body: "3" }])
       const program = Effect.gen(function*() {
-        const transport = yield* Transport.make({ baseUrl: "http://service.test", apiKey: "k" })
+        const transport = yield* Transport.make({ baseUrl: "https://service.test", apiKey: "k" })
         const refused = yield* Effect.flip(transport.send(request, { retry: { maxRetryAfter: "1 second" } }))
         assert.strictEqual(refused._tag, "RateLimited")
         const next = yield* Effect.forkChild(transport.send(request))
@@ -161,6 +161,6 @@ describe("transport retry timing", () => {
       assert.strictEqual(asked[0]!.headers["x-api-key"], "k")
       assert.strictEqual(asked[0]!.headers["accept"], "application/json")
       assert.match(asked[0]!.headers["user-agent"]!, /^chainquery\/\d+\.\d+\.\d+/)
-      assert.strictEqual(asked[0]!.url, "http://service.test/api/v2.2/block/1?chain=0x1")
+      assert.strictEqual(asked[0]!.url, "https://service.test/api/v2.2/block/1?chain=0x1")
     }))
 })

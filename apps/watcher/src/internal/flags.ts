@@ -142,6 +142,13 @@ export const ledgerTestnetBaseUrl = Flag.String("ledger-testnet-base-url").pipe(
   Flag.optional
 )
 
+export const allowInsecureHttp = Flag.Boolean("allow-insecure-http").pipe(
+  Flag.withDescription(
+    "Send the API key over plain http: to a host that is not loopback (anyone on the way can read it). Without it, such a base URL is refused. Example: --allow-insecure-http"
+  ),
+  Flag.withDefault(false)
+)
+
 export const apiKey = Flag.Redacted("api-key").pipe(
   Flag.withMetavar("KEY"),
   Flag.withDescription(

@@ -85,6 +85,21 @@ const cases: ReadonlyArray<Case> = [
   },
   { name: "an unknown flag", args: ["--frobnicate", ...rest], message: /Unrecognized flag: --frobnicate/ },
   {
+    name: "--evm-base-url over http: to a host that is not loopback",
+    args: ["--evm-base-url", "http://deep-index.example.com", ...rest],
+    message: /Invalid --evm-base-url option: expected an https: URL .*loopback host.*or with --allow-insecure-http\), got http:\/\/deep-index\.example\.com\//
+  },
+  {
+    name: "--ledger-base-url over http: to a private address",
+    args: ["--ledger-base-url", "http://10.0.0.7/aptos/mainnet", ...rest],
+    message: /Invalid --ledger-base-url option: .*got http:\/\/10\.0\.0\.7\/aptos\/mainnet/
+  },
+  {
+    name: "--ledger-testnet-base-url that is not http(s)",
+    args: ["--ledger-testnet-base-url", "ftp://127.0.0.1/aptos/testnet", ...rest],
+    message: /Invalid --ledger-testnet-base-url option: expected an https: URL/
+  },
+  {
     name: "no wallets",
     args: ["--api-key", "k", "--once"],
     message: /no wallets to watch: give --wallet SPEC .* or --wallets-file PATH/

@@ -2,6 +2,7 @@
  * Test support: a simulator with an EvmClient pointed at it, extra clients with their own options,
  * the simulator's counters, and ground truth read from its world to pick inputs with data.
  */
+import type { Errors } from "@chainquery/schema"
 import { Simulator } from "@chainquery/simulator"
 import { Effect, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
@@ -33,7 +34,7 @@ export const simulatorWithClient = (
   ).pipe(Layer.provide(FetchHttpClient.layer), Layer.provideMerge(Simulator.layer(simulator)))
 
 /** Another client on the same simulator, with its own options (a wrong key, a small body cap...). */
-export const clientOn = (sim: Sim, options: Partial<EvmClient.Options> = {}): Effect.Effect<EvmClient.Service> =>
+export const clientOn = (sim: Sim, options: Partial<EvmClient.Options> = {}): Effect.Effect<EvmClient.Service, Errors.InvalidConfig> =>
   EvmClient.make({ baseUrl: sim.evmUrl, apiKey: sim.apiKey, ...options }).pipe(Effect.provide(FetchHttpClient.layer))
 
 /** The key of the longest list in a map of indexes. */

@@ -1,0 +1,65 @@
+/**
+ * Redirects are never followed: the API key goes only to the configured base URL. `fetch`
+ * follows them by default (keeping `X-API-Key` even to another origin), so each request runs with
+ * `redirect: "manual"` added to the `RequestInit` it would have used; a `3xx` answer, or an answer
+ * from another origin (an HTTP client that followed a redirect anyway), becomes `Redirected`.
+ *
+ * Tracing of the HTTP client: `X-API-Key` stays among the redacted header names, and response
+ * headers (which a hostile server could fill with the key) are never recorded on its span.
+ */
+import { Errors } from "@chainquery/schema"
+import { Context, Effect } from "effect"
+import { FetchHttpClient, Headers, HttpClient, type HttpClientResponse } from "effect/http"
+import type * as Scrub from "../Scrub.js"
+
+/** Runs `effect` (one request) with redirects left to the transport and the key kept out of spans. */
+export const guarded = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.updateContext(effect, (context: Context.Context<R>) => {
+    const init = Context.getOption(context, FetchHttpClient.RequestInit)
+    const redacted = Context.get(context, Headers.CurrentRedactedNames)
+    const filter = Context.get(context, HttpClient.TracerHeaderFilter)
+    return Context.add(
+      Context.add(
+        Context.add(context, FetchHttpClient.RequestInit, { ...(init._tag === "Some" ? init.value : {}), redirect: "manual" }),
+        Headers.CurrentRedactedNames,
+        redacted.includes("x-api-key") ? redacted : [...redacted, "x-api-key"]
+      ),
+      HttpClient.TracerHeaderFilter,
+      (name, phase) => phase === "request" && filter(name, phase)
+    )
+  })
+
+/** Where a redirect points, as shown in an error: origin and path, never the query. */
+const target = (location: string | undefined, from: string, scrub: Scrub.Scrubber): string => {
+  if (location === undefined || location.trim() === "") return "(none)"
+  try {
+    const url = new URL(location, from)
+    return scrub(`${url.origin}${url.pathname}`)
+  } catch {
+    return "(an invalid URL)"
+  }
+}
+
+/**
+ * The `Redirected` error for an answer that is a redirect or came from another origin than
+ * `origin`; `undefined` for any other answer.
+ */
+export const redirectError = (
+  response: HttpClientResponse.HttpClientResponse,
+  requestUrl: string,
+  origin: string,
+  scrub: Scrub.Scrubber
+): Errors.Redirected | undefined => {
+  if (response.status >= 300 && response.status < 400) {
+    return new Errors.Redirected({
+      status: response.status,
+      location: target(response.headers["location"], requestUrl, scrub),
+      followed: false
+    })
+  }
+  const answeredFrom = response.url
+  if (answeredFrom !== "" && answeredFrom !== requestUrl && !answeredFrom.startsWith(`${origin}/`)) {
+    return new Errors.Redirected({ status: response.status, location: target(answeredFrom, requestUrl, scrub), followed: true })
+  }
+  return undefined
+}
