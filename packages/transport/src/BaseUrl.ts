@@ -29,7 +29,8 @@ export interface CheckOptions {
 }
 
 /**
- * Whether a URL's host name is loopback: `localhost`, 127.0.0.0/8 or `::1`.
+ * Whether a URL's host name (as `URL` spells it) is loopback: `localhost`, 127.0.0.0/8 or `::1`
+ * (also written as an IPv4-mapped address, `::ffff:127.x.y.z`).
  *
  * @example
  * ```ts
@@ -42,7 +43,8 @@ export interface CheckOptions {
  * @since 0.1.0
  */
 export const isLoopback = (hostname: string): boolean =>
-  hostname === "localhost" || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname)
+  hostname === "localhost" || hostname === "localhost." || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname) ||
+  /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(hostname)
 
 /** What an accepted base URL looks like, for errors. */
 const accepted = (insecureOption: string) =>
@@ -53,9 +55,10 @@ const shown = (url: URL) => `${url.protocol}//${url.host}${url.pathname}`
 
 /**
  * Checks a base URL: parses it, and refuses what is not `https:` (or `http:` to a loopback host,
- * or to any host with `allowInsecureHttp`), and a query or fragment (paths are appended to it).
- * Succeeds with the URL as given, without trailing slashes, and whether it sends the key in
- * clear text to a host that is not loopback.
+ * or to any host with `allowInsecureHttp`), and a query or fragment, even empty (paths are
+ * appended to it). Succeeds with the URL as the parser writes it (the one requests will go to),
+ * without trailing slashes, and whether it sends the key in clear text to a host that is not
+ * loopback.
  *
  * @example
  * ```ts
@@ -81,10 +84,11 @@ export const check = (
     return Result.fail(new Errors.InvalidConfig({ field, value: JSON.stringify(baseUrl.slice(0, 200)), expected }))
   }
   const refuse = () => Result.fail(new Errors.InvalidConfig({ field, value: shown(url), expected }))
-  if (url.search !== "" || url.hash !== "") return refuse()
-  if (url.protocol === "https:") return Result.succeed({ url: baseUrl.replace(/\/+$/, ""), insecure: false })
+  if (url.href.includes("?") || url.href.includes("#")) return refuse()
+  const pass = (insecure: boolean) => Result.succeed({ url: url.href.replace(/\/+$/, ""), insecure })
+  if (url.protocol === "https:") return pass(false)
   if (url.protocol !== "http:") return refuse()
-  if (isLoopback(url.hostname)) return Result.succeed({ url: baseUrl.replace(/\/+$/, ""), insecure: false })
-  if (options?.allowInsecureHttp === true) return Result.succeed({ url: baseUrl.replace(/\/+$/, ""), insecure: true })
+  if (isLoopback(url.hostname)) return pass(false)
+  if (options?.allowInsecureHttp === true) return pass(true)
   return refuse()
 }

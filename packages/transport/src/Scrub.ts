@@ -65,38 +65,68 @@ const matchLength = (text: string, at: number, form: string): number => {
 
 /**
  * Replaces each occurrence of any form, or of a leading piece of one, with the placeholder. Where
- * several forms start at one place (the key and its URL-encoding share a head), the longest
- * match is replaced, so no tail of the key is left behind.
+ * several forms start at one place (the key and its URL-encoding share a head), the longest match
+ * counts; matches that overlap (a key that starts inside an earlier piece of it) are replaced as
+ * one, so no tail of the key is left behind. Linear in the text: each head's next occurrence is
+ * looked for again only once it has been passed.
  */
-const replacePieces = (text: string, forms: ReadonlyArray<string>): string => {
+const replacePieces = (text: string, forms: ReadonlyArray<string>, haystack = text): string => {
   const heads = forms.map((form) => form.slice(0, Math.min(form.length, shortestPiece)))
+  const found = heads.map((head) => haystack.indexOf(head))
+  if (found.every((at) => at === -1)) return text
+  /** The first occurrence of any head at or after `from`, -1 when none is left. */
   const next = (from: number) => {
     let at = -1
-    for (const head of heads) {
-      const found = text.indexOf(head, from)
-      if (found !== -1 && (at === -1 || found < at)) at = found
+    for (let i = 0; i < heads.length; i++) {
+      if (found[i] !== -1 && found[i]! < from) found[i] = haystack.indexOf(heads[i]!, from)
+      if (found[i] !== -1 && (at === -1 || found[i]! < at)) at = found[i]!
     }
     return at
   }
-  let at = next(0)
-  if (at === -1) return text
-  let out = ""
-  let copied = 0
-  while (at !== -1) {
+  /** Where the longest form that counts at `at` ends; `at` when none does. */
+  const endOf = (at: number) => {
     let end = at
-    for (let i = 0; i < forms.length; i++) {
-      const form = forms[i]!
-      const length = matchLength(text, at, form)
-      const counts = form.length < shortestPiece ? length === form.length && standsAlone(text, at, length) : length >= shortestPiece
+    for (const form of forms) {
+      const length = matchLength(haystack, at, form)
+      const counts = form.length < shortestPiece ? length === form.length && standsAlone(haystack, at, length) : length >= shortestPiece
       if (counts) end = Math.max(end, at + length)
     }
-    if (end > at) {
-      out += text.slice(copied, at) + placeholder
-      copied = end
+    return end
+  }
+  let out = ""
+  let copied = 0
+  let at = next(0)
+  while (at !== -1) {
+    let end = endOf(at)
+    if (end === at) {
+      at = next(at + 1)
+      continue
     }
-    at = next(Math.max(end, at + 1))
+    for (let inside = next(at + 1); inside !== -1 && inside < end; inside = next(inside + 1)) end = Math.max(end, endOf(inside))
+    out += text.slice(copied, at) + placeholder
+    copied = end
+    at = next(end)
   }
   return out + text.slice(copied)
+}
+
+/**
+ * How a scrubber compares.
+ *
+ * @example
+ * ```ts
+ * import type { Scrub } from "@chainquery/transport"
+ *
+ * const forHostNames: Scrub.Options = { ignoreCase: true }
+ * ```
+ * @since 0.1.0
+ */
+export interface Options {
+  /**
+   * Also catch the secret with its case changed: for text that went through something that
+   * lowercases, such as a URL's host name. Default false.
+   */
+  readonly ignoreCase?: boolean | undefined
 }
 
 /**
@@ -114,10 +144,16 @@ const replacePieces = (text: string, forms: ReadonlyArray<string>): string => {
  * ```
  * @since 0.1.0
  */
-export const make = (secret: string | Redacted.Redacted<string>): Scrubber => {
+export const make = (secret: string | Redacted.Redacted<string>, options?: Options): Scrubber => {
   const value = Redacted.isRedacted(secret) ? Redacted.value(secret) : secret
   if (value === "") return (text) => text
   const encoded = encodeURIComponent(value)
   const forms = encoded === value ? [value] : [value, encoded]
-  return (text) => replacePieces(text, forms)
+  if (options?.ignoreCase !== true) return (text) => replacePieces(text, forms)
+  const lowerForms = forms.map((form) => form.toLowerCase())
+  return (text) => {
+    const lower = text.toLowerCase()
+    // Lowercasing that changes the length (a few non-ASCII letters) would shift every position.
+    return lower.length === text.length ? replacePieces(text, lowerForms, lower) : replacePieces(text, forms)
+  }
 }

@@ -153,6 +153,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   }
   const apiKey = Redacted.isRedacted(options.apiKey) ? options.apiKey : Redacted.make(options.apiKey)
   const scrub = Scrub.make(apiKey)
+  const scrubTarget = Scrub.make(apiKey, { ignoreCase: true })
+  const guarded = Redirect.guard(yield* Effect.context<never>())
   const budget = yield* ComputeBudget.make(options.rateLimit ?? {})
   const slots = yield* Semaphore.make(options.rateLimit?.maxConcurrency ?? 8)
   const attemptTimeout = Duration.fromInputUnsafe(options.attemptTimeout ?? "10 seconds")
@@ -165,7 +167,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 
   const readAnswer = (response: HttpClientResponse.HttpClientResponse, url: string, maxPause: Duration.Duration) =>
     Effect.gen(function*() {
-      const redirected = Redirect.redirectError(response, url, origin, scrub)
+      const redirected = Redirect.redirectError(response, url, origin, scrubTarget)
       if (redirected !== undefined) return yield* redirected
       const text = yield* Effect.mapError(ResponseBody.readText(response, maxBodyBytes), (error) => scrubTransport(error, scrub))
       const body = ResponseBody.parseJson(text)
@@ -213,7 +215,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         yield* budget.take(request.operation)
         attempts++
         const body = yield* slots.withPermits(1)(
-          Redirect.guarded(client.execute(httpRequest)).pipe(
+          guarded(client.execute(httpRequest)).pipe(
             Effect.mapError((error) => networkError(error, scrub)),
             Effect.tap((response) => Effect.sync(() => (lastStatus = response.status))),
             Effect.flatMap((response) => readAnswer(response, url, maxPause)),

@@ -44,6 +44,14 @@ describe("BaseUrl.check", () => {
     }
   })
 
+  it("returns the URL requests will go to; refuses an empty query or fragment; knows loopback in other spellings", () => {
+    assert.deepStrictEqual(BaseUrl.check(" https://deep-index.moralis.io/api "), Result.succeed({ url: "https://deep-index.moralis.io/api", insecure: false }))
+    for (const url of ["https://x.io/?", "https://x.io/#", "https://x.io/api?#"]) assert.isTrue(Result.isFailure(BaseUrl.check(url)), url)
+    for (const url of ["http://[::ffff:127.0.0.1]:4000", "http://localhost.:4000", "http://127.1:4000", "HTTP://LOCALHOST:4000"]) {
+      assert.isTrue(Result.isSuccess(BaseUrl.check(url)), url)
+    }
+  })
+
   it("shows a refused URL without its user name or password", () => {
     const checked = BaseUrl.check("http://user:hunter2@api.example.com/v2")
     assert.isTrue(Result.isFailure(checked) && checked.failure.value === "http://api.example.com/v2")

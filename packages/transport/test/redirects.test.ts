@@ -85,6 +85,45 @@ describe("a 3xx answer is a typed error, never followed, never retried", () => {
       assert.deepStrictEqual(elsewhere!.seen, [])
     }))
 
+  it.effect("a Location with the key in its host name, which the URL parser lowercases, is scrubbed", () =>
+    Effect.gen(function*() {
+      answer = redirectTo(302, "http://AbCdEfGh12345678.example/p?x=1")
+      const transport = yield* Transport.make({ baseUrl: service!.url, apiKey: "AbCdEfGh12345678" })
+      const error = yield* Effect.flip(transport.send(transfers.build({ address: wallet }, {})))
+      assert.strictEqual((error as { location: string }).location, "http://<redacted>.example/p")
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+
+  it.effect("a RequestInit given to the HttpClient layer itself is kept, and still no redirect is followed", () =>
+    Effect.gen(function*() {
+      reset()
+      answer = redirectTo(307, `${elsewhere!.url}/steal`)
+      const withInit = FetchHttpClient.layer.pipe(
+        Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "follow", headers: { "x-from-layer": "kept" } }))
+      )
+      const error = yield* Effect.flip(call(withInit))
+      assert.strictEqual(error._tag, "Redirected")
+      assert.strictEqual(service!.seen[0]?.headers["x-from-layer"], "kept")
+      assert.deepStrictEqual(elsewhere!.seen, [])
+    }))
+
+  it.effect("a fetch of the user's, given where the transport is made, is the one used (redirects still manual)", () =>
+    Effect.gen(function*() {
+      reset()
+      answer = redirectTo(302, `${elsewhere!.url}/steal`)
+      const used: Array<string | undefined> = []
+      const ownFetch = ((input: Parameters<typeof globalThis.fetch>[0], init?: Parameters<typeof globalThis.fetch>[1]) => {
+        used.push(init?.redirect)
+        return globalThis.fetch(input, init)
+      }) as typeof globalThis.fetch
+      const transport = yield* Transport.make({ baseUrl: service!.url, apiKey: key }).pipe(
+        Effect.provideService(FetchHttpClient.Fetch, ownFetch)
+      )
+      const error = yield* Effect.flip(transport.send(transfers.build({ address: wallet }, {})))
+      assert.strictEqual(error._tag, "Redirected")
+      assert.deepStrictEqual(used, ["manual"])
+      assert.deepStrictEqual(elsewhere!.seen, [])
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+
   it.effect("a RequestInit asking fetch to follow redirects is overridden, its other options kept", () =>
     Effect.gen(function*() {
       reset()

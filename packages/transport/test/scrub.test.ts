@@ -66,6 +66,16 @@ describe("Scrub.make", () => {
     assert.strictEqual(shared("[abcdefgh%2Frest-of-it] [abcdefgh/rest-of-it] [abcdefgh]"), "[<redacted>] [<redacted>] [<redacted>]")
   })
 
+  it("a key that starts inside an earlier piece of it is replaced with it, whole", () => {
+    const odd = "QwertyuiQzxcvbnm123456"
+    assert.strictEqual(Scrub.make(odd)(`key ${odd.slice(0, 8)}${odd} end`), "key <redacted> end")
+  })
+
+  it("with ignoreCase, the key with its case changed too (a host name the URL parser lowercased)", () => {
+    assert.strictEqual(Scrub.make(key, { ignoreCase: true })(`https://${key.toUpperCase()}.example`), "https://<redacted>.example")
+    assert.strictEqual(scrub(`https://${key.toUpperCase()}.example`), `https://${key.toUpperCase()}.example`)
+  })
+
   it("does not catch what it says it does not: pieces under 8 characters, other encodings, other case", () => {
     assert.strictEqual(scrub(key.slice(0, 7)), key.slice(0, 7))
     assert.strictEqual(scrub(Buffer.from(key).toString("base64")), Buffer.from(key).toString("base64"))

@@ -1,8 +1,14 @@
 /**
  * Redirects are never followed: the API key goes only to the configured base URL. `fetch`
  * follows them by default (keeping `X-API-Key` even to another origin), so each request runs with
- * `redirect: "manual"` added to the `RequestInit` it would have used; a `3xx` answer, or an answer
- * from another origin (an HTTP client that followed a redirect anyway), becomes `Redirected`.
+ * a `FetchHttpClient.Fetch` that adds `redirect: "manual"` to whatever `RequestInit` it is called
+ * with (the `RequestInit` in context, wherever it was provided, is kept whole). A `3xx` answer, or
+ * an answer from another origin (an HTTP client that followed a redirect anyway), becomes
+ * `Redirected`.
+ *
+ * The `fetch` it wraps is the one in the caller's context, else the one where the transport was
+ * made, else the global one. (The caller's context wins over the HttpClient layer's own, so a
+ * `Fetch` provided only to the HttpClient layer is not seen: the README says so.)
  *
  * Tracing of the HTTP client: `X-API-Key` stays among the redacted header names, and response
  * headers (which a hostile server could fill with the key) are never recorded on its span.
@@ -12,24 +18,51 @@ import { Context, Effect } from "effect"
 import { FetchHttpClient, Headers, HttpClient, type HttpClientResponse } from "effect/http"
 import type * as Scrub from "../Scrub.js"
 
-/** Runs `effect` (one request) with redirects left to the transport and the key kept out of spans. */
-export const guarded = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.updateContext(effect, (context: Context.Context<R>) => {
-    const init = Context.getOption(context, FetchHttpClient.RequestInit)
-    const redacted = Context.get(context, Headers.CurrentRedactedNames)
-    const filter = Context.get(context, HttpClient.TracerHeaderFilter)
-    return Context.add(
-      Context.add(
-        Context.add(context, FetchHttpClient.RequestInit, { ...(init._tag === "Some" ? init.value : {}), redirect: "manual" }),
-        Headers.CurrentRedactedNames,
-        redacted.includes("x-api-key") ? redacted : [...redacted, "x-api-key"]
-      ),
-      HttpClient.TracerHeaderFilter,
-      (name, phase) => phase === "request" && filter(name, phase)
-    )
-  })
+type Fetch = typeof globalThis.fetch
 
-/** Where a redirect points, as shown in an error: origin and path, never the query. */
+/** `fetch` with redirects left to the caller, one wrapper per wrapped function. */
+const manualOf = (() => {
+  const wrappers = new WeakMap<Fetch, Fetch>()
+  const made = new WeakSet<Fetch>()
+  return (fetch: Fetch): Fetch => {
+    if (made.has(fetch)) return fetch
+    let manual = wrappers.get(fetch)
+    if (manual === undefined) {
+      manual = ((input: Parameters<Fetch>[0], init?: Parameters<Fetch>[1]) => fetch(input, { ...init, redirect: "manual" })) as Fetch
+      wrappers.set(fetch, manual)
+      made.add(manual)
+    }
+    return manual
+  }
+})()
+
+/**
+ * Runs one request with redirects left to the transport and the key kept out of spans.
+ * `madeIn` is the context the transport was made in.
+ */
+export const guard = (madeIn: Context.Context<never>) => {
+  const madeWith = Context.getOrUndefined(madeIn, FetchHttpClient.Fetch)
+  return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.updateContext(effect, (context: Context.Context<R>) => {
+      const fetch = Context.getOrUndefined(context, FetchHttpClient.Fetch) ?? madeWith ?? globalThis.fetch
+      const redacted = Context.get(context, Headers.CurrentRedactedNames)
+      const filter = Context.get(context, HttpClient.TracerHeaderFilter)
+      return Context.add(
+        Context.add(
+          Context.add(context, FetchHttpClient.Fetch, manualOf(fetch)),
+          Headers.CurrentRedactedNames,
+          redacted.includes("x-api-key") ? redacted : [...redacted, "x-api-key"]
+        ),
+        HttpClient.TracerHeaderFilter,
+        (name, phase) => phase === "request" && filter(name, phase)
+      )
+    })
+}
+
+/**
+ * Where a redirect points, as shown in an error: origin and path, never the query. `scrub`
+ * ignores case: the URL parser lowercases a host name that may hold the key.
+ */
 const target = (location: string | undefined, from: string, scrub: Scrub.Scrubber): string => {
   if (location === undefined || location.trim() === "") return "(none)"
   try {
