@@ -64,21 +64,25 @@ export const writeText = (stream: NodeJS.WritableStream, text: string): Effect.E
 
 /**
  * A function that writes events, one line each, in `format` (colour for `pretty` only when the
- * stream is a terminal), and resolves once the stream has taken them.
+ * stream is a terminal), and resolves once the stream has taken them. `scrub`, when given, is
+ * applied to the text first (the runner passes the API key's `Scrub.make`, so a record that
+ * echoes the key is never printed with it).
  *
  * @example
  * ```ts
+ * import { Scrub } from "@chainquery/transport"
  * import { EventWriter } from "@chainquery/watcher"
  *
- * const print = EventWriter.make(process.stdout, "json")
+ * const print = EventWriter.make(process.stdout, "json", Scrub.make(process.env.MORALIS_API_KEY ?? ""))
  * // engine.step(print): the batch is committed after its lines were taken
  * ```
  * @since 0.1.0
  */
 export const make = (
   stream: NodeJS.WritableStream & { readonly isTTY?: boolean },
-  format: Output.Format
+  format: Output.Format,
+  scrub: (text: string) => string = (text) => text
 ): (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, OutputError> => {
   const line = Output.formatter({ format, color: format === "pretty" && stream.isTTY === true })
-  return (events) => events.length === 0 ? Effect.void : writeText(stream, events.map((event) => `${line(event)}\n`).join(""))
+  return (events) => events.length === 0 ? Effect.void : writeText(stream, scrub(events.map((event) => `${line(event)}\n`).join("")))
 }

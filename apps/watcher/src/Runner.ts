@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import { EvmClient } from "@chainquery/evm-client"
+import { Scrub } from "@chainquery/transport"
 import { Duration, Effect, Layer, Logger, type Redacted } from "effect"
 import * as Backfill from "./Backfill.js"
 import * as Engine from "./Engine.js"
@@ -99,7 +100,8 @@ export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
     })
     : Layer.empty
   const layers = Layer.mergeAll(evm, mainnet, testnet, StateStore.layer(config.state))
-  const print = EventWriter.make(process.stdout, config.format)
+  // Records are printed as the service sent them, but never with the API key in them.
+  const print = EventWriter.make(process.stdout, config.format, Scrub.make(config.apiKey))
   const loop = Effect.gen(function*() {
     const engine = yield* Engine.make({
       wallets: config.wallets,

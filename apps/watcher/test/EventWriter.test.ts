@@ -3,6 +3,7 @@
  * (a closed pipe) is an `OutputError`, never an uncaught exception.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { Scrub } from "@chainquery/transport"
 import { Effect, Fiber } from "effect"
 import { Writable } from "node:stream"
 import { EventWriter, WatchEvent } from "../src/index.js"
@@ -28,6 +29,22 @@ describe("EventWriter", () => {
       yield* Fiber.join(fiber)
       assert.isTrue(done)
       assert.strictEqual(taken.join("").split("\n").filter((line) => line !== "").length, events.length)
+    }))
+
+  it.effect("with a scrubber, a record that echoes the API key is written without it", () =>
+    Effect.gen(function*() {
+      const key = "watcher-key-0123456789abcdef"
+      const taken: Array<string> = []
+      const stream = new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          taken.push(chunk.toString())
+          callback()
+        }
+      })
+      const events = WatchEvent.fromNftTransfer("0x1", alice, nftTransfer({ from_address: alice, transaction_hash: `0x${key}` }))
+      yield* EventWriter.make(stream, "json", Scrub.make(key))(events)
+      assert.include(taken.join(""), "0x<redacted>")
+      assert.notInclude(taken.join(""), key.slice(0, 8))
     }))
 
   it.effect("a failing stream is an OutputError", () =>
