@@ -93,19 +93,6 @@ describe("a 3xx answer is a typed error, never followed, never retried", () => {
       assert.strictEqual((error as { location: string }).location, "http://<redacted>.example/p")
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 
-  it.effect("a RequestInit given to the HttpClient layer itself is kept, and still no redirect is followed", () =>
-    Effect.gen(function*() {
-      reset()
-      answer = redirectTo(307, `${elsewhere!.url}/steal`)
-      const withInit = FetchHttpClient.layer.pipe(
-        Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "follow", headers: { "x-from-layer": "kept" } }))
-      )
-      const error = yield* Effect.flip(call(withInit))
-      assert.strictEqual(error._tag, "Redirected")
-      assert.strictEqual(service!.seen[0]?.headers["x-from-layer"], "kept")
-      assert.deepStrictEqual(elsewhere!.seen, [])
-    }))
-
   it.effect("a fetch of the user's, given where the transport is made, is the one used (redirects still manual)", () =>
     Effect.gen(function*() {
       reset()
@@ -124,17 +111,24 @@ describe("a 3xx answer is a typed error, never followed, never retried", () => {
       assert.deepStrictEqual(elsewhere!.seen, [])
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 
-  it.effect("a RequestInit asking fetch to follow redirects is overridden, its other options kept", () =>
-    Effect.gen(function*() {
-      reset()
-      answer = redirectTo(302, `${elsewhere!.url}/steal`)
-      const error = yield* Effect.flip(
-        call().pipe(Effect.provideService(FetchHttpClient.RequestInit, { redirect: "follow", headers: { "x-trace": "kept" } }))
-      )
-      assert.strictEqual(error._tag, "Redirected")
-      assert.strictEqual(service!.seen[0]?.headers["x-trace"], "kept")
-      assert.deepStrictEqual(elsewhere!.seen, [])
-    }))
+  // A RequestInit asking fetch to follow redirects: `redirect` is overridden, the rest is kept,
+  // whether it was given where the call runs or to the HttpClient layer itself.
+  const givenRequestInit: Record<string, (init: RequestInit) => ReturnType<typeof call>> = {
+    "where the call runs": (init) => call().pipe(Effect.provideService(FetchHttpClient.RequestInit, init)),
+    "to the HttpClient layer itself": (init) =>
+      call(FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, init))))
+  }
+  for (const [where, run] of Object.entries(givenRequestInit)) {
+    it.effect(`a RequestInit given ${where}: redirect: "follow" is overridden, its headers are kept`, () =>
+      Effect.gen(function*() {
+        reset()
+        answer = redirectTo(307, `${elsewhere!.url}/steal`)
+        const error = yield* Effect.flip(run({ redirect: "follow", headers: { "x-trace": "kept" } }))
+        assert.strictEqual(error._tag, "Redirected")
+        assert.strictEqual(service!.seen[0]?.headers["x-trace"], "kept")
+        assert.deepStrictEqual(elsewhere!.seen, [])
+      }))
+  }
 
   it.effect("an HTTP client that follows redirects itself: its answer from another origin is refused", () =>
     Effect.gen(function*() {
