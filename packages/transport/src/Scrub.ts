@@ -56,6 +56,9 @@ const isWordChar = (code: number) =>
 const standsAlone = (text: string, at: number, length: number) =>
   !isWordChar(text.charCodeAt(at - 1)) && !isWordChar(text.charCodeAt(at + length))
 
+/** Each form's head: its first `shortestPiece` characters (all of a shorter form). */
+const headsOf = (forms: ReadonlyArray<string>) => forms.map((form) => form.slice(0, Math.min(form.length, shortestPiece)))
+
 /** How many characters of `form` the text holds from `at` on. */
 const matchLength = (text: string, at: number, form: string): number => {
   let length = 0
@@ -67,11 +70,11 @@ const matchLength = (text: string, at: number, form: string): number => {
  * Replaces each occurrence of any form, or of a leading piece of one, with the placeholder. Where
  * several forms start at one place (the key and its URL-encoding share a head), the longest match
  * counts; matches that overlap (a key that starts inside an earlier piece of it) are replaced as
- * one, so no tail of the key is left behind. Linear in the text: each head's next occurrence is
- * looked for again only once it has been passed.
+ * one, so no tail of the key is left behind. `heads` are the forms' first `shortestPiece`
+ * characters (made once per scrubber). Linear in the text: each head's next occurrence is looked
+ * for again only once it has been passed.
  */
-const replacePieces = (text: string, forms: ReadonlyArray<string>, haystack = text): string => {
-  const heads = forms.map((form) => form.slice(0, Math.min(form.length, shortestPiece)))
+const replacePieces = (text: string, forms: ReadonlyArray<string>, heads: ReadonlyArray<string>, haystack = text): string => {
   const found = heads.map((head) => haystack.indexOf(head))
   if (found.every((at) => at === -1)) return text
   /** The first occurrence of any head at or after `from`, -1 when none is left. */
@@ -149,11 +152,13 @@ export const make = (secret: string | Redacted.Redacted<string>, options?: Optio
   if (value === "") return (text) => text
   const encoded = encodeURIComponent(value)
   const forms = encoded === value ? [value] : [value, encoded]
-  if (options?.ignoreCase !== true) return (text) => replacePieces(text, forms)
+  const heads = headsOf(forms)
+  if (options?.ignoreCase !== true) return (text) => replacePieces(text, forms, heads)
   const lowerForms = forms.map((form) => form.toLowerCase())
+  const lowerHeads = headsOf(lowerForms)
   return (text) => {
     const lower = text.toLowerCase()
     // Lowercasing that changes the length (a few non-ASCII letters) would shift every position.
-    return lower.length === text.length ? replacePieces(text, lowerForms, lower) : replacePieces(text, forms)
+    return lower.length === text.length ? replacePieces(text, lowerForms, lowerHeads, lower) : replacePieces(text, forms, heads)
   }
 }

@@ -253,12 +253,15 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 
 type RejectedRecords = ReadonlyArray<{ readonly index: number; readonly path: string; readonly message: string }>
 
+/** The `rejected` records of a page; `undefined` for an answer that is not a page. */
+const rejectedOf = (value: unknown): RejectedRecords | undefined => (value as { readonly rejected?: RejectedRecords })?.rejected
+
 /**
  * A page's `rejected` records with the key scrubbed out of their paths and messages (which the
  * decoder wrote from the response's text); the page itself when there is nothing to scrub.
  */
 const scrubRejected = <A>(value: A, scrub: Scrub.Scrubber): A => {
-  const rejected = (value as { readonly rejected?: RejectedRecords })?.rejected
+  const rejected = rejectedOf(value)
   if (rejected === undefined || rejected.length === 0) return value
   let changed = false
   const scrubbed = rejected.map((record) => {
@@ -273,7 +276,7 @@ const scrubRejected = <A>(value: A, scrub: Scrub.Scrubber): A => {
 
 /** Pages report records that did not decode; they are logged (without their content) once per call. */
 const logRejected = (operation: string, value: unknown) => {
-  const rejected = (value as { readonly rejected?: RejectedRecords })?.rejected
+  const rejected = rejectedOf(value)
   if (rejected === undefined || rejected.length === 0) return Effect.void
   return Effect.logWarning(`${operation}: ${rejected.length} record(s) of the page did not decode and are reported in \`rejected\``).pipe(
     Effect.annotateLogs({ first: `result[${rejected[0]!.index}].${rejected[0]!.path}: ${rejected[0]!.message}` })

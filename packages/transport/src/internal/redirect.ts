@@ -36,6 +36,22 @@ const manualOf = (() => {
   }
 })()
 
+type HeaderFilter = (name: string, phase: "request" | "response") => boolean
+
+/** A tracer header filter that never records response headers, one per filter it narrows. */
+const requestOnlyOf = (() => {
+  const narrowed = new WeakMap<HeaderFilter, HeaderFilter>()
+  return (filter: HeaderFilter): HeaderFilter => {
+    let requestOnly = narrowed.get(filter)
+    if (requestOnly === undefined) {
+      requestOnly = (name, phase) => phase === "request" && filter(name, phase)
+      narrowed.set(filter, requestOnly)
+      narrowed.set(requestOnly, requestOnly)
+    }
+    return requestOnly
+  }
+})()
+
 /**
  * Runs one request with redirects left to the transport and the key kept out of spans.
  * `madeIn` is the context the transport was made in.
@@ -46,16 +62,13 @@ export const guard = (madeIn: Context.Context<never>) => {
     Effect.updateContext(effect, (context: Context.Context<R>) => {
       const fetch = Context.getOrUndefined(context, FetchHttpClient.Fetch) ?? madeWith ?? globalThis.fetch
       const redacted = Context.get(context, Headers.CurrentRedactedNames)
-      const filter = Context.get(context, HttpClient.TracerHeaderFilter)
-      return Context.add(
-        Context.add(
-          Context.add(context, FetchHttpClient.Fetch, manualOf(fetch)),
-          Headers.CurrentRedactedNames,
-          redacted.includes("x-api-key") ? redacted : [...redacted, "x-api-key"]
-        ),
+      let guarded = Context.add(
+        Context.add(context, FetchHttpClient.Fetch, manualOf(fetch)),
         HttpClient.TracerHeaderFilter,
-        (name, phase) => phase === "request" && filter(name, phase)
+        requestOnlyOf(Context.get(context, HttpClient.TracerHeaderFilter))
       )
+      if (!redacted.includes("x-api-key")) guarded = Context.add(guarded, Headers.CurrentRedactedNames, [...redacted, "x-api-key"])
+      return guarded
     })
 }
 
