@@ -1,13 +1,13 @@
 /**
  * What the network and the service do to a call, over real HTTP with the simulator's faults:
  * 429 with Retry-After waited for, a 5xx retried into a success, retries exhausted, timeouts,
- * truncated and malformed bodies, an oversized body, a dropped connection.
+ * truncated and malformed bodies retried, an oversized body, a dropped connection.
  */
 import { Simulator } from "@chainquery/simulator"
 import { assert, describe, layer } from "@effect/vitest"
-import { Duration, Effect, Fiber, Option } from "effect"
+import { Duration, Effect, Fiber, Option, Stream } from "effect"
 import { EvmClient } from "../src/index.js"
-import { clientOn, simulatorWithClient, stats, timed } from "./support/fixtures.js"
+import { busiest, clientOn, simulatorWithClient, stats, timed } from "./support/fixtures.js"
 
 /** Runs `effect` with `faults` set, clearing them afterwards whatever happens. */
 const withFaults = <A, E, R>(sim: Simulator.Simulator["Service"], faults: Simulator.FaultConfig, effect: Effect.Effect<A, E, R>) =>
@@ -79,7 +79,7 @@ describe("EvmClient resilience", () => {
         assert.isBelow(elapsed, 1500)
       }))
 
-    it.effect("a truncated body is a ResponseDecode error, not retried", () =>
+    it.effect("a body cut short is retried like a 5xx: Transport MalformedBody once the retries are spent", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const client = yield* EvmClient.EvmClient
@@ -87,25 +87,49 @@ describe("EvmClient resilience", () => {
         const error = yield* withFaults(
           sim,
           { routes: { getNFTTransfersByBlock: { truncated: 1 } } },
-          Effect.flip(client.getNFTTransfersByBlock({ block: sim.world.evm.chain("0x1").head, chain: "eth" }))
+          Effect.flip(client.getNFTTransfersByBlock(
+            { block: sim.world.evm.chain("0x1").head, chain: "eth" },
+            { retry: { times: 2, base: "10 millis" } }
+          ))
         )
-        assert.strictEqual(error._tag, "ResponseDecode")
+        assert.strictEqual(error._tag, "Transport")
+        if (error._tag === "Transport") assert.strictEqual(error.reason, "MalformedBody")
         assert.include(error.message, "not valid JSON")
         const after = yield* stats(sim)
-        assert.strictEqual(after.requests.byOperation.getNFTTransfersByBlock! - before.requests.byOperation.getNFTTransfersByBlock!, 1)
-        assert.strictEqual(after.faults["truncated"]! - before.faults["truncated"]!, 1)
+        assert.strictEqual(after.requests.byOperation.getNFTTransfersByBlock! - before.requests.byOperation.getNFTTransfersByBlock!, 3)
+        assert.strictEqual(after.faults["truncated"]! - before.faults["truncated"]!, 3)
       }))
 
-    it.effect("a malformed body is a ResponseDecode error", () =>
+    it.effect("garbled and cut-short pages of a stream are read again: every record once, in order", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const client = yield* EvmClient.EvmClient
+        const head = BigInt(sim.world.evm.chain("0x1").head)
+        const { wallet } = busiest(sim)
+        const read = client.streamWalletNFTTransfers(
+          { address: wallet, chain: "eth", toBlock: head, order: "ASC", limit: 3 },
+          { call: { retry: { times: 8, base: "5 millis", cap: "20 millis" } } }
+        ).pipe(Stream.map((transfer) => `${transfer.block_number}:${transfer.log_index}`), Stream.runCollect)
+        const clean = yield* read
+        assert.isAbove(clean.length, 6, "several pages")
+        const before = yield* stats(sim)
+        const faulty = yield* withFaults(sim, { routes: { getWalletNFTTransfers: { truncated: 0.3, malformed: 0.2 } } }, read)
+        const after = yield* stats(sim)
+        assert.deepStrictEqual(faulty, clean)
+        assert.isAbove(after.faults["truncated"]! + after.faults["malformed"]! - before.faults["truncated"]! - before.faults["malformed"]!, 0)
+      }))
+
+    it.effect("a malformed body is retried too: Transport MalformedBody", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const client = yield* EvmClient.EvmClient
         const error = yield* withFaults(
           sim,
           { routes: { getDefiPositionsSummary: { malformed: 1 } } },
-          Effect.flip(client.getDefiPositionsSummary({ address: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed" }))
+          Effect.flip(client.getDefiPositionsSummary({ address: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed" }, { retry: { times: 1, base: "10 millis" } }))
         )
-        assert.strictEqual(error._tag, "ResponseDecode")
+        assert.strictEqual(error._tag, "Transport")
+        if (error._tag === "Transport") assert.strictEqual(error.reason, "MalformedBody")
       }))
 
     it.effect("a body over maxBodyBytes fails with Transport BodyTooLarge, not retried", () =>

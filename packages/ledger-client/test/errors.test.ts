@@ -1,11 +1,11 @@
 /**
  * What goes wrong on the wire reaches the caller as typed errors: the service's 400 with its
  * message, 401 for a wrong key, 5xx retried until the service recovers, 429 with its
- * `Retry-After`, a truncated body as `ResponseDecode`.
+ * `Retry-After`, a truncated body retried, then `Transport` `MalformedBody`.
  */
 import { Simulator } from "@chainquery/simulator"
 import { assert, describe, layer } from "@effect/vitest"
-import { Duration, Effect, Option, Redacted } from "effect"
+import { Duration, Effect, Option, Redacted, Stream } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { LedgerClient } from "../src/index.js"
 import { sampleOf, stats, TestLayer, Testnet } from "./support.js"
@@ -102,16 +102,33 @@ describe("LedgerClient errors", () => {
         assert.strictEqual(Duration.toMillis(Option.getOrThrow(error.retryAfter)), 7000)
       }).pipe(Effect.provide(FetchHttpClient.layer)))
 
-    it.effect("a truncated body is ResponseDecode", () =>
+    it.effect("a truncated body is retried; once the retries are spent it is Transport MalformedBody", () =>
       Effect.gen(function*() {
         const ledger = yield* LedgerClient.LedgerClient
         const { wallets } = yield* sampleOf("mainnet")
+        const before = (yield* stats).requests.total
         const error = yield* withFaults(
           { routes: { getWalletsNFTTransfers: { truncated: 1 } } },
-          Effect.flip(ledger.getWalletsNFTTransfers({ walletAddresses: [wallets[0]!], limit: 20 }))
+          Effect.flip(ledger.getWalletsNFTTransfers({ walletAddresses: [wallets[0]!], limit: 20 }, { retry: { times: 2, base: "10 millis" } }))
         )
-        assert.strictEqual(error._tag, "ResponseDecode")
+        assert.strictEqual(error._tag, "Transport")
+        if (error._tag === "Transport") assert.strictEqual(error.reason, "MalformedBody")
         assert.include(error.message, "not valid JSON")
+        assert.strictEqual((yield* stats).requests.total, before + 3, "the first attempt and 2 retries")
+      }))
+
+    it.effect("a stream of B3 pages with a third of them cut short: every record once, as without faults", () =>
+      Effect.gen(function*() {
+        const ledger = yield* LedgerClient.LedgerClient
+        const { wallets } = yield* sampleOf("mainnet")
+        const read = ledger.streamWalletsNFTTransfers(
+          { walletAddresses: wallets.slice(0, 5), limit: 5 },
+          { call: { retry: { times: 8, base: "5 millis", cap: "20 millis" } } }
+        ).pipe(Stream.map((transfer) => `${transfer.transaction_version}:${transfer.event_account_address}:${transfer.event_creation_number}:${transfer.event_sequence_number}`), Stream.runCollect)
+        const clean = yield* read
+        assert.isAbove(clean.length, 10, "several pages")
+        const faulty = yield* withFaults({ routes: { getWalletsNFTTransfers: { truncated: 0.34 } } }, read)
+        assert.deepStrictEqual(faulty, clean)
       }))
   })
 })

@@ -111,19 +111,22 @@ export class ServerError extends Schema.TaggedError<ServerError>()("ServerError"
 }) {}
 
 /**
- * The request did not complete: the connection failed or was reset, a timeout struck, or the
- * response body was larger than allowed.
+ * The exchange did not complete: the connection failed or was reset, a timeout struck, the
+ * response body was larger than allowed, or a success answer's body was not JSON at all (cut
+ * short or garbled on the way: `MalformedBody`). All but `BodyTooLarge` are retried by the
+ * transport before they are returned.
  *
  * @example
  * ```ts
  * import { Errors } from "@chainquery/schema"
  *
  * new Errors.Transport({ reason: "Timeout", message: "no response within 10 seconds" })
+ * new Errors.Transport({ reason: "MalformedBody", message: "the body of a 200 answer is not valid JSON (512 characters)" })
  * ```
  * @since 0.1.0
  */
 export class Transport extends Schema.TaggedError<Transport>()("Transport", {
-  reason: Schema.Literals(["Network", "Timeout", "BodyTooLarge"]),
+  reason: Schema.Literals(["Network", "Timeout", "BodyTooLarge", "MalformedBody"]),
   message: Schema.String
 }) {}
 
@@ -184,8 +187,9 @@ export class InvalidConfig extends Schema.TaggedError<InvalidConfig>()("InvalidC
 }
 
 /**
- * A response arrived but its body could not be read as the operation's response: not JSON,
- * truncated, or a field of the wrong type. `path` points at the offending field.
+ * A response arrived as JSON but could not be read as the operation's response: a field of the
+ * wrong type, or a page that is not a page. `path` points at the offending field. Not retried:
+ * it is the service's answer (a body that is not JSON at all is `Transport` `MalformedBody`).
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 /**
- * When and how a failed request is tried again. Retried: transport failures (network, timeout),
- * 408, 429, 500, 502, 503 and 504. Never retried: 400, 401, 403, 404, decode failures, an
- * oversized body. The delay grows exponentially with jitter up to a cap, and is at least the
+ * When and how a failed request is tried again. Retried: transport failures (network, timeout,
+ * a success answer whose body is not JSON at all), 408, 429, 500, 502, 503 and 504. Never
+ * retried: 400, 401, 403, 404, a redirect, a JSON body that does not decode, an oversized body. The delay grows exponentially with jitter up to a cap, and is at least the
  * `Retry-After` the service asked for (within a bound).
  *
  * @since 0.1.0

@@ -173,10 +173,11 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       const body = ResponseBody.parseJson(text)
       if (response.status >= 200 && response.status < 300) {
         if (body === undefined) {
-          return yield* new Errors.ResponseDecode({
-            path: "",
+          // Cut short or garbled on the way: a failure of the exchange, retried like a 5xx.
+          return yield* new Errors.Transport({
+            reason: "MalformedBody",
             message: scrub(
-              `the body is not valid JSON (${text.length} characters${text.length > 0 ? `, starting ${JSON.stringify(text.slice(0, 40))}` : ""})`
+              `the body of a ${response.status} answer is not valid JSON (${text.length} characters${text.length > 0 ? `, starting ${JSON.stringify(text.slice(0, 40))}` : ""})`
             )
           })
         }

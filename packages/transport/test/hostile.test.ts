@@ -93,10 +93,11 @@ describe("hostile responses", () => {
       assert.strictEqual(page.rejected[0]!.path, "block_number")
     }))
 
-  it.effect("truncated JSON: ResponseDecode", () =>
+  it.effect("truncated JSON: Transport MalformedBody", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(call("/truncated"))
-      assert.strictEqual(error._tag, "ResponseDecode")
+      assert.strictEqual(error._tag, "Transport")
+      assert.strictEqual((error as { reason: string }).reason, "MalformedBody")
       assert.match(error.message, /not valid JSON/)
     }))
 

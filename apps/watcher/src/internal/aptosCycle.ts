@@ -12,7 +12,6 @@ import type { Checkpoint } from "../StateStore.js"
 import { type AptosNetwork, type AptosWallet, key } from "../WatchedWallet.js"
 import { fromClient as failed } from "../EngineError.js"
 import { emptyStep, maxOf, minOf, type Step } from "./cycleStep.js"
-import { againIfCorrupt } from "./readAgain.js"
 
 /** Wallets per B3 request. */
 export const batchSize = 50
@@ -50,7 +49,6 @@ export const networkCycle = Effect.fnUntraced(function*(input: NetworkInput) {
   if (fresh.length > 0) {
     const newest = yield* Effect.forEach(chunks(fresh, batchSize), (batch) =>
       client.getWalletsNFTTransfers({ walletAddresses: batch.map((w) => w.address), limit: 1 }).pipe(
-        againIfCorrupt,
         Effect.map((page) => page.result[0]?.transaction_version ?? 0n),
         Effect.mapError(failed("getWalletsNFTTransfers"))
       ))
@@ -63,7 +61,6 @@ export const networkCycle = Effect.fnUntraced(function*(input: NetworkInput) {
     const newestFirst = yield* client.streamWalletsNFTTransfers({ walletAddresses: batch.map((t) => t.wallet.address), limit: pageSize }).pipe(
       Stream.takeWhile((transfer) => transfer.transaction_version > floor),
       Stream.runCollect,
-      againIfCorrupt,
       Effect.mapError(failed("getWalletsNFTTransfers"))
     )
     const ascending = [...newestFirst].toReversed()

