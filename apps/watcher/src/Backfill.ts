@@ -45,11 +45,12 @@ import { Clock, DateTime, Effect, type Option, Result, Schema } from "effect"
 import { defaultWatch, type Watch } from "./Engine.js"
 import { EngineError } from "./EngineError.js"
 import { backfillNetwork } from "./internal/backfillAptos.js"
-import { backfillChain } from "./internal/backfillEvm.js"
+import { backfillChain, doneBefore } from "./internal/backfillEvm.js"
+import { planChain, resumedPlan } from "./internal/backfillPlan.js"
 import { loadRecent } from "./internal/recentBlocks.js"
 import * as ProgressBar from "./internal/progressBar.js"
 import { clientFor, type LedgerService } from "./LedgerClients.js"
-import { type BlockEvents, type BlockHash, type Checkpoint, StateStore, type StateStoreError } from "./StateStore.js"
+import { type Batch, type Checkpoint, StateStore, type StateStoreError } from "./StateStore.js"
 import type { WatchEvent } from "./WatchEvent.js"
 import { type AptosNetwork, byChain, byNetwork, dedupe, type EvmWallet, key, type WatchedWallet } from "./WatchedWallet.js"
 
@@ -213,13 +214,16 @@ export type ProgressOutput = ProgressBar.ProgressOutput
 
 /**
  * What to backfill. `wallets`: the watched wallets (repeats are dropped). `from`: where the
- * history starts. `watch` (default `Engine.defaultWatch`): what is printed, see the module
- * comment. `confirmations` (default 0): as the engine's, for the safe head of wallets without a
- * checkpoint. `reorgWindow` (default 6): as the engine's; the new wallets' events of that many
- * blocks below the safe head are recorded, so that the engine retracts them after a
- * reorganisation. `write`: prints a chain's events, before they are committed. `progress`: where the
- * progress bar goes (none when absent). `concurrency` (default 4): wallets (EVM) or batches
- * (Aptos) read at once; the clients' compute-unit budget paces the requests in any case.
+ * history starts; absent, only an interrupted backfill of these wallets is resumed (a run
+ * without `--backfill` does that too). `watch` (default `Engine.defaultWatch`): what is printed,
+ * see the module comment. `confirmations` (default 0): as the engine's, for the safe head of
+ * wallets without a checkpoint. `reorgWindow` (default 6): as the engine's; the new wallets' events
+ * of that many blocks below the safe head are recorded, so that the engine retracts them after a
+ * reorganisation. `write`: prints a batch of events, after it is committed as pending (see
+ * `Engine.step`). `progress`: where the progress bar goes (none when absent). `concurrency`
+ * (default 4): wallets (EVM) or batches (Aptos) read at once; the clients' compute-unit budget
+ * paces the requests in any case. `batchEvents` (default 500): an EVM chain's events are written
+ * and committed in batches of about that many, with how far each wallet got.
  *
  * @example
  * ```ts
@@ -239,13 +243,14 @@ export type ProgressOutput = ProgressBar.ProgressOutput
  */
 export interface Options<E, R> {
   readonly wallets: ReadonlyArray<WatchedWallet>
-  readonly from: From
+  readonly from?: From | undefined
   readonly watch?: ReadonlyArray<Watch> | undefined
   readonly confirmations?: number | undefined
   readonly reorgWindow?: number | undefined
   readonly write: (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, E, R>
   readonly progress?: ProgressOutput | undefined
   readonly concurrency?: number | undefined
+  readonly batchEvents?: number | undefined
 }
 
 /**
@@ -266,11 +271,15 @@ export interface Summary {
   readonly committed: ReadonlyArray<Checkpoint>
 }
 
+/** How long an EVM chain's backfill goes without committing how far it got, when no batch fills up. */
+const batchMillis = 2000
+
 /**
- * Prints the history of the watched wallets from `from`, chain by chain, and commits the
- * checkpoints of the wallets that had none (see the module comment). Run it before the engine's
- * first cycle. Fails with `EngineError` when the service cannot be read (after the clients'
- * retries) or a watched Aptos network has no client; what was committed before stays.
+ * Prints the history of the watched wallets from `from`, chain by chain, in batches, and commits
+ * the checkpoints of the wallets that had none (see the module comment); resumes an interrupted
+ * backfill of these wallets first. Run it before the engine's first cycle. Fails with
+ * `EngineError` when the service cannot be read (after the clients' retries) or a watched Aptos
+ * network has no client; what was committed before stays, and the next run goes on from there.
  *
  * @example
  * ```ts
@@ -293,70 +302,94 @@ export const run = Effect.fnUntraced(function*<E, R>(
   const client = yield* EvmClient.EvmClient
   const store = yield* StateStore
   const clock = yield* Clock.Clock
+  const from = options.from
   const watch = new Set(options.watch ?? defaultWatch)
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4))
   const confirmations = Math.max(0, Math.floor(options.confirmations ?? 0))
   const reorgWindow = Math.max(0, Math.floor(options.reorgWindow ?? 6))
+  const batchEvents = Math.max(1, Math.floor(options.batchEvents ?? 500))
   const wallets = dedupe(options.wallets)
   const transfers = watch.has("transfers")
   const trades = watch.has("trades")
-  // EVM wallets have nothing to backfill when neither transfers nor trades are watched.
-  const chains = transfers || trades ? byChain(wallets) : new Map<Chain.ChainId, Array<EvmWallet>>()
-  const networks = byNetwork(wallets)
+  const interrupted = new Map((yield* store.backfills).map((progress) => [key(progress.wallet), progress]))
+  // EVM wallets have nothing to backfill when neither transfers nor trades are watched; without
+  // FROM, only those whose backfill was interrupted.
+  const chains = new Map<Chain.ChainId, Array<EvmWallet>>()
+  if (transfers || trades) {
+    for (const [chain, chainWallets] of byChain(wallets)) {
+      const planned = from === undefined ? chainWallets.filter((wallet) => interrupted.has(key(wallet))) : chainWallets
+      if (planned.length > 0) chains.set(chain, planned)
+    }
+  }
+  const networks: ReturnType<typeof byNetwork> = from === undefined ? new Map() : byNetwork(wallets)
+  const total = [...chains.values(), ...networks.values()].reduce((sum, group) => sum + group.length, 0)
+  if (total === 0) return { wallets: 0, events: 0, committed: [] } satisfies Summary
   const ledgers = new Map<AptosNetwork, Option.Option<LedgerService>>()
   for (const network of networks.keys()) ledgers.set(network, yield* clientFor(network))
   const checkpoints = new Map((yield* store.checkpoints).map((checkpoint) => [key(checkpoint.wallet), checkpoint]))
-  const total = [...chains.values(), ...networks.values()].reduce((sum, group) => sum + group.length, 0)
+  const resumed = [...chains.values()].flat().flatMap((wallet) => {
+    const progress = interrupted.get(key(wallet))
+    return progress === undefined ? [] : [resumedPlan(progress)]
+  })
+  if (resumed.length > 0) {
+    yield* Effect.logInfo(
+      `resuming the interrupted backfill of ${resumed.length} wallet(s) (${[...new Set(resumed.map((plan) => plan.label))].join(", ")}), ` +
+        `where each got to: ${resumed.map((plan) => `${plan.wallet.chain}:${plan.wallet.address} block ${plan.through}`).join(", ")}`
+    )
+  }
+  const label = from === undefined ? `backfill (resumed from ${resumed[0]!.label})` : `backfill from ${formatFrom(from)}`
   const bar = options.progress === undefined
     ? ProgressBar.silent
-    : ProgressBar.make(options.progress, { label: `backfill from ${formatFrom(options.from)}`, total, now: () => clock.currentTimeMillisUnsafe() })
+    : ProgressBar.make(options.progress, { label, total, done: doneBefore(resumed), now: () => clock.currentTimeMillisUnsafe() })
   let events = 0
   const committed: Array<Checkpoint> = []
-  /** Writes a chain's events, then commits the checkpoints of its wallets that had none. */
-  const emit = (result: {
-    readonly events: ReadonlyArray<WatchEvent>
-    readonly checkpoints: ReadonlyArray<Checkpoint>
-    readonly blocks?: ReadonlyArray<BlockHash>
-    readonly blockEvents?: ReadonlyArray<BlockEvents>
-  }) =>
+  /** Commits a batch with its events pending (write-ahead, as the engine's), writes them, then forgets them. */
+  const emit = (batch: Omit<Batch, "eventIds" | "pending"> & { readonly events: ReadonlyArray<WatchEvent> }) =>
     Effect.uninterruptible(Effect.gen(function*() {
-      // New wallets: write-ahead, as the engine's batches (committed with the events pending,
-      // written, then forgotten), so a crash in between loses nothing and a reorganisation
-      // before the restart retracts what was written.
-      const ahead = result.checkpoints.length > 0
-      if (ahead) {
-        yield* store.commit({
-          checkpoints: result.checkpoints,
-          blocks: result.blocks,
-          blockEvents: result.blockEvents,
-          eventIds: result.events.map((event) => event.id),
-          pending: result.events
-        })
-      }
-      if (result.events.length > 0) {
+      yield* store.commit({ ...batch, eventIds: batch.events.map((event) => event.id), pending: batch.events })
+      if (batch.events.length > 0) {
         bar.clear()
-        yield* options.write(result.events)
+        yield* options.write(batch.events)
       }
-      if (ahead) yield* store.clearPending
-      events += result.events.length
-      committed.push(...result.checkpoints)
+      yield* store.clearPending
+      events += batch.events.length
+      committed.push(...batch.checkpoints ?? [])
     }))
   const body = Effect.gen(function*() {
     for (const [chain, chainWallets] of chains) {
-      yield* emit(yield* backfillChain({
+      const plans = yield* planChain({
         client,
         chain,
         wallets: chainWallets,
         checkpoints,
-        from: options.from,
+        interrupted,
+        from,
+        label: from === undefined ? "" : formatFrom(from),
+        confirmations,
+        concurrency
+      })
+      yield* backfillChain({
+        client,
+        chain,
+        plans,
         transfers,
         trades,
-        confirmations,
         concurrency,
         progress: bar,
         recent: yield* loadRecent(store, chain),
-        reorgWindow
-      }))
+        reorgWindow,
+        batchEvents,
+        batchMillis,
+        emit: (batch) =>
+          emit({
+            events: batch.events,
+            checkpoints: batch.checkpoints,
+            blocks: batch.blocks,
+            blockEvents: batch.blockEvents,
+            backfills: batch.progress,
+            backfillsDone: batch.done
+          })
+      })
     }
     for (const [network, networkWallets] of networks) {
       const ledger = ledgers.get(network)
@@ -367,15 +400,16 @@ export const run = Effect.fnUntraced(function*<E, R>(
           cause: undefined
         })
       }
-      yield* emit(yield* backfillNetwork({
+      const history = yield* backfillNetwork({
         client: ledger.value,
         network,
         wallets: networkWallets,
         checkpoints,
-        from: options.from,
+        from: from!,
         concurrency,
         progress: bar
-      }))
+      })
+      yield* emit(history)
     }
     return { wallets: total, events, committed } satisfies Summary
   })

@@ -57,8 +57,9 @@ export interface RunConfig {
 }
 
 /**
- * Runs the polling loop with these options: first the backfill if `backfill` is set (its events
- * on stdout, its progress bar on stderr; a failed backfill fails the run), then one engine step
+ * Runs the polling loop with these options: first the backfill if `backfill` is set, or the rest
+ * of one a run before was interrupted in (its events on stdout, its progress bar on stderr; a
+ * failed backfill fails the run, and the next run goes on from its last batch), then one engine step
  * per interval (one only with `once`). A step's reads may be interrupted (SIGINT/SIGTERM stop
  * them at once and nothing is committed); writing its events, waiting until stdout took them
  * (`EventWriter`), then committing them is never interrupted. A chain or Aptos network that
@@ -115,16 +116,16 @@ export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
     })
     // A batch committed before its events were all written (the last run died in between): first.
     yield* engine.recover(print)
-    if (config.backfill !== undefined) {
-      yield* Backfill.run({
-        wallets: config.wallets,
-        from: config.backfill,
-        watch: config.watch,
-        confirmations: config.confirmations,
-        write: print,
-        progress: process.stderr
-      })
-    }
+    // The backfill asked for, or one a run before was interrupted in (resumed with or without
+    // --backfill: its wallets would otherwise miss the rest of their history).
+    yield* Backfill.run({
+      wallets: config.wallets,
+      from: config.backfill,
+      watch: config.watch,
+      confirmations: config.confirmations,
+      write: print,
+      progress: process.stderr
+    })
     yield* Effect.logInfo(
       `watching ${config.wallets.length} wallet(s): ${config.wallets.map(WalletSpec.toSpec).join(" ")}`
     )

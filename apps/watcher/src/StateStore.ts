@@ -4,7 +4,8 @@
  * recent block hashes of each chain (to notice a reorganisation; the last `keepBlocks` are
  * kept), the NFT events emitted from each recent block (to retract them when that block is
  * orphaned; as many blocks are kept), the last DeFi snapshot per wallet and chain, and the ids
- * of the events of the last committed batch (after a restart, only those may be printed again). {@link StateStore.commit}
+ * of the events of the last committed batch (after a restart, only those may be printed again),
+ * and how far an unfinished backfill got (see {@link BackfillProgress}). {@link StateStore.commit}
  * writes all of a batch in ONE transaction: all of it is stored, or none.
  *
  * Why `node:sqlite`: it is SQLite built into Node (>= 22.5), so there is no native module to
@@ -124,6 +125,33 @@ export interface DefiSnapshot {
 }
 
 /**
+ * How far a backfill got for one EVM wallet (`--backfill FROM`, see `Backfill`): its events up to
+ * block `through` are written, those of `(through, upTo]` are not yet. A backfill commits it with
+ * each batch it writes and forgets it with its last one, so a run that finds it (after `kill -9`)
+ * resumes the backfill at `through + 1` instead of starting it over. `since` is `null` for a
+ * wallet that had a checkpoint (its history is printed again, nothing is committed for it); for a
+ * new wallet it is the `since` of the checkpoint (at `upTo`) committed when the backfill ends.
+ *
+ * @example
+ * ```ts
+ * import type { StateStore } from "@chainquery/watcher"
+ *
+ * const left = (progress: StateStore.BackfillProgress) => progress.upTo - progress.through
+ * ```
+ * @since 0.1.0
+ */
+export interface BackfillProgress {
+  readonly wallet: EvmWallet
+  /** The backfill's FROM as written in messages (`block 19000000`, or the ISO instant). */
+  readonly label: string
+  /** The first block of the wallet's backfill (for a date, the first block it read). */
+  readonly origin: bigint
+  readonly through: bigint
+  readonly upTo: bigint
+  readonly since: bigint | null
+}
+
+/**
  * What one cycle commits. `forgetBlocks` drops a chain's hashes and block events from a block on
  * (orphaned by a reorganisation) before `blocks` and `blockEvents` are written (a `blockEvents`
  * entry replaces that block's; one with no events removes it); `eventIds` replaces the last
@@ -156,6 +184,10 @@ export interface Batch {
    * with `pending` replaces those of the previous one; one without leaves them.
    */
   readonly pending?: ReadonlyArray<WatchEvent> | undefined
+  /** A backfill's progress, written over what the same wallets had. */
+  readonly backfills?: ReadonlyArray<BackfillProgress> | undefined
+  /** Wallets whose backfill is over: their progress is forgotten. */
+  readonly backfillsDone?: ReadonlyArray<EvmWallet> | undefined
 }
 
 /**
@@ -204,6 +236,7 @@ const make = (tables: ReturnType<typeof stateTables>): StateStore["Service"] =>
     blockEvents: (chain) => read(() => tables.blockEvents(chain)),
     defiSnapshot: (wallet) => read(() => Option.fromUndefinedOr(tables.defiSnapshot(wallet))),
     pendingEvents: read(tables.pendingEvents),
+    backfills: read(tables.backfills),
     clearPending: Effect.try({ try: tables.clearPending, catch: failure("commit") }),
     lastBatch: read(() => Option.fromUndefinedOr(tables.lastBatch())),
     commit: (batch) =>
@@ -260,6 +293,8 @@ export class StateStore extends Context.Service<StateStore, {
   readonly defiSnapshot: (wallet: EvmWallet) => Effect.Effect<Option.Option<DefiSnapshot>, StateStoreError>
   /** The events of a batch committed before they were all written (see `Batch.pending`), oldest first. */
   readonly pendingEvents: Effect.Effect<ReadonlyArray<WatchEvent>, StateStoreError>
+  /** Every unfinished backfill's progress, ordered by chain, then wallet. */
+  readonly backfills: Effect.Effect<ReadonlyArray<BackfillProgress>, StateStoreError>
   /** Forgets the pending events, once they are written. */
   readonly clearPending: Effect.Effect<void, StateStoreError>
   /** The last committed batch, `None` before the first commit. */

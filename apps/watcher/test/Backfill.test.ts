@@ -9,9 +9,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { Simulator } from "@chainquery/simulator"
 import type { Chain } from "@chainquery/schema"
 import { DateTime, Effect, Result } from "effect"
-import { Backfill, Engine, EventId, StateStore, type WatchedWallet, type WatchEvent } from "../src/index.js"
+import { Backfill, Engine, StateStore, type WatchedWallet, type WatchEvent } from "../src/index.js"
 import { parseBackfill } from "../src/internal/flags.js"
-import { aptosTruth, busiestAptos, busiestEvm, evmTruth, harness, positionOf, type Sim } from "./support/engineHarness.js"
+import { aptosTruth, busiestAptos, busiestEvm, evmTruth, harness, positionOf, type Sim, tradeTruth } from "./support/engineHarness.js"
 
 const ids = (events: ReadonlyArray<WatchEvent.WatchEvent>) => events.map((event) => event.id)
 const sorted = (values: ReadonlyArray<string>) => values.toSorted()
@@ -198,17 +198,6 @@ describe("Backfill, EVM", () => {
       assertSameEvents(deep.written, yield* evmTruth(sim, "0x1", wallets.slice(2), from - 1n, safe))
     }).pipe(Effect.provide(harness({ seed: 34, indexing: { lagProbability: 1, syncBlocks: 0 }, chains: ["0x1"] }))))
 })
-
-/** The trade events of `wallets` in blocks `[from, upTo]`, from the simulator's world (not through A4). */
-const tradeTruth = (sim: Sim, chain: Chain.ChainId, wallets: ReadonlyArray<WatchedWallet.EvmWallet>, from: bigint, upTo: bigint) =>
-  sim.world.evm.chain(chain).trades
-    .filter((trade) => BigInt(trade.block) >= from && BigInt(trade.block) <= upTo)
-    .flatMap((trade) =>
-      wallets.flatMap((wallet) => [
-        ...(trade.seller === wallet.address ? [EventId.trade(chain, trade.txHash, trade.contract, trade.tokenIds, "sold", trade.buyer)] : []),
-        ...(trade.buyer === wallet.address ? [EventId.trade(chain, trade.txHash, trade.contract, trade.tokenIds, "bought", trade.seller)] : [])
-      ])
-    )
 
 describe("Backfill, trades", () => {
   it.live("trades watched: the range's trades, each after its wallet's transfer; trades only: no transfer", () =>

@@ -1,199 +1,242 @@
 /**
- * One EVM chain's part of a backfill: the safe head when some wallets have no checkpoint (the
- * newest fully indexed block, `confirmations` deep, found with the engine's A1 probes), then per
- * wallet its transfers (A2) and, when trades are watched on a chain that has them, its trades
- * (A4) from FROM up to its bound (its checkpoint, or the safe head), merged in chain order: block,
- * then log index, each trade right after its wallet's last transfer of the same transaction.
+ * One EVM chain's part of a backfill, in block order and in batches: the wallets' slices
+ * (`backfillReader`) are merged by block, and whenever enough events are complete (every wallet
+ * read past their block) they are handed over as a batch, with how far each wallet got. The
+ * caller commits the batch (write-ahead) and writes its events, so that a run killed at any
+ * moment resumes after the last batch instead of starting over, and a batch repeated at most.
+ *
+ * Memory: the readers are pulled lowest block first, `concurrency` at a time, so a wallet holds
+ * at most the slice that took it past the others; a batch is handed over once it has
+ * `batchEvents` events. Nothing grows with the range.
  *
  * @internal
  */
 import type { EvmClient } from "@chainquery/evm-client"
-import { Chain } from "@chainquery/schema"
-import { Effect, Stream } from "effect"
-import { type EngineError, fromClient as failed } from "../EngineError.js"
-import { fromNftTransfer, type NftEvent } from "../NftEvents.js"
-import type { From } from "../Backfill.js"
-import type { BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
-import { fromTrade } from "../TradeEvents.js"
-import { type EvmWallet, key } from "../WatchedWallet.js"
+import type { Chain } from "@chainquery/schema"
+import { Clock, Effect } from "effect"
+import type { EngineError } from "../EngineError.js"
+import type { BackfillProgress, BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
+import type { EvmWallet } from "../WatchedWallet.js"
 import type { WatchEvent } from "../WatchEvent.js"
-import { safeHead } from "./evmReads.js"
+import type { WalletPlan } from "./backfillPlan.js"
+import * as Reader from "./backfillReader.js"
 import type { Progress } from "./progressBar.js"
 import type { Printed, Recent } from "./recentBlocks.js"
 
-/**
- * What {@link backfillChain} reads: one chain's wallets, the checkpoints, FROM and what is watched.
- *
- * `Backfill.run` makes one per chain with watched wallets, with the `EvmClient`, the checkpoints
- * of every wallet by key, whether transfers and trades are watched, and its progress bar.
- */
-export interface EvmInput {
+/** What one batch of a chain's backfill writes and commits. */
+export interface ChainBatch {
+  readonly events: ReadonlyArray<WatchEvent>
+  /** How far each wallet got (every batch but the last). */
+  readonly progress: ReadonlyArray<BackfillProgress>
+  /** The last batch: the wallets whose backfill is over, and the new wallets' checkpoints. */
+  readonly done: ReadonlyArray<EvmWallet>
+  readonly checkpoints: ReadonlyArray<Checkpoint>
+  /** The recent blocks the new wallets' events join (see {@link recordsOf}). */
+  readonly blocks: ReadonlyArray<BlockHash>
+  readonly blockEvents: ReadonlyArray<BlockEvents>
+}
+
+/** What {@link backfillChain} reads, and where its batches go. */
+export interface ChainInput<E, R> {
   readonly client: EvmClient.Service
   readonly chain: Chain.ChainId
-  readonly wallets: ReadonlyArray<EvmWallet>
-  readonly checkpoints: ReadonlyMap<string, Checkpoint>
-  readonly from: From
+  readonly plans: ReadonlyArray<WalletPlan>
   readonly transfers: boolean
   readonly trades: boolean
-  readonly confirmations: number
+  /** Wallets read at once. */
   readonly concurrency: number
   readonly progress: Progress
   /** What is on record of the chain's recent blocks, and how many blocks from the head are recorded. */
   readonly recent: Recent
   readonly reorgWindow: number
+  /** A batch is handed over once it has this many events. */
+  readonly batchEvents: number
+  /** ... or this long after the last one, when the wallets got further (progress kept without events). */
+  readonly batchMillis: number
+  /** Commits and writes a batch; the next is read only after it. */
+  readonly emit: (batch: ChainBatch) => Effect.Effect<void, E, R>
 }
 
-/** What a chain's backfill prints and commits. */
-export interface ChainHistory {
-  readonly events: ReadonlyArray<WatchEvent>
-  readonly checkpoints: ReadonlyArray<Checkpoint>
-  readonly blocks: ReadonlyArray<BlockHash>
-  readonly blockEvents: ReadonlyArray<BlockEvents>
+/** A wallet's place in the merge. */
+interface Cursor {
+  readonly plan: WalletPlan
+  readonly reader: Reader.Reader
+  /** Its events read but not handed over yet (after the chain's frontier). */
+  held: Array<Reader.Placed>
+  /** The block up to which its events were read; `undefined` before a date's first slice. */
+  frontier: bigint | undefined
+  origin: bigint | undefined
+  done: boolean
+  /** The share of its range the progress bar was told about. */
+  shown: number
 }
 
 const isPrinted = (event: WatchEvent): event is Printed =>
   event.kind === "nft.received" || event.kind === "nft.sent" || event.kind === "trade.bought" || event.kind === "trade.sold"
 
+/** The share of a wallet's range that is read, from 0 to 1. */
+const shareOf = (plan: WalletPlan, origin: bigint | undefined, frontier: bigint | undefined, done: boolean): number => {
+  if (done) return 1
+  if (origin === undefined || frontier === undefined || plan.upTo < origin) return 0
+  const share = Number(frontier - origin + 1n) / Number(plan.upTo - origin + 1n)
+  return Math.min(1, Math.max(0, share))
+}
+
 /**
- * The events of the new wallets in the recent blocks (after `head - reorgWindow`) and in every
- * block already on record, added to those blocks' records (a record holds the events of every
- * wallet that covers its block): the engine then retracts them if a reorganisation replaces their
- * block, and never takes them for new.
+ * The share of the wallets' ranges read already (an interrupted backfill's progress), in wallets:
+ * where the progress bar starts.
  */
-const recordsOf = (input: EvmInput, head: bigint, since: bigint, events: ReadonlyArray<WatchEvent>, fresh: ReadonlySet<string>) => {
+export const doneBefore = (plans: ReadonlyArray<WalletPlan>): number =>
+  plans.reduce((sum, plan) => sum + (plan.resumed ? shareOf(plan, plan.origin, plan.through, false) : 0), 0)
+
+/**
+ * The new wallets' events in the recent blocks (within `reorgWindow` of their checkpoint) and in
+ * every block already on record, added to those blocks' records (a record holds the events of
+ * every wallet that covers its block), so that the engine retracts them if a reorganisation
+ * replaces their block and never takes them for new. With the last batch, every recent block
+ * the new wallets now cover is put on record, with `""` when none of them had a transfer there:
+ * a reorganisation that brings them one is then noticed.
+ */
+const recordsOf = (
+  input: ChainInput<unknown, unknown>,
+  recorded: { readonly hashes: Map<bigint, string>; readonly printed: Map<bigint, ReadonlyArray<Printed>> },
+  events: ReadonlyArray<WatchEvent>,
+  last: boolean
+) => {
+  const window = BigInt(input.reorgWindow)
+  const fresh = new Map(input.plans.flatMap((plan) => (plan.since === null ? [] : [[plan.wallet.address as string, plan] as const])))
   const added = new Map<bigint, Array<Printed>>()
-  // Every recent block the new wallets now cover is on record, with `""` when none of them had a
-  // transfer there: a reorganisation that brings them one is then noticed.
-  for (let block = head - BigInt(input.reorgWindow) + 1n; block <= head; block++) {
-    if (block > since && block > 0n && !input.recent.hashes.has(block)) added.set(block, [])
+  if (last) {
+    for (const plan of fresh.values()) {
+      for (let block = plan.upTo - window + 1n; block <= plan.upTo; block++) {
+        if (block > plan.since! && block > 0n && !recorded.hashes.has(block) && !added.has(block)) added.set(block, [])
+      }
+    }
   }
   for (const event of events) {
-    if (!isPrinted(event) || !fresh.has(event.wallet)) continue
-    if (event.blockNumber <= head - BigInt(input.reorgWindow) && !input.recent.hashes.has(event.blockNumber)) continue
+    const plan = isPrinted(event) ? fresh.get(event.wallet) : undefined
+    if (plan === undefined || !isPrinted(event)) continue
+    if (event.blockNumber <= plan.upTo - window && !recorded.hashes.has(event.blockNumber)) continue
     added.set(event.blockNumber, [...added.get(event.blockNumber) ?? [], event])
   }
   const blocks: Array<BlockHash> = []
   const blockEvents: Array<BlockEvents> = []
   for (const [number, mine] of added) {
-    const known = input.recent.printed.get(number) ?? []
+    const known = recorded.printed.get(number) ?? []
     const ids = new Set(known.map((event) => event.id))
-    const recorded = input.recent.hashes.get(number) ?? ""
-    const hash = recorded === "" ? mine[0]?.blockHash ?? "" : recorded
+    const hash = recorded.hashes.get(number) || (mine[0]?.blockHash ?? "")
+    const all = [...known, ...mine.filter((event) => !ids.has(event.id))]
     blocks.push({ chain: input.chain, number, hash })
-    blockEvents.push({ chain: input.chain, number, hash, events: [...known, ...mine.filter((event) => !ids.has(event.id))] })
+    blockEvents.push({ chain: input.chain, number, hash, events: all })
+    recorded.hashes.set(number, hash)
+    recorded.printed.set(number, all)
   }
   return { blocks, blockEvents }
 }
 
-const pageSize = 100
-
-/** How many wallets without a checkpoint are asked for their newest transfer, to start the head search. */
-const sample = 5
-
-const tradeChains: ReadonlySet<string> = new Set(Chain.tradeChainIds)
-
-const isTradeChain = (chain: Chain.ChainId): chain is Chain.TradeChainId => tradeChains.has(chain)
-
-const maxOf = (values: ReadonlyArray<bigint>): bigint => values.reduce((a, b) => (b > a ? b : a), 0n)
-
-/** The block of a wallet's newest transfer (0 when it has none). */
-const newestBlock = (client: EvmClient.Service, chain: Chain.ChainId, wallet: EvmWallet) =>
-  client.getWalletNFTTransfers({ address: wallet.address, chain, limit: 1, order: "DESC" }).pipe(
-    Effect.map((page) => page.result[0]?.block_number ?? 0n),
-    Effect.mapError(failed("getWalletNFTTransfers"))
-  )
-
-/** An event with where it sits in the chain. */
-interface Placed {
-  readonly block: bigint
-  readonly primary: number
-  readonly secondary: number
-  readonly event: WatchEvent
-}
-
-const byPlace = (a: Placed, b: Placed): number =>
-  a.block !== b.block ? (a.block < b.block ? -1 : 1) : a.primary !== b.primary ? a.primary - b.primary : a.secondary - b.secondary
-
-/** The range of a wallet's reads: from FROM (a block or a date) to its bound. */
-const rangeOf = (from: From, upTo: bigint) =>
-  from._tag === "Block" ? { fromBlock: from.block, toBlock: upTo } : { fromDate: from.date, toBlock: upTo }
-
-/** One wallet's events in `[FROM, upTo]`, placed. */
-const readWallet = Effect.fnUntraced(function*(input: EvmInput, wallet: EvmWallet, upTo: bigint) {
-  const { chain, client, progress } = input
-  if (upTo <= 0n || (input.from._tag === "Block" && input.from.block > upTo)) return []
-  const range = rangeOf(input.from, upTo)
-  const transfers: ReadonlyArray<NftEvent> = input.transfers
-    ? (yield* client.streamWalletNFTTransfers({ address: wallet.address, chain, ...range, order: "ASC", limit: pageSize }).pipe(
-      Stream.map((transfer) => fromNftTransfer(chain, wallet.address, transfer)),
-      Stream.tap((events) => Effect.sync(() => progress.found(events.length))),
-      Stream.runCollect,
-      Effect.mapError(failed("getWalletNFTTransfers"))
-    )).flat()
-    : []
-  const placed: Array<Placed> = transfers.map((event) => ({ block: event.blockNumber, primary: event.logIndex, secondary: 0, event }))
-  if (!input.trades || !isTradeChain(chain)) return placed
-  const lastLog = new Map<string, number>()
-  for (const event of transfers) lastLog.set(event.transactionHash, Math.max(lastLog.get(event.transactionHash) ?? -1, event.logIndex))
-  const trades = yield* client.streamNFTTradesByWallet({ address: wallet.address, chain, ...range, limit: pageSize }).pipe(
-    Stream.map((trade) => ({ transactionIndex: trade.transaction_index, events: fromTrade(chain, wallet.address, trade) })),
-    Stream.tap((trade) => Effect.sync(() => progress.found(trade.events.length))),
-    Stream.runCollect,
-    Effect.mapError(failed("getNFTTradesByWallet"))
-  )
-  for (const trade of trades) {
-    for (const event of trade.events) {
-      const log = lastLog.get(event.transactionHash)
-      // After the wallet's last transfer of the transaction; without one (transfers not
-      // watched), after every transfer of the block, in transaction order.
-      placed.push(
-        log === undefined
-          ? { block: event.blockNumber, primary: Number.MAX_SAFE_INTEGER, secondary: trade.transactionIndex, event }
-          : { block: event.blockNumber, primary: log, secondary: 1, event }
-      )
-    }
-  }
-  return placed
-})
-
 /**
- * The chain's history for the backfill in chain order, and the checkpoints (at the safe head) of
- * its wallets that had none.
- *
- * `Backfill.run` writes the `events`, then commits the `checkpoints`, before it reads the next
- * chain.
+ * Backfills one chain: reads the wallets' slices lowest block first, hands over a batch of the
+ * events every wallet is past (chain order; ties in the order of the wallets) whenever it has
+ * `batchEvents` events or `batchMillis` went by, and a last batch with the new wallets'
+ * checkpoints. Returns how many events it handed over.
  */
-export const backfillChain = Effect.fnUntraced(function*(
-  input: EvmInput
-): Effect.fn.Return<ChainHistory, EngineError> {
-  const { chain, client } = input
-  const tracked = input.wallets.flatMap((wallet) => {
-    const checkpoint = input.checkpoints.get(key(wallet))
-    return checkpoint === undefined ? [] : [checkpoint.position]
-  })
-  const fresh = input.wallets.filter((wallet) => !input.checkpoints.has(key(wallet)))
-  let head = 0n
-  if (fresh.length > 0) {
-    // A block known to be indexed: a checkpoint of the chain, or the newest transfer of a few wallets.
-    const start = tracked.length > 0
-      ? maxOf(tracked)
-      : maxOf(yield* Effect.forEach(fresh.slice(0, sample), (wallet) => newestBlock(client, chain, wallet), { concurrency: input.concurrency }))
-    head = yield* safeHead(client, chain, start, input.confirmations, { fromIndexed: true })
-  }
-  const placed = yield* Effect.forEach(
-    input.wallets,
-    (wallet) =>
-      readWallet(input, wallet, input.checkpoints.get(key(wallet))?.position ?? head).pipe(
-        Effect.tap(() => Effect.sync(() => input.progress.advance(1)))
-      ),
-    { concurrency: input.concurrency }
-  )
-  // Wallets in the order given, then a stable sort: ties keep that order.
-  const events = placed.flat().toSorted(byPlace).map((item) => item.event)
-  // A new wallet reports what comes after the block before FROM (a date: every block before it,
-  // as for a wallet of an older state file).
-  const since = input.from._tag === "Block" ? input.from.block - 1n : 0n
-  const checkpoints = fresh.map((wallet): Checkpoint => ({ wallet, position: head, hash: null, since: since < head ? since : head }))
-  const records = input.reorgWindow > 0 ? recordsOf(input, head, since, events, new Set(fresh.map((wallet) => wallet.address))) : { blocks: [], blockEvents: [] }
-  return { events, checkpoints, ...records }
-})
+export const backfillChain = <E, R>(input: ChainInput<E, R>): Effect.Effect<number, EngineError | E, R> =>
+  Effect.scoped(Effect.gen(function*() {
+    const cursors: Array<Cursor> = yield* Effect.forEach(input.plans, (plan) =>
+      Effect.map(
+        Reader.make({
+          client: input.client,
+          chain: input.chain,
+          wallet: plan.wallet,
+          start: plan.start,
+          upTo: plan.upTo,
+          transfers: input.transfers,
+          trades: input.trades,
+          // A wallet's slice is at most a quarter of a batch (and a page at most).
+          sliceRecords: Math.min(100, Math.max(1, Math.floor(input.batchEvents / 4)))
+        }),
+        (reader): Cursor => {
+          const done = plan.upTo <= 0n || (plan.through !== undefined && plan.through >= plan.upTo)
+          const cursor = { plan, reader, held: [], frontier: done ? plan.upTo : plan.through, origin: plan.origin, done, shown: 0 }
+          cursor.shown = shareOf(plan, cursor.origin, cursor.frontier, done)
+          return cursor
+        }
+      ))
+    const recorded = { hashes: new Map(input.recent.hashes), printed: new Map(input.recent.printed) }
+    const concurrency = Math.max(1, Math.floor(input.concurrency))
+    let handed = 0
+    let flushedAt = yield* Clock.currentTimeMillis
+    let flushedThrough: bigint | undefined = undefined
+
+    const advance = (cursor: Cursor) =>
+      Effect.map(cursor.reader.next, (slice) => {
+        if (slice === undefined) {
+          cursor.done = true
+          cursor.frontier = cursor.plan.upTo
+        } else {
+          for (const placed of slice.placed) cursor.held.push(placed)
+          cursor.frontier = slice.through
+          cursor.origin = slice.origin
+          cursor.done = slice.through >= cursor.plan.upTo
+          input.progress.found(slice.placed.length)
+        }
+        const share = shareOf(cursor.plan, cursor.origin, cursor.frontier, cursor.done)
+        input.progress.advance(share - cursor.shown)
+        cursor.shown = share
+      })
+
+    /** Hands over the events up to `frontier` (all of them with the last batch). */
+    const flush = Effect.fnUntraced(function*(frontier: bigint | undefined, last: boolean) {
+      const taken: Array<Reader.Placed> = []
+      for (const cursor of cursors) {
+        if (last || frontier === undefined) {
+          taken.push(...cursor.held)
+          cursor.held = []
+          continue
+        }
+        const kept: Array<Reader.Placed> = []
+        for (const placed of cursor.held) (placed.block <= frontier ? taken : kept).push(placed)
+        cursor.held = kept
+      }
+      const events = taken.toSorted(Reader.byPlace).map((placed) => placed.event)
+      const records = input.reorgWindow > 0 ? recordsOf(input, recorded, events, last) : { blocks: [], blockEvents: [] }
+      yield* input.emit({
+        events,
+        progress: last ? [] : cursors.map((cursor): BackfillProgress => {
+          const through = frontier! < cursor.plan.upTo ? frontier! : cursor.plan.upTo
+          return { wallet: cursor.plan.wallet, label: cursor.plan.label, origin: cursor.origin ?? through, through, upTo: cursor.plan.upTo, since: cursor.plan.since }
+        }),
+        done: last ? cursors.map((cursor) => cursor.plan.wallet) : [],
+        checkpoints: last
+          ? cursors.flatMap((cursor): Array<Checkpoint> =>
+            cursor.plan.since === null ? [] : [{ wallet: cursor.plan.wallet, position: cursor.plan.upTo, hash: null, since: cursor.plan.since }]
+          )
+          : [],
+        ...records
+      })
+      handed += events.length
+      flushedThrough = frontier
+      flushedAt = yield* Clock.currentTimeMillis
+    })
+
+    while (true) {
+      const open = cursors.filter((cursor) => !cursor.done)
+      if (open.length === 0) break
+      // The wallets furthest behind first (those not started before all): the chain's frontier
+      // moves, and the wallets ahead wait instead of piling up events.
+      const behind = open.toSorted((a, b) =>
+        a.frontier === b.frontier ? 0 : a.frontier === undefined ? -1 : b.frontier === undefined ? 1 : a.frontier < b.frontier ? -1 : 1
+      ).slice(0, concurrency)
+      yield* Effect.forEach(behind, advance, { concurrency, discard: true })
+      const still = cursors.filter((cursor) => !cursor.done)
+      if (still.length === 0) break
+      if (still.some((cursor) => cursor.frontier === undefined)) continue
+      const frontier = still.reduce((low, cursor) => (cursor.frontier! < low ? cursor.frontier! : low), still[0]!.frontier!)
+      const ready = cursors.reduce((sum, cursor) => sum + cursor.held.filter((placed) => placed.block <= frontier).length, 0)
+      const now = yield* Clock.currentTimeMillis
+      const moved = flushedThrough === undefined || frontier > flushedThrough
+      if (ready >= input.batchEvents || (moved && now - flushedAt >= input.batchMillis)) yield* flush(frontier, false)
+    }
+    yield* flush(undefined, true)
+    return handed
+  }))

@@ -1,7 +1,8 @@
 /**
  * A progress bar for long reads, written to an output of its own (the CLI gives it stderr, never
- * stdout, which carries the events): wallets done out of the total, events found, elapsed time
- * and an estimate of the time left. On a terminal it is one line redrawn in place with `\r`, at
+ * stdout, which carries the events): wallets done out of the total (a wallet counts for the share
+ * of its range read, so a long range moves the bar; a resumed read starts from what was done
+ * before), events found, elapsed time and an estimate of the time left. On a terminal it is one line redrawn in place with `\r`, at
  * most every `redrawMillis`; elsewhere (a pipe, a log file) it is a plain line at every further
  * tenth of the wallets done, and otherwise at most every `lineMillis` as events are found.
  * `finish` ends it with a final line (on a terminal, in place of the bar).
@@ -27,7 +28,10 @@ export interface ProgressOutput {
  */
 export interface ProgressState {
   readonly label: string
+  /** Wallets done, with shares of those under way (3.5: three, and half of another). */
   readonly done: number
+  /** What was done before the start (a resumed read): the pace counts only what was done since. */
+  readonly doneBefore?: number | undefined
   readonly total: number
   readonly events: number
   readonly startedAt: number
@@ -37,10 +41,10 @@ export interface ProgressState {
 /**
  * What the reader tells the bar.
  *
- * A reader calls `found` as it finds events, and `advance` as it finishes wallets.
+ * A reader calls `found` as it finds events, and `advance` as it goes through wallets.
  */
 export interface Progress {
-  /** `wallets` more are done. */
+  /** `wallets` more are done (a share of one as it is read: 0.25 for a quarter of its range). */
   readonly advance: (wallets: number) => void
   /** `events` more were found. */
   readonly found: (events: number) => void
@@ -83,14 +87,17 @@ const percentOf = (state: ProgressState): number =>
   state.total <= 0 ? 100 : Math.floor((Math.min(state.done, state.total) * 100) / state.total)
 
 /**
- * The time left, from the pace so far; `undefined` before the first wallet is done.
+ * The time left, from the pace since the start; `undefined` before anything was done.
  *
  * For instance 10 of 40 wallets done in 5 s leaves 15 000 ms.
  */
-export const eta = (state: ProgressState): number | undefined =>
-  state.done <= 0 || state.total <= 0
-    ? undefined
-    : ((state.now - state.startedAt) * Math.max(0, state.total - state.done)) / state.done
+export const eta = (state: ProgressState): number | undefined => {
+  const since = state.done - (state.doneBefore ?? 0)
+  return since <= 0 || state.total <= 0 ? undefined : ((state.now - state.startedAt) * Math.max(0, state.total - state.done)) / since
+}
+
+/** Whole wallets done (a share of one under way does not count yet). */
+const whole = (done: number): number => Math.floor(done + 1e-9)
 
 const width = 20
 
@@ -102,16 +109,16 @@ export const render = (state: ProgressState): string => {
   const percent = percentOf(state)
   const filled = Math.round((percent * width) / 100)
   const left = eta(state)
-  return `${state.label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${count(state.done)}/${count(state.total)} wallets ${percent}%` +
+  return `${state.label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${count(whole(state.done))}/${count(state.total)} wallets ${percent}%` +
     ` | ${count(state.events)} events | ${formatDuration(state.now - state.startedAt)} elapsed` +
-    (state.done >= state.total ? "" : left === undefined ? ", time left unknown" : `, ~${formatDuration(left)} left`)
+    (whole(state.done) >= state.total ? "" : left === undefined ? ", time left unknown" : `, ~${formatDuration(left)} left`)
 }
 
 /**
  * The final line, e.g. `backfill done: 40/40 wallets, 1,234 events in 5s`.
  */
 export const renderFinal = (state: ProgressState, outcome: "done" | "stopped"): string =>
-  `${state.label} ${outcome}: ${count(state.done)}/${count(state.total)} wallets, ${count(state.events)} events in ${
+  `${state.label} ${outcome}: ${count(whole(state.done))}/${count(state.total)} wallets, ${count(state.events)} events in ${
     formatDuration(state.now - state.startedAt)
   }`
 
@@ -122,6 +129,8 @@ export const renderFinal = (state: ProgressState, outcome: "done" | "stopped"): 
 export interface Options {
   readonly label: string
   readonly total: number
+  /** Wallets done before the start (a resumed read); default 0. */
+  readonly done?: number | undefined
   /** The current time, in epoch milliseconds. */
   readonly now: () => number
   /** On a terminal: the least time between two redraws (default 100: at most 10 per second). */
@@ -142,12 +151,13 @@ export const make = (output: ProgressOutput, options: Options): ProgressBar => {
   const redrawMillis = options.redrawMillis ?? 100
   const lineMillis = options.lineMillis ?? 5000
   const startedAt = options.now()
-  let done = 0
+  const doneBefore = options.done ?? 0
+  let done = doneBefore
   let events = 0
   let lastDraw = Number.NEGATIVE_INFINITY
   let lastTenth = -1
   let finished = false
-  const state = (): ProgressState => ({ label: options.label, done, total: options.total, events, startedAt, now: options.now() })
+  const state = (): ProgressState => ({ label: options.label, done, doneBefore, total: options.total, events, startedAt, now: options.now() })
   const fit = (line: string): string => {
     const columns = output.columns
     return columns !== undefined && columns > 1 && line.length > columns - 1 ? line.slice(0, columns - 1) : line

@@ -47,7 +47,7 @@ export const loadSqlite = (): SqliteModule => {
 }
 
 /** The layout version written to `PRAGMA user_version`. */
-export const layoutVersion = 2
+export const layoutVersion = 3
 
 const tables = `
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -91,6 +91,16 @@ CREATE TABLE IF NOT EXISTS last_batch_events (
   position INTEGER PRIMARY KEY,
   event_id TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS backfills (
+  chain TEXT NOT NULL,
+  wallet TEXT NOT NULL,
+  label TEXT NOT NULL,
+  origin INTEGER NOT NULL,
+  through INTEGER NOT NULL,
+  up_to INTEGER NOT NULL,
+  since INTEGER,
+  PRIMARY KEY (chain, wallet)
+) WITHOUT ROWID;
 `
 
 /**

@@ -10,7 +10,7 @@ import type { DatabaseSync, SQLOutputValue } from "node:sqlite"
 import { NftReceived, NftSent } from "../NftEvents.js"
 import { TradeBought, TradeSold } from "../TradeEvents.js"
 import { WatchEvent } from "../WatchEvent.js"
-import type { Batch, BlockEvents, BlockHash, Checkpoint, DefiSnapshot, LastBatch } from "../StateStore.js"
+import type { BackfillProgress, Batch, BlockEvents, BlockHash, Checkpoint, DefiSnapshot, LastBatch } from "../StateStore.js"
 import { type EvmWallet, WatchedWallet } from "../WatchedWallet.js"
 import { transaction } from "./sqlite.js"
 
@@ -69,6 +69,11 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
     clearPending: db.prepare("DELETE FROM pending_events"),
     putPending: db.prepare("INSERT INTO pending_events (position, event) VALUES (?, ?)"),
     putEvent: db.prepare("INSERT INTO last_batch_events (position, event_id) VALUES (?, ?)"),
+    backfills: db.prepare("SELECT chain, wallet, label, origin, through, up_to, since FROM backfills ORDER BY chain, wallet"),
+    putBackfill: db.prepare(
+      "INSERT OR REPLACE INTO backfills (chain, wallet, label, origin, through, up_to, since) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    ),
+    dropBackfill: db.prepare("DELETE FROM backfills WHERE chain = ? AND wallet = ?"),
     putBatch: db.prepare(
       "INSERT INTO last_batch (id, sequence, committed_at) VALUES (1, 1, ?) " +
         "ON CONFLICT (id) DO UPDATE SET sequence = sequence + 1, committed_at = excluded.committed_at"
@@ -108,6 +113,16 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
     },
 
     pendingEvents: (): Array<WatchEvent> => sql.pending.all().map((row) => decodePending(stringOf(row["event"]))),
+
+    backfills: (): Array<BackfillProgress> =>
+      sql.backfills.all().map((row) => ({
+        wallet: walletOf(stringOf(row["chain"]), stringOf(row["wallet"])) as EvmWallet,
+        label: stringOf(row["label"]),
+        origin: bigintOf(row["origin"]),
+        through: bigintOf(row["through"]),
+        upTo: bigintOf(row["up_to"]),
+        since: row["since"] === null || row["since"] === undefined ? null : bigintOf(row["since"])
+      })),
 
     clearPending: (): void => {
       sql.clearPending.run()
@@ -155,6 +170,10 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
         for (const { snapshot, json } of defi) {
           sql.putDefi.run(snapshot.wallet.chain, snapshot.wallet.address, snapshot.blockNumber, json)
         }
+        for (const { label, origin, since, through, upTo, wallet } of batch.backfills ?? []) {
+          sql.putBackfill.run(wallet.chain, wallet.address, label, origin, through, upTo, since)
+        }
+        for (const wallet of batch.backfillsDone ?? []) sql.dropBackfill.run(wallet.chain, wallet.address)
         if (pending !== undefined) {
           sql.clearPending.run()
           pending.forEach((json, index) => sql.putPending.run(index, json))

@@ -9,7 +9,7 @@ import { Simulator } from "@chainquery/simulator"
 import { EvmClient } from "@chainquery/evm-client"
 import { Effect, Layer, Schema } from "effect"
 import { FetchHttpClient } from "effect/http"
-import { LedgerClients, StateStore, WatchEvent, type WatchedWallet } from "../../src/index.js"
+import { EventId, LedgerClients, StateStore, WatchEvent, type WatchedWallet } from "../../src/index.js"
 
 export type Sim = Simulator.Simulator["Service"]
 
@@ -81,3 +81,14 @@ export const positionOf = (wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) 
       .map((c) => c.position)
     return { min: positions.reduce((a, b) => (b < a ? b : a)), max: positions.reduce((a, b) => (b > a ? b : a)), count: positions.length }
   })
+
+/** The trade events of `wallets` in blocks `[from, upTo]`, from the simulator's world (not through A4). */
+export const tradeTruth = (sim: Sim, chain: Chain.ChainId, wallets: ReadonlyArray<WatchedWallet.EvmWallet>, from: bigint, upTo: bigint) =>
+  sim.world.evm.chain(chain).trades
+    .filter((trade) => BigInt(trade.block) >= from && BigInt(trade.block) <= upTo)
+    .flatMap((trade) =>
+      wallets.flatMap((wallet) => [
+        ...(trade.seller === wallet.address ? [EventId.trade(chain, trade.txHash, trade.contract, trade.tokenIds, "sold", trade.buyer)] : []),
+        ...(trade.buyer === wallet.address ? [EventId.trade(chain, trade.txHash, trade.contract, trade.tokenIds, "bought", trade.seller)] : [])
+      ])
+    )
