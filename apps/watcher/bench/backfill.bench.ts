@@ -71,9 +71,9 @@ const { results: runs, live } = await Effect.runPromise(
       for (const range of ranges) result[range] = yield* Effect.promise(() => measure(args(range, String(pair))))
       results.push(result)
     }
-    const live: Record<number, Measured> = {}
-    for (const range of ranges) live[range] = yield* Effect.promise(() => measure(args(range, "live"), true))
-    return { results, live }
+    const collected: Record<number, Measured> = {}
+    for (const range of ranges) collected[range] = yield* Effect.promise(() => measure(args(range, "live"), true))
+    return { results, live: collected }
   }).pipe(
     Effect.provide(Simulator.layer({ seed: "watcher-backfill", history: ranges[1] + 200, indexing: false, chains: ["0x1"] })),
     Effect.ensuring(Effect.sync(() => rmSync(dir, { recursive: true, force: true })))

@@ -46,7 +46,8 @@ import { defaultWatch, type Watch } from "./Engine.js"
 import { EngineError } from "./EngineError.js"
 import { backfillNetwork } from "./internal/backfillAptos.js"
 import { backfillChain, doneBefore } from "./internal/backfillEvm.js"
-import { planChain, resumedPlan } from "./internal/backfillPlan.js"
+import { planChain, progressOf, resumedPlan, type WalletPlan } from "./internal/backfillPlan.js"
+import { writePending } from "./internal/pendingBatch.js"
 import { loadRecent } from "./internal/recentBlocks.js"
 import * as ProgressBar from "./internal/progressBar.js"
 import { clientFor, type LedgerService } from "./LedgerClients.js"
@@ -311,6 +312,9 @@ export const run = Effect.fnUntraced(function*<E, R>(
   const wallets = dedupe(options.wallets)
   const transfers = watch.has("transfers")
   const trades = watch.has("trades")
+  // A batch committed before it was all written (the run before died in between) comes first: the
+  // next commit would replace it.
+  yield* writePending(store, options.write)
   const interrupted = new Map((yield* store.backfills).map((progress) => [key(progress.wallet), progress]))
   // EVM wallets have nothing to backfill when neither transfers nor trades are watched; without
   // FROM, only those whose backfill was interrupted.
@@ -356,18 +360,17 @@ export const run = Effect.fnUntraced(function*<E, R>(
       committed.push(...batch.checkpoints ?? [])
     }))
   const body = Effect.gen(function*() {
+    const planned: Array<readonly [Chain.ChainId, ReadonlyArray<WalletPlan>]> = []
+    const fromLabel = from === undefined ? "" : formatFrom(from)
     for (const [chain, chainWallets] of chains) {
-      const plans = yield* planChain({
-        client,
-        chain,
-        wallets: chainWallets,
-        checkpoints,
-        interrupted,
-        from,
-        label: from === undefined ? "" : formatFrom(from),
-        confirmations,
-        concurrency
-      })
+      const input = { client, chain, wallets: chainWallets, checkpoints, interrupted, from, label: fromLabel, confirmations, concurrency }
+      planned.push([chain, yield* planChain(input)])
+    }
+    // Every wallet's plan is on record before anything is read: a run killed at any moment, in
+    // any chain, is resumed for all of them (those of a later chain from FROM).
+    const started = planned.flatMap(([, plans]) => plans.filter((plan) => !plan.resumed).map((plan) => progressOf(plan)))
+    if (started.length > 0) yield* store.commit({ eventIds: [], backfills: started })
+    for (const [chain, plans] of planned) {
       yield* backfillChain({
         client,
         chain,

@@ -54,6 +54,7 @@ import { networkCycle } from "./internal/aptosCycle.js"
 import { emptyStep, type Step } from "./internal/cycleStep.js"
 import { chainCycle, type Strategy as ChainStrategy } from "./internal/evmCycle.js"
 import { enrich } from "./internal/enrich.js"
+import { writePending } from "./internal/pendingBatch.js"
 import { restingOf, type Tracked } from "./internal/recentBlocks.js"
 import type { Pending } from "./internal/holdingsCycle.js"
 import { clientFor } from "./LedgerClients.js"
@@ -197,7 +198,7 @@ export interface Engine {
   /**
    * Writes the events of a batch that `step` committed but may not have written in full (the
    * process died in between), then forgets them; returns them (none after a clean stop). `step`
-   * calls it first; call it yourself before anything else writes (a backfill).
+   * calls it first, and so does `Backfill.run`.
    */
   readonly recover: <E, R>(
     write: (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, E, R>
@@ -378,15 +379,7 @@ export const make = Effect.fnUntraced(function*(
 
   const commit = (batch: Batch) => commitWith(batch, undefined)
 
-  const recover: Engine["recover"] = (write) =>
-    Effect.gen(function*() {
-      const unwritten = yield* store.pendingEvents
-      if (unwritten.length === 0) return unwritten
-      yield* Effect.logWarning(`writing again the ${unwritten.length} event(s) of the last batch, committed before they were all written`)
-      yield* write(unwritten)
-      yield* store.clearPending
-      return unwritten
-    })
+  const recover: Engine["recover"] = (write) => writePending(store, write)
 
   const publish: Engine["publish"] = (result, write) =>
     Effect.uninterruptible(Effect.gen(function*() {

@@ -126,17 +126,19 @@ export interface DefiSnapshot {
 
 /**
  * How far a backfill got for one EVM wallet (`--backfill FROM`, see `Backfill`): its events up to
- * block `through` are written, those of `(through, upTo]` are not yet. A backfill commits it with
- * each batch it writes and forgets it with its last one, so a run that finds it (after `kill -9`)
- * resumes the backfill at `through + 1` instead of starting it over. `since` is `null` for a
- * wallet that had a checkpoint (its history is printed again, nothing is committed for it); for a
- * new wallet it is the `since` of the checkpoint (at `upTo`) committed when the backfill ends.
+ * block `through` are written, those of `(through, upTo]` are not yet (`through` is `null` while
+ * nothing of a backfill from a date was read: it starts at `fromDate`). A backfill commits it for
+ * every wallet before it reads anything, again with each batch it writes, and forgets it with
+ * its last one, so a run that finds it (after `kill -9`) resumes the backfill instead of starting
+ * it over or leaving it. `since` is `null` for a wallet that had a checkpoint (its history is
+ * printed again, nothing is committed for it); for a new wallet it is the `since` of the
+ * checkpoint (at `upTo`) committed when the backfill ends.
  *
  * @example
  * ```ts
  * import type { StateStore } from "@chainquery/watcher"
  *
- * const left = (progress: StateStore.BackfillProgress) => progress.upTo - progress.through
+ * const left = (progress: StateStore.BackfillProgress) => progress.upTo - (progress.through ?? 0n)
  * ```
  * @since 0.1.0
  */
@@ -144,9 +146,11 @@ export interface BackfillProgress {
   readonly wallet: EvmWallet
   /** The backfill's FROM as written in messages (`block 19000000`, or the ISO instant). */
   readonly label: string
-  /** The first block of the wallet's backfill (for a date, the first block it read). */
-  readonly origin: bigint
-  readonly through: bigint
+  /** The first block of the wallet's backfill (for a date, the first block it read; `null` before). */
+  readonly origin: bigint | null
+  readonly through: bigint | null
+  /** Where a backfill from a date starts, while `through` is `null`. */
+  readonly fromDate: DateTime.Utc | null
   readonly upTo: bigint
   readonly since: bigint | null
 }

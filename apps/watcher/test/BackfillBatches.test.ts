@@ -31,7 +31,7 @@ const batches = (options: { readonly failOn?: number } = {}) => {
     Effect.gen(function*() {
       const store = yield* StateStore.StateStore
       written.push(events)
-      through.push((yield* store.backfills).map((progress) => progress.through))
+      through.push((yield* store.backfills).map((progress) => progress.through ?? -1n))
       // Written, then dead before the batch was forgotten: as `kill -9` right after the write.
       if (written.length === options.failOn) return yield* Effect.fail("killed" as const)
     })
@@ -98,7 +98,7 @@ describe("Backfill in batches", () => {
       yield* Backfill.run({ wallets, watch, write: second.write, batchEvents: 30 })
       const resumed = second.written.slice(resumedFrom)
       // Nothing of what was committed is read again: the resumed run starts after the last batch.
-      const committedUpTo = reached.reduce((low, progress) => (progress.through < low ? progress.through : low), reached[0]!.through)
+      const committedUpTo = reached.map((progress) => progress.through ?? -1n).reduce((low, through) => (through < low ? through : low))
       assert.isTrue(resumed.every((event) => blockOf(event) > committedUpTo), "the resumed run printed a committed block again")
       assert.deepStrictEqual(yield* store.backfills, [])
       // The checkpoints are where the first run meant to end, and the engine goes on from there.
@@ -114,23 +114,29 @@ describe("Backfill in batches", () => {
       assert.deepStrictEqual(sorted(repeated(ids(everything))), sorted(inFlight), "only the batch in flight is written twice")
     }).pipe(Effect.provide(harness({ seed: 62, indexing: false, chains: ["0x1"], history: 140 }))))
 
-  it.live("the progress bar of a resumed backfill starts from what was done; without FROM and nothing interrupted, nothing is read", () =>
+  it.live("the progress bar of a resumed backfill starts from what was done and only moves on; without FROM and nothing interrupted, nothing is read", () =>
     Effect.gen(function*() {
       const sim = yield* Simulator.Simulator
-      const wallets = busiestEvm(sim, "0x1", 6)
+      const store = yield* StateStore.StateStore
+      const busy = busiestEvm(sim, "0x1", 7)
       const from = headOf(sim, "0x1") - 100n
+      // A wallet whose checkpoint is below FROM has nothing to read: it is done at once.
+      const behind = busy[6]!
+      yield* store.commit({ checkpoints: [{ wallet: behind, position: from - 10n, hash: null }], eventIds: [] })
+      const wallets = busy
       const lines: Array<string> = []
       const progress = { isTTY: false, write: (text: string) => void lines.push(text) }
       yield* Effect.flip(
         Backfill.run({ wallets, from: { _tag: "Block", block: from }, watch: ["transfers"], write: batches({ failOn: 2 }).write, batchEvents: 40, progress })
       )
-      assert.match(lines.at(-1)!, /stopped: \d\/6 wallets/)
+      assert.match(lines.at(-1)!, /stopped: \d\/7 wallets/)
       lines.length = 0
       yield* Backfill.run({ wallets, watch: ["transfers"], write: () => Effect.void, progress })
-      const percent = Number(/ (\d+)% /.exec(lines[0]!)?.[1])
+      const percents = lines.slice(0, -1).map((line) => Number(/ (\d+)% /.exec(line)?.[1]))
       assert.match(lines[0]!, /^backfill \(resumed from block \d+\)/)
-      assert.isAbove(percent, 0, `the first line starts from what was done: ${lines[0]}`)
-      assert.match(lines.at(-1)!, /done: 6\/6 wallets/)
+      assert.isAbove(percents[0]!, 0, `the first line starts from what was done: ${lines[0]}`)
+      assert.deepStrictEqual(percents, percents.toSorted((a, b) => a - b), `the bar went back: ${lines.join("")}`)
+      assert.match(lines.at(-1)!, /done: 7\/7 wallets/)
       // Nothing interrupted any more, and no FROM: no request, no bar.
       yield* sim.resetStats
       lines.length = 0
@@ -139,6 +145,61 @@ describe("Backfill in batches", () => {
       assert.strictEqual((yield* sim.stats).requests.total, 0)
       assert.deepStrictEqual(lines, [])
     }).pipe(Effect.provide(harness({ seed: 63, indexing: false, chains: ["0x1"], history: 140 }))))
+
+  it.live("two chains from a date, killed in the first: the next run, without FROM and without the engine, writes the batch in flight, then finishes both", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const store = yield* StateStore.StateStore
+      const wallets = [...busiestEvm(sim, "0x1", 4), ...busiestEvm(sim, "0x89", 4)]
+      // The chains began together; polygon's blocks come every 2 s, eth's every 12 s.
+      const date = DateTime.makeUnsafe(sim.world.evm.chain("0x89").timestampOf(Number(headOf(sim, "0x89")) - 100) + 1000)
+      const first = batches({ failOn: 2 })
+      assert.strictEqual(yield* Effect.flip(Backfill.run({ wallets, from: { _tag: "Date", date }, watch: ["transfers"], write: first.write, batchEvents: 30 })), "killed")
+      assert.isTrue(first.all().every((event) => "chain" in event && event.chain === "0x1"), "killed in the first chain")
+      // Every wallet's plan is on record, those of the second chain too, before it was read.
+      assert.strictEqual((yield* store.backfills).length, wallets.length)
+      const inFlight = ids(first.written[1]!)
+      const second = collector()
+      yield* Backfill.run({ wallets, watch: ["transfers"], write: second.write, batchEvents: 30 })
+      assert.deepStrictEqual(ids(second.written.slice(0, inFlight.length)), inFlight, "the batch in flight first")
+      const since = (event: { readonly timestamp: DateTime.Utc }) => DateTime.toEpochMillis(event.timestamp) >= DateTime.toEpochMillis(date)
+      const truth = [
+        ...(yield* evmTruth(sim, "0x1", wallets.filter((w) => w.chain === "0x1"), 0n, headOf(sim, "0x1"))),
+        ...(yield* evmTruth(sim, "0x89", wallets.filter((w) => w.chain === "0x89"), 0n, headOf(sim, "0x89")))
+      ].filter(since)
+      assert.isAbove(truth.filter((event) => event.chain === "0x89").length, 0)
+      const everything = [...first.all(), ...second.written]
+      assert.deepStrictEqual(sorted([...new Set(ids(everything))]), sorted(ids(truth)))
+      assert.deepStrictEqual(sorted(repeated(ids(everything))), sorted(inFlight))
+      assert.deepStrictEqual(yield* store.backfills, [])
+    }).pipe(Effect.provide(harness({ seed: 65, indexing: false, chains: ["0x1", "0x89"], history: 140 }))))
+
+  it.live("from a date, stopped before its first batch (A4 down): the next run without FROM reads it all from that date", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const store = yield* StateStore.StateStore
+      const wallets = busiestEvm(sim, "0x1", 5)
+      const head = headOf(sim, "0x1")
+      const date = DateTime.makeUnsafe(sim.world.evm.chain("0x1").timestampOf(Number(head) - 60) + 5000)
+      const watch = ["transfers", "trades"] as const
+      yield* sim.setFaults({ routes: { getNFTTradesByWallet: { serverError: { probability: 1, statuses: [503] } } } })
+      const first = collector()
+      const failed = yield* Effect.flip(Backfill.run({ wallets, from: { _tag: "Date", date }, watch, write: first.write }))
+      yield* sim.setFaults({})
+      assert.strictEqual(failed._tag, "EngineError")
+      assert.deepStrictEqual(first.written, [])
+      const planned = yield* store.backfills
+      assert.deepStrictEqual(planned.map((progress) => [progress.through, progress.fromDate === null ? null : DateTime.toEpochMillis(progress.fromDate)]), wallets.map(() => [null, DateTime.toEpochMillis(date)]))
+      const second = collector()
+      yield* Backfill.run({ wallets, watch, write: second.write })
+      const truth = (yield* evmTruth(sim, "0x1", wallets, 0n, head)).filter((event) =>
+        DateTime.toEpochMillis(event.timestamp) >= DateTime.toEpochMillis(date)
+      )
+      assert.isAbove(truth.length, 20)
+      assert.deepStrictEqual(repeated(ids(second.written)), [])
+      assert.deepStrictEqual(sorted(ids(second.written.filter((event) => event.kind === "nft.received" || event.kind === "nft.sent"))), sorted(ids(truth)))
+      assert.deepStrictEqual((yield* positionOf(wallets)).count, wallets.length)
+    }).pipe(Effect.provide(harness({ seed: 66, indexing: false, chains: ["0x1"], history: 140 }))))
 
   it.live("from a date, in batches: the blocks at or after that instant, once each", () =>
     Effect.gen(function*() {

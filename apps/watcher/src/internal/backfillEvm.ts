@@ -18,7 +18,7 @@ import type { EngineError } from "../EngineError.js"
 import type { BackfillProgress, BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
 import type { EvmWallet } from "../WatchedWallet.js"
 import type { WatchEvent } from "../WatchEvent.js"
-import type { WalletPlan } from "./backfillPlan.js"
+import { progressOf, type WalletPlan } from "./backfillPlan.js"
 import * as Reader from "./backfillReader.js"
 import type { Progress } from "./progressBar.js"
 import type { Printed, Recent } from "./recentBlocks.js"
@@ -73,6 +73,9 @@ interface Cursor {
 
 const isPrinted = (event: WatchEvent): event is Printed =>
   event.kind === "nft.received" || event.kind === "nft.sent" || event.kind === "trade.bought" || event.kind === "trade.sold"
+
+/** How many records of complete blocks make a wallet's slice: a quarter of a batch, a page at most. */
+const sliceRecordsOf = (batchEvents: number): number => Math.min(100, Math.max(1, Math.floor(batchEvents / 4)))
 
 /** The share of a wallet's range that is read, from 0 to 1. */
 const shareOf = (plan: WalletPlan, origin: bigint | undefined, frontier: bigint | undefined, done: boolean): number => {
@@ -153,15 +156,18 @@ export const backfillChain = <E, R>(input: ChainInput<E, R>): Effect.Effect<numb
           transfers: input.transfers,
           trades: input.trades,
           // A wallet's slice is at most a quarter of a batch (and a page at most).
-          sliceRecords: Math.min(100, Math.max(1, Math.floor(input.batchEvents / 4)))
+          sliceRecords: sliceRecordsOf(input.batchEvents)
         }),
         (reader): Cursor => {
           const done = plan.upTo <= 0n || (plan.through !== undefined && plan.through >= plan.upTo)
-          const cursor = { plan, reader, held: [], frontier: done ? plan.upTo : plan.through, origin: plan.origin, done, shown: 0 }
-          cursor.shown = shareOf(plan, cursor.origin, cursor.frontier, done)
-          return cursor
+          // The bar started from what the resumed wallets had done; one with nothing to read is done now.
+          const before = plan.resumed ? shareOf(plan, plan.origin, plan.through, false) : 0
+          const shown = shareOf(plan, plan.origin, done ? plan.upTo : plan.through, done)
+          input.progress.advance(shown - before)
+          return { plan, reader, held: [], frontier: done ? plan.upTo : plan.through, origin: plan.origin, done, shown }
         }
       ))
+    const sliceRecords = sliceRecordsOf(input.batchEvents)
     const recorded = { hashes: new Map(input.recent.hashes), printed: new Map(input.recent.printed) }
     const concurrency = Math.max(1, Math.floor(input.concurrency))
     let handed = 0
@@ -176,7 +182,7 @@ export const backfillChain = <E, R>(input: ChainInput<E, R>): Effect.Effect<numb
         } else {
           for (const placed of slice.placed) cursor.held.push(placed)
           cursor.frontier = slice.through
-          cursor.origin = slice.origin
+          cursor.origin ??= slice.origin
           cursor.done = slice.through >= cursor.plan.upTo
           input.progress.found(slice.placed.length)
         }
@@ -203,8 +209,10 @@ export const backfillChain = <E, R>(input: ChainInput<E, R>): Effect.Effect<numb
       yield* input.emit({
         events,
         progress: last ? [] : cursors.map((cursor): BackfillProgress => {
-          const through = frontier! < cursor.plan.upTo ? frontier! : cursor.plan.upTo
-          return { wallet: cursor.plan.wallet, label: cursor.plan.label, origin: cursor.origin ?? through, through, upTo: cursor.plan.upTo, since: cursor.plan.since }
+          // Up to the chain's frontier, within the wallet's own range.
+          const upTo = frontier! < cursor.plan.upTo ? frontier! : cursor.plan.upTo
+          const start = cursor.plan.through
+          return progressOf(cursor.plan, start !== undefined && start > upTo ? start : upTo, cursor.origin)
         }),
         done: last ? cursors.map((cursor) => cursor.plan.wallet) : [],
         checkpoints: last
@@ -223,10 +231,13 @@ export const backfillChain = <E, R>(input: ChainInput<E, R>): Effect.Effect<numb
       const open = cursors.filter((cursor) => !cursor.done)
       if (open.length === 0) break
       // The wallets furthest behind first (those not started before all): the chain's frontier
-      // moves, and the wallets ahead wait instead of piling up events.
-      const behind = open.toSorted((a, b) =>
+      // moves. A wallet ahead is read only while it holds less than a slice, so that it waits
+      // instead of piling up events (however few the wallets, however uneven their pace).
+      const lowest = open.toSorted((a, b) =>
         a.frontier === b.frontier ? 0 : a.frontier === undefined ? -1 : b.frontier === undefined ? 1 : a.frontier < b.frontier ? -1 : 1
-      ).slice(0, concurrency)
+      )
+      const behind = lowest.filter((cursor, index) => index === 0 || cursor.frontier === undefined || cursor.held.length < sliceRecords)
+        .slice(0, concurrency)
       yield* Effect.forEach(behind, advance, { concurrency, discard: true })
       const still = cursors.filter((cursor) => !cursor.done)
       if (still.length === 0) break

@@ -65,16 +65,40 @@ const newestBlock = (client: EvmClient.Service, chain: Chain.ChainId, wallet: Ev
     Effect.mapError(failed("getWalletNFTTransfers"))
   )
 
-/** The plan of a wallet whose backfill was interrupted: on from the block after the one it reached. */
+/**
+ * The plan of a wallet whose backfill was interrupted: on from the block after the one it reached
+ * (from its date, when nothing of it was read).
+ */
 export const resumedPlan = (progress: BackfillProgress): WalletPlan => ({
   wallet: progress.wallet,
-  start: { _tag: "Block", block: progress.through + 1n },
+  start: progress.through === null && progress.fromDate !== null
+    ? { _tag: "Date", date: progress.fromDate }
+    : { _tag: "Block", block: (progress.through ?? (progress.origin ?? 1n) - 1n) + 1n },
   upTo: progress.upTo,
-  through: progress.through,
-  origin: progress.origin,
+  through: progress.through ?? undefined,
+  origin: progress.origin ?? undefined,
   since: progress.since,
   label: progress.label,
   resumed: true
+})
+
+/**
+ * What is committed of a wallet's plan: how far it got (`through`, by default the plan's own) and
+ * where it began (`origin`, known for a date once its first slice was read), so that a run that
+ * finds it goes on from there.
+ */
+export const progressOf = (
+  plan: WalletPlan,
+  through: bigint | undefined = plan.through,
+  origin: bigint | undefined = plan.origin
+): BackfillProgress => ({
+  wallet: plan.wallet,
+  label: plan.label,
+  origin: origin ?? through ?? null,
+  through: through ?? null,
+  fromDate: through === undefined && plan.start._tag === "Date" ? plan.start.date : null,
+  upTo: plan.upTo,
+  since: plan.since
 })
 
 /** The plan of a wallet read from FROM up to `upTo`. */
@@ -113,7 +137,12 @@ export const planChain = Effect.fnUntraced(function*(input: PlanInput): Effect.f
   const since = before < head ? before : head
   return input.wallets.flatMap((wallet): Array<WalletPlan> => {
     const interrupted = input.interrupted.get(key(wallet))
-    if (interrupted !== undefined) return [resumedPlan(interrupted)]
+    // A new wallet that got a checkpoint since (an engine run without the backfill took a
+    // baseline) keeps it: the rest of its range is printed, nothing is committed for it.
+    if (interrupted !== undefined) {
+      const plan = resumedPlan(interrupted)
+      return [input.checkpoints.has(key(wallet)) ? { ...plan, since: null } : plan]
+    }
     if (from === undefined) return []
     const checkpoint = input.checkpoints.get(key(wallet))
     return [checkpoint === undefined ? freshPlan(wallet, from, input.label, head, since) : freshPlan(wallet, from, input.label, checkpoint.position, null)]

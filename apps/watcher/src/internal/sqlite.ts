@@ -95,8 +95,9 @@ CREATE TABLE IF NOT EXISTS backfills (
   chain TEXT NOT NULL,
   wallet TEXT NOT NULL,
   label TEXT NOT NULL,
-  origin INTEGER NOT NULL,
-  through INTEGER NOT NULL,
+  origin INTEGER,
+  through INTEGER,
+  from_date INTEGER,
   up_to INTEGER NOT NULL,
   since INTEGER,
   PRIMARY KEY (chain, wallet)

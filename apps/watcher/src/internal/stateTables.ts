@@ -31,6 +31,7 @@ const bigintOf = (value: SQLOutputValue | undefined): bigint => typeof value ===
 const stringOf = (value: SQLOutputValue | undefined): string => String(value)
 /** A checkpoint's `since`; a row of an older watcher has none: every block before it is the wallet's. */
 const sinceOf = (value: SQLOutputValue | undefined): bigint => value === null || value === undefined ? 0n : bigintOf(value)
+const nullableBigint = (value: SQLOutputValue | undefined): bigint | null => value === null || value === undefined ? null : bigintOf(value)
 const hashOf = (value: SQLOutputValue | undefined): string | null => value === null || value === undefined ? null : String(value)
 
 const walletOf = (scope: string, address: string): WatchedWallet =>
@@ -69,9 +70,9 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
     clearPending: db.prepare("DELETE FROM pending_events"),
     putPending: db.prepare("INSERT INTO pending_events (position, event) VALUES (?, ?)"),
     putEvent: db.prepare("INSERT INTO last_batch_events (position, event_id) VALUES (?, ?)"),
-    backfills: db.prepare("SELECT chain, wallet, label, origin, through, up_to, since FROM backfills ORDER BY chain, wallet"),
+    backfills: db.prepare("SELECT chain, wallet, label, origin, through, from_date, up_to, since FROM backfills ORDER BY chain, wallet"),
     putBackfill: db.prepare(
-      "INSERT OR REPLACE INTO backfills (chain, wallet, label, origin, through, up_to, since) VALUES (?, ?, ?, ?, ?, ?, ?)"
+      "INSERT OR REPLACE INTO backfills (chain, wallet, label, origin, through, from_date, up_to, since) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
     ),
     dropBackfill: db.prepare("DELETE FROM backfills WHERE chain = ? AND wallet = ?"),
     putBatch: db.prepare(
@@ -118,10 +119,11 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
       sql.backfills.all().map((row) => ({
         wallet: walletOf(stringOf(row["chain"]), stringOf(row["wallet"])) as EvmWallet,
         label: stringOf(row["label"]),
-        origin: bigintOf(row["origin"]),
-        through: bigintOf(row["through"]),
+        origin: nullableBigint(row["origin"]),
+        through: nullableBigint(row["through"]),
+        fromDate: row["from_date"] === null || row["from_date"] === undefined ? null : DateTime.makeUnsafe(Number(row["from_date"])),
         upTo: bigintOf(row["up_to"]),
-        since: row["since"] === null || row["since"] === undefined ? null : bigintOf(row["since"])
+        since: nullableBigint(row["since"])
       })),
 
     clearPending: (): void => {
@@ -170,8 +172,9 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
         for (const { snapshot, json } of defi) {
           sql.putDefi.run(snapshot.wallet.chain, snapshot.wallet.address, snapshot.blockNumber, json)
         }
-        for (const { label, origin, since, through, upTo, wallet } of batch.backfills ?? []) {
-          sql.putBackfill.run(wallet.chain, wallet.address, label, origin, through, upTo, since)
+        for (const { fromDate, label, origin, since, through, upTo, wallet } of batch.backfills ?? []) {
+          const date = fromDate === null ? null : DateTime.toEpochMillis(fromDate)
+          sql.putBackfill.run(wallet.chain, wallet.address, label, origin, through, date, upTo, since)
         }
         for (const wallet of batch.backfillsDone ?? []) sql.dropBackfill.run(wallet.chain, wallet.address)
         if (pending !== undefined) {

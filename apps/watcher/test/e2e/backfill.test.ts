@@ -104,7 +104,7 @@ describe("--backfill on the CLI", () => {
       expect(first.length, "killed before the backfill was over").toBeLessThan(truth.length)
       // How far its committed batches got: the next run goes on from there.
       const reached = await Effect.runPromise(
-        Effect.map(Effect.flatMap(StateStore.StateStore, (store) => store.backfills), (progress) => progress.map((p) => p.through))
+        Effect.map(Effect.flatMap(StateStore.StateStore, (store) => store.backfills), (progress) => progress.map((p) => p.through ?? -1n))
           .pipe(Effect.provide(StateStore.layer(state)))
       )
       expect(reached.length, "the killed run committed how far it got").toBe(wallets.length)
