@@ -9,11 +9,11 @@
  */
 import { Simulator } from "@chainquery/simulator"
 import { Effect } from "effect"
-import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
+import { measureChild, median } from "./support/measured.ts"
 
 const ranges = [500, 5_000] as const
 const walletCount = 100
@@ -28,23 +28,9 @@ interface Measured {
   readonly wallets: number
 }
 
-const median = (values: ReadonlyArray<number>): number => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!
-
-/** Runs one measured backfill process; rejects when it fails or prints no measurement. */
+/** Runs one measured backfill process (with `live`, collecting garbage after each batch). */
 const measure = (args: ReadonlyArray<string>, live = false): Promise<Measured> =>
-  new Promise((resolve, reject) => {
-    const argv = live ? ["--expose-gc", child, ...args, "live"] : [child, ...args]
-    const process_ = spawn(process.execPath, argv, { stdio: ["ignore", "pipe", "inherit"] })
-    let out = ""
-    process_.stdout.setEncoding("utf8")
-    process_.stdout.on("data", (chunk: string) => (out += chunk))
-    process_.on("error", reject)
-    process_.on("exit", (code) => {
-      const last = out.trim().split("\n").at(-1) ?? ""
-      if (code !== 0 || !last.startsWith("{")) reject(new Error(`backfill.child.ts exited with ${code}: ${out}`))
-      else resolve(JSON.parse(last) as Measured)
-    })
-  })
+  live ? measureChild<Measured>(child, [...args, "live"], ["--expose-gc"]) : measureChild<Measured>(child, args)
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 const line = (label: string, cells: ReadonlyArray<string>) => console.log(`  ${label.padEnd(22)}${cells.map((cell) => cell.padStart(16)).join("")}`)

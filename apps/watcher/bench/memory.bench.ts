@@ -9,11 +9,11 @@
  */
 import { Simulator } from "@chainquery/simulator"
 import { Effect } from "effect"
-import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
+import { measureChild, median } from "./support/measured.ts"
 
 const small = 10
 const large = 10_000
@@ -28,25 +28,11 @@ interface Usage {
   readonly wallets: number
 }
 
-const median = (values: ReadonlyArray<number>): number => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!
-
-/** Runs one measured watcher process; rejects when it fails or prints no measurement. */
+/** Runs one measured watcher process; rejects when it fails, prints no measurement or watched another count. */
 const measure = (wallets: number, args: ReadonlyArray<string>): Promise<Usage> =>
-  new Promise((resolve, reject) => {
-    const process_ = spawn(process.execPath, ["--expose-gc", child, ...args], { stdio: ["ignore", "pipe", "inherit"] })
-    let out = ""
-    process_.stdout.setEncoding("utf8")
-    process_.stdout.on("data", (chunk: string) => (out += chunk))
-    process_.on("error", reject)
-    process_.on("exit", (code) => {
-      const last = out.trim().split("\n").at(-1) ?? ""
-      if (code !== 0 || !last.startsWith("{")) reject(new Error(`memory.child.ts exited with ${code}: ${out}`))
-      else {
-        const usage = JSON.parse(last) as Usage
-        if (usage.wallets !== wallets) reject(new Error(`memory.child.ts watched ${usage.wallets} wallets, not ${wallets}`))
-        else resolve(usage)
-      }
-    })
+  measureChild<Usage>(child, args, ["--expose-gc"]).then((usage) => {
+    if (usage.wallets !== wallets) throw new Error(`memory.child.ts watched ${usage.wallets} wallets, not ${wallets}`)
+    return usage
   })
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`

@@ -15,6 +15,7 @@ import { EvmAddress } from "@chainquery/schema"
 import { Simulator } from "@chainquery/simulator"
 import { Engine, StateStore, type WatchedWallet } from "@chainquery/watcher"
 import { Effect, Option, Schema } from "effect"
+import { median } from "./support/measured.ts"
 
 const chain = "0x1" as const
 const sizes = [10, 100, 1_000, 10_000] as const
@@ -33,7 +34,6 @@ const warmupBudgetMs = 6_000
 /** As many A2 listings in flight as the engine's per-wallet polling has. */
 const concurrency = 4
 
-const median = (values: ReadonlyArray<number>): number => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!
 const decodeAddress = Schema.decodeUnknownSync(EvmAddress.EvmAddress)
 
 type Sim = Simulator.Simulator["Service"]
