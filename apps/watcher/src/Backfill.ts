@@ -30,9 +30,11 @@
  *
  * Output order: chain by chain (in the order the wallets were given), then Aptos network by
  * network; within one, chain order (block, then log index; ledger version), never newest first.
- * Each chain's events are written before the next chain is read. For wallets without a
- * checkpoint they are committed first, as pending (write-ahead, see `Engine.step`): an interrupted
- * backfill keeps what it committed, and `Engine.recover` writes again what it may not have.
+ * An EVM chain is written in batches (`batchEvents`), each committed first with its events pending
+ * and how far each wallet got (write-ahead, see `Engine.step`); every wallet's plan is committed
+ * before anything is read. An interrupted backfill keeps what it committed: the next `run` (with
+ * or without `from`) writes again the batch in flight and goes on after the last batch. An Aptos
+ * network is one batch, and is not resumed.
  *
  * Reorganisations: the new wallets' events in recorded blocks and the recent blocks they now cover
  * are recorded (`reorgWindow`), so that the engine retracts them if those blocks are replaced.
@@ -46,7 +48,7 @@ import { defaultWatch, type Watch } from "./Engine.js"
 import { EngineError } from "./EngineError.js"
 import { backfillNetwork } from "./internal/backfillAptos.js"
 import { backfillChain, doneBefore } from "./internal/backfillEvm.js"
-import { planChain, progressOf, resumedPlan, type WalletPlan } from "./internal/backfillPlan.js"
+import { planChain, progressOf, type WalletPlan } from "./internal/backfillPlan.js"
 import { writePending } from "./internal/pendingBatch.js"
 import { loadRecent } from "./internal/recentBlocks.js"
 import * as ProgressBar from "./internal/progressBar.js"
@@ -331,14 +333,17 @@ export const run = Effect.fnUntraced(function*<E, R>(
   const ledgers = new Map<AptosNetwork, Option.Option<LedgerService>>()
   for (const network of networks.keys()) ledgers.set(network, yield* clientFor(network))
   const checkpoints = new Map((yield* store.checkpoints).map((checkpoint) => [key(checkpoint.wallet), checkpoint]))
-  const resumed = [...chains.values()].flat().flatMap((wallet) => {
-    const progress = interrupted.get(key(wallet))
-    return progress === undefined ? [] : [resumedPlan(progress)]
-  })
+  const planned: Array<readonly [Chain.ChainId, ReadonlyArray<WalletPlan>]> = []
+  const fromLabel = from === undefined ? "" : formatFrom(from)
+  for (const [chain, chainWallets] of chains) {
+    const input = { client, chain, wallets: chainWallets, checkpoints, interrupted, from, label: fromLabel, confirmations, concurrency }
+    planned.push([chain, yield* planChain(input)])
+  }
+  const resumed = planned.flatMap(([, plans]) => plans.filter((plan) => plan.resumed))
   if (resumed.length > 0) {
     yield* Effect.logInfo(
       `resuming the interrupted backfill of ${resumed.length} wallet(s) (${[...new Set(resumed.map((plan) => plan.label))].join(", ")}), ` +
-        `where each got to: ${resumed.map((plan) => `${plan.wallet.chain}:${plan.wallet.address} block ${plan.through}`).join(", ")}`
+        `where each got to: ${resumed.map((plan) => `${plan.wallet.chain}:${plan.wallet.address} ${plan.through === undefined ? "not started" : `block ${plan.through}`}`).join(", ")}`
     )
   }
   const label = from === undefined ? `backfill (resumed from ${resumed[0]!.label})` : `backfill from ${formatFrom(from)}`
@@ -360,12 +365,6 @@ export const run = Effect.fnUntraced(function*<E, R>(
       committed.push(...batch.checkpoints ?? [])
     }))
   const body = Effect.gen(function*() {
-    const planned: Array<readonly [Chain.ChainId, ReadonlyArray<WalletPlan>]> = []
-    const fromLabel = from === undefined ? "" : formatFrom(from)
-    for (const [chain, chainWallets] of chains) {
-      const input = { client, chain, wallets: chainWallets, checkpoints, interrupted, from, label: fromLabel, confirmations, concurrency }
-      planned.push([chain, yield* planChain(input)])
-    }
     // Every wallet's plan is on record before anything is read: a run killed at any moment, in
     // any chain, is resumed for all of them (those of a later chain from FROM).
     const started = planned.flatMap(([, plans]) => plans.filter((plan) => !plan.resumed).map((plan) => progressOf(plan)))
@@ -383,15 +382,7 @@ export const run = Effect.fnUntraced(function*<E, R>(
         reorgWindow,
         batchEvents,
         batchMillis,
-        emit: (batch) =>
-          emit({
-            events: batch.events,
-            checkpoints: batch.checkpoints,
-            blocks: batch.blocks,
-            blockEvents: batch.blockEvents,
-            backfills: batch.progress,
-            backfillsDone: batch.done
-          })
+        emit
       })
     }
     for (const [network, networkWallets] of networks) {

@@ -5,8 +5,8 @@
  * caller commits the batch (write-ahead) and writes its events, so that a run killed at any
  * moment resumes after the last batch instead of starting over, and a batch repeated at most.
  *
- * Memory: the readers are pulled lowest block first, `concurrency` at a time, so a wallet holds
- * at most the slice that took it past the others; a batch is handed over once it has
+ * Memory: the wallets furthest behind are read first, `concurrency` at a time, and a wallet ahead
+ * of the others only while it holds less than a slice; a batch is handed over once it has
  * `batchEvents` events. Nothing grows with the range.
  *
  * @internal
@@ -23,13 +23,13 @@ import * as Reader from "./backfillReader.js"
 import type { Progress } from "./progressBar.js"
 import type { Printed, Recent } from "./recentBlocks.js"
 
-/** What one batch of a chain's backfill writes and commits. */
+/** What one batch of a chain's backfill writes and commits (as `StateStore.Batch` names it). */
 export interface ChainBatch {
   readonly events: ReadonlyArray<WatchEvent>
   /** How far each wallet got (every batch but the last). */
-  readonly progress: ReadonlyArray<BackfillProgress>
+  readonly backfills: ReadonlyArray<BackfillProgress>
   /** The last batch: the wallets whose backfill is over, and the new wallets' checkpoints. */
-  readonly done: ReadonlyArray<EvmWallet>
+  readonly backfillsDone: ReadonlyArray<EvmWallet>
   readonly checkpoints: ReadonlyArray<Checkpoint>
   /** The recent blocks the new wallets' events join (see {@link recordsOf}). */
   readonly blocks: ReadonlyArray<BlockHash>
@@ -89,12 +89,14 @@ const shareOf = (plan: WalletPlan, origin: bigint | undefined, frontier: bigint 
   return Math.min(1, Math.max(0, share))
 }
 
+/** The share of a wallet's range an interrupted run had read (0 for a wallet not resumed). */
+const shareBefore = (plan: WalletPlan): number => (plan.resumed ? shareOf(plan, plan.origin, plan.through, false) : 0)
+
 /**
  * The share of the wallets' ranges read already (an interrupted backfill's progress), in wallets:
  * where the progress bar starts.
  */
-export const doneBefore = (plans: ReadonlyArray<WalletPlan>): number =>
-  plans.reduce((sum, plan) => sum + (plan.resumed ? shareOf(plan, plan.origin, plan.through, false) : 0), 0)
+export const doneBefore = (plans: ReadonlyArray<WalletPlan>): number => plans.reduce((sum, plan) => sum + shareBefore(plan), 0)
 
 /**
  * The new wallets' events in the recent blocks (within `reorgWindow` of their checkpoint) and in
@@ -121,8 +123,9 @@ const recordsOf = (
     }
   }
   for (const event of events) {
-    const plan = isPrinted(event) ? fresh.get(event.wallet) : undefined
-    if (plan === undefined || !isPrinted(event)) continue
+    if (!isPrinted(event)) continue
+    const plan = fresh.get(event.wallet)
+    if (plan === undefined) continue
     if (event.blockNumber <= plan.upTo - window && !recorded.hashes.has(event.blockNumber)) continue
     added.set(event.blockNumber, [...added.get(event.blockNumber) ?? [], event])
   }
@@ -149,6 +152,7 @@ const recordsOf = (
  */
 export const backfillChain = <E, R>(input: ChainInput<E, R>): Effect.Effect<number, EngineError | E, R> =>
   Effect.scoped(Effect.gen(function*() {
+    const sliceRecords = sliceRecordsOf(input.batchEvents)
     const cursors: Array<Cursor> = yield* Effect.forEach(input.plans, (plan) =>
       Effect.map(
         Reader.make({
@@ -159,18 +163,16 @@ export const backfillChain = <E, R>(input: ChainInput<E, R>): Effect.Effect<numb
           upTo: plan.upTo,
           transfers: input.transfers,
           trades: input.trades,
-          sliceRecords: sliceRecordsOf(input.batchEvents)
+          sliceRecords
         }),
         (reader): Cursor => {
           const done = plan.upTo <= 0n || (plan.through !== undefined && plan.through >= plan.upTo)
           // The bar started from what the resumed wallets had done; one with nothing to read is done now.
-          const before = plan.resumed ? shareOf(plan, plan.origin, plan.through, false) : 0
           const shown = shareOf(plan, plan.origin, done ? plan.upTo : plan.through, done)
-          input.progress.advance(shown - before)
+          input.progress.advance(shown - shareBefore(plan))
           return { plan, reader, held: [], frontier: done ? plan.upTo : plan.through, origin: plan.origin, done, shown }
         }
       ))
-    const sliceRecords = sliceRecordsOf(input.batchEvents)
     const recorded = { hashes: new Map(input.recent.hashes), printed: new Map(input.recent.printed) }
     const concurrency = Math.max(1, Math.floor(input.concurrency))
     let handed = 0
@@ -194,11 +196,12 @@ export const backfillChain = <E, R>(input: ChainInput<E, R>): Effect.Effect<numb
         cursor.shown = share
       })
 
-    /** Hands over the events up to `frontier` (all of them with the last batch). */
-    const flush = Effect.fnUntraced(function*(frontier: bigint | undefined, last: boolean) {
+    /** Hands over the events up to `frontier`; without one, all of them, as the last batch. */
+    const flush = Effect.fnUntraced(function*(frontier: bigint | undefined) {
+      const last = frontier === undefined
       const taken: Array<Reader.Placed> = []
       for (const cursor of cursors) {
-        if (last || frontier === undefined) {
+        if (frontier === undefined) {
           taken.push(...cursor.held)
           cursor.held = []
           continue
@@ -211,13 +214,13 @@ export const backfillChain = <E, R>(input: ChainInput<E, R>): Effect.Effect<numb
       const records = input.reorgWindow > 0 ? recordsOf(input, recorded, events, last) : { blocks: [], blockEvents: [] }
       yield* input.emit({
         events,
-        progress: last ? [] : cursors.map((cursor): BackfillProgress => {
+        backfills: frontier === undefined ? [] : cursors.map((cursor): BackfillProgress => {
           // Up to the chain's frontier, within the wallet's own range.
-          const upTo = frontier! < cursor.plan.upTo ? frontier! : cursor.plan.upTo
+          const upTo = frontier < cursor.plan.upTo ? frontier : cursor.plan.upTo
           const start = cursor.plan.through
           return progressOf(cursor.plan, start !== undefined && start > upTo ? start : upTo, cursor.origin)
         }),
-        done: last ? cursors.map((cursor) => cursor.plan.wallet) : [],
+        backfillsDone: last ? cursors.map((cursor) => cursor.plan.wallet) : [],
         checkpoints: last
           ? cursors.flatMap((cursor): Array<Checkpoint> =>
             cursor.plan.since === null ? [] : [{ wallet: cursor.plan.wallet, position: cursor.plan.upTo, hash: null, since: cursor.plan.since }]
@@ -249,8 +252,8 @@ export const backfillChain = <E, R>(input: ChainInput<E, R>): Effect.Effect<numb
       const ready = cursors.reduce((sum, cursor) => sum + cursor.held.filter((placed) => placed.block <= frontier).length, 0)
       const now = yield* Clock.currentTimeMillis
       const moved = flushedThrough === undefined || frontier > flushedThrough
-      if (ready >= input.batchEvents || (moved && now - flushedAt >= input.batchMillis)) yield* flush(frontier, false)
+      if (ready >= input.batchEvents || (moved && now - flushedAt >= input.batchMillis)) yield* flush(frontier)
     }
-    yield* flush(undefined, true)
+    yield* flush(undefined)
     return handed
   }))

@@ -69,7 +69,7 @@ const newestBlock = (client: EvmClient.Service, chain: Chain.ChainId, wallet: Ev
  * The plan of a wallet whose backfill was interrupted: on from the block after the one it reached
  * (from its date, when nothing of it was read).
  */
-export const resumedPlan = (progress: BackfillProgress): WalletPlan => ({
+const resumedPlan = (progress: BackfillProgress): WalletPlan => ({
   wallet: progress.wallet,
   start: progress.through === null && progress.fromDate !== null
     ? { _tag: "Date", date: progress.fromDate }
