@@ -9,7 +9,8 @@
 //      doc comments type-checked against the built packages) and test (vitest; the consumer check
 //      in tests/consumer is one of them). A cache hit restores .vitest-results/** (a declared test
 //      output). Everything the tests read is inside the repository, so turbo's input hashes cover it.
-//   2. Sum every */*/.vitest-results/results.json that is present, whatever turbo's exit code.
+//   2. Sum every */*/.vitest-results/results.json that is present, whatever turbo's exit code, and
+//      list each failed test with the first line of its error.
 //   3. Exit non-zero if turbo failed, any test failed, or no test ran at all.
 // Plain Node (>= 22) ESM with no dependencies.
 import { spawnSync } from "node:child_process"
@@ -69,7 +70,26 @@ function packageName(dir) {
 
 const num = (value) => (Number.isFinite(value) ? value : 0)
 
+// The first line of a failure message, without colour codes, cut to one screen line.
+const firstLine = (text) => String(text ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((line) => line.trim() !== "")?.trim().slice(0, 300) ?? ""
+
+// "package > file > test name: first line of the error", for every test (or file) that failed, so
+// the end of a CI log says which ones without scrolling back through turbo's interleaved output.
+function failedTests(name, dir, report) {
+  const out = []
+  for (const suite of Array.isArray(report.testResults) ? report.testResults : []) {
+    const file = path.relative(path.join(repoRoot, dir), suite?.name ?? "?")
+    const tests = Array.isArray(suite?.assertionResults) ? suite.assertionResults : []
+    if (suite?.status === "failed" && tests.length === 0) out.push(`${name} > ${file}: ${firstLine(suite.message) || "failed to load"}`)
+    for (const test of tests) {
+      if (test?.status === "failed") out.push(`${name} > ${file} > ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`)
+    }
+  }
+  return out
+}
+
 const rows = []
+const failures = []
 const totals = { passed: 0, failed: 0, skipped: 0 }
 for (const dir of findReports()) {
   const file = path.join(dir, reportRelPath)
@@ -97,6 +117,7 @@ for (const dir of findReports()) {
       : ""
   }
   rows.push(row)
+  failures.push(...failedTests(row.name, dir, report))
   totals.passed += row.passed
   totals.failed += row.failed
   totals.skipped += row.skipped
@@ -112,6 +133,12 @@ if (rows.length === 0) {
     const counts = `${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`
     console.log(`  ${r.name.padEnd(width)}  ${counts}${r.note ? `  (${r.note})` : ""}`)
   }
+}
+
+if (failures.length > 0) {
+  console.log("")
+  console.log("[test] failed:")
+  for (const failure of failures) console.log(`  ${failure}`)
 }
 
 // --- 3. verdict --------------------------------------------------------------------------------

@@ -27,13 +27,13 @@ describe("EvmClient.layerConfig", () => {
         const env = {
           MORALIS_API_KEY: sim.apiKey,
           CHAINQUERY_EVM_BASE_URL: sim.evmUrl,
-          CHAINQUERY_TIMEOUT: "200 millis",
+          CHAINQUERY_TIMEOUT: "3 seconds",
           CHAINQUERY_UNITS_PER_SECOND: "1000"
         }
         const client = yield* fromEnv(env, { retry: { times: 0 } })
         const block = yield* client.getBlock({ block: sim.world.evm.chain("0x1").head, chain: "eth" })
         assert.isTrue(Option.isSome(block))
-        yield* Effect.orDie(sim.setFaults({ routes: { getBlock: { latency: { probability: 1, ms: 1000 } } } }))
+        yield* Effect.orDie(sim.setFaults({ routes: { getBlock: { latency: { probability: 1, ms: 8000 } } } }))
         const error = yield* Effect.flip(client.getBlock({ block: 1 })).pipe(Effect.ensuring(Effect.orDie(sim.setFaults({}))))
         assert.strictEqual(error._tag, "Transport")
         if (error._tag === "Transport") assert.strictEqual(error.reason, "Timeout", "CHAINQUERY_TIMEOUT is the attempt timeout")

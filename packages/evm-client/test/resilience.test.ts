@@ -5,7 +5,8 @@
  */
 import { Simulator } from "@chainquery/simulator"
 import { assert, describe, layer } from "@effect/vitest"
-import { Duration, Effect, Fiber, Option, Stream } from "effect"
+import { RetryPolicy } from "@chainquery/transport"
+import { Duration, Effect, Option, Schedule, Stream } from "effect"
 import { EvmClient } from "../src/index.js"
 import { busiest, clientOn, simulatorWithClient, stats, timed } from "./support/fixtures.js"
 
@@ -21,10 +22,14 @@ describe("EvmClient resilience", () => {
         const client = yield* EvmClient.EvmClient
         const head = sim.world.evm.chain("0x1").head
         const before = yield* stats(sim)
-        yield* Effect.orDie(sim.setFaults({ routes: { getBlock: { serverError: { probability: 1, statuses: [503] } } } }))
-        const recover = yield* Effect.forkChild(Effect.sleep("100 millis").pipe(Effect.andThen(Effect.orDie(sim.setFaults({})))))
-        const block = yield* client.getBlock({ block: head, chain: "eth" }, { retry: { times: 3, base: "300 millis" } })
-        yield* Fiber.join(recover)
+        // The service recovers as the first failure is handed to the schedule, before the retry:
+        // no race between a timer and the backoff.
+        const recovering = RetryPolicy.schedule({ base: "10 millis" }).pipe(Schedule.tap(() => Effect.orDie(sim.setFaults({}))))
+        const block = yield* withFaults(
+          sim,
+          { routes: { getBlock: { serverError: { probability: 1, statuses: [503] } } } },
+          client.getBlock({ block: head, chain: "eth" }, { retry: { schedule: recovering, times: 3 } })
+        )
         assert.strictEqual(Option.getOrThrow(block).number, BigInt(head))
         const after = yield* stats(sim)
         assert.strictEqual(after.faults["serverError"]! - before.faults["serverError"]!, 1, "exactly one injected fault")
@@ -54,12 +59,13 @@ describe("EvmClient resilience", () => {
         const impatient = yield* clientOn(sim, { attemptTimeout: "200 millis" })
         const [elapsed, error] = yield* withFaults(
           sim,
-          { routes: { getBlock: { latency: { probability: 1, ms: 2000 } } } },
+          { routes: { getBlock: { latency: { probability: 1, ms: 8000 } } } },
           timed(Effect.flip(impatient.getBlock({ block: 1, chain: "eth" }, { retry: { times: 0 } })))
         )
         assert.strictEqual(error._tag, "Transport")
         if (error._tag === "Transport") assert.strictEqual(error.reason, "Timeout")
-        assert.isBelow(elapsed, 1500, "the client did not wait for the slow answer")
+        // Far under the 8 s answer, with room for a loaded machine.
+        assert.isBelow(elapsed, 6000, "the client did not wait for the slow answer")
       }))
 
     it.effect("a call that takes too long overall (retries included) fails with Transport Timeout", () =>
@@ -76,7 +82,8 @@ describe("EvmClient resilience", () => {
         )
         assert.strictEqual(error._tag, "Transport")
         if (error._tag === "Transport") assert.strictEqual(error.reason, "Timeout")
-        assert.isBelow(elapsed, 1500)
+        // Ten retries from 100 ms, capped at 4 s, would take over 20 s.
+        assert.isBelow(elapsed, 8000)
       }))
 
     it.effect("a body cut short is retried like a 5xx: Transport MalformedBody once the retries are spent", () =>
@@ -108,7 +115,8 @@ describe("EvmClient resilience", () => {
         const { wallet } = busiest(sim)
         const read = client.streamWalletNFTTransfers(
           { address: wallet, chain: "eth", toBlock: head, order: "ASC", limit: 3 },
-          { call: { retry: { times: 8, base: "5 millis", cap: "20 millis" } } }
+          // Half the pages fail: 30 retries make a page that never gets through a 1 in 2^31 event.
+          { call: { retry: { times: 30, base: "5 millis", cap: "10 millis" } } }
         ).pipe(Stream.map((transfer) => `${transfer.block_number}:${transfer.log_index}`), Stream.runCollect)
         const clean = yield* read
         assert.isAbove(clean.length, 6, "several pages")
@@ -198,8 +206,9 @@ describe("EvmClient resilience", () => {
         if (error._tag === "RateLimited") {
           assert.deepStrictEqual(Option.map(error.retryAfter, Duration.toSeconds), Option.some(120))
         }
-        // Well under the 120 s asked for (the simulator's own budget may add a 1 s wait first).
-        assert.isBelow(elapsed, 2500)
+        // Well under the 120 s asked for, and under the 30 s of the default maxRetryAfter (the
+        // simulator's own budget may add a 1 s wait first).
+        assert.isBelow(elapsed, 15_000)
       }))
   })
 })

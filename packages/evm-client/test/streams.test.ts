@@ -6,7 +6,7 @@
  */
 import { Simulator } from "@chainquery/simulator"
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Option, Stream } from "effect"
+import { Effect, Option, Schedule, Stream } from "effect"
 import { EvmClient } from "../src/index.js"
 import { busiest, type Sim, simulatorWithClient, stats } from "./support/fixtures.js"
 
@@ -115,8 +115,15 @@ describe("EvmClient streams", () => {
             Effect.gen(function*() {
               consumed++
               if (consumed % 5 === 1) {
-                yield* Effect.sleep("30 millis")
-                ahead.push((yield* requested) - before - Math.ceil(consumed / 5))
+                // Paused on a page: wait (at most 1 s) for the prefetch to fill, then a little
+                // longer, in case it goes past its bound.
+                const pages = Math.ceil(consumed / 5)
+                yield* requested.pipe(
+                  Effect.repeat({ schedule: Schedule.spaced("5 millis"), until: (n) => n - before - pages >= 2 }),
+                  Effect.timeoutOption("1 second")
+                )
+                yield* Effect.sleep("20 millis")
+                ahead.push((yield* requested) - before - pages)
               }
             })
           )

@@ -6,7 +6,7 @@
  */
 import { Simulator } from "@chainquery/simulator"
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Option, Stream } from "effect"
+import { Effect, Option, Schedule, Stream } from "effect"
 import { LedgerClient } from "../src/index.js"
 import { sampleOf, stats, TestLayer } from "./support.js"
 
@@ -122,8 +122,15 @@ describe("LedgerClient streams", () => {
             Effect.gen(function*() {
               consumed++
               if (consumed % 10 === 1) {
-                yield* Effect.sleep("30 millis")
-                ahead.push((yield* requestsNow) - before - Math.ceil(consumed / 10))
+                // Paused on a page: wait (at most 1 s) for the prefetch to fill, then a little
+                // longer, in case it goes past its bound.
+                const pages = Math.ceil(consumed / 10)
+                yield* requestsNow.pipe(
+                  Effect.repeat({ schedule: Schedule.spaced("5 millis"), until: (n) => n - before - pages >= 2 }),
+                  Effect.timeoutOption("1 second")
+                )
+                yield* Effect.sleep("20 millis")
+                ahead.push((yield* requestsNow) - before - pages)
               }
             })
           )
