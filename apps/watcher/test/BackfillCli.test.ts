@@ -101,7 +101,7 @@ describe("chainquery-watcher --backfill", () => {
     expect(result.stderr).toMatch(new RegExp(`^backfill from block ${from} \\[-{20}\\] 0/4 wallets 0%`, "m"))
     expect(result.stderr).toMatch(new RegExp(`^backfill from block ${from} done: 4/4 wallets, ${ids.length} events in \\S+$`, "m"))
     expect(result.stdout).not.toMatch(/backfill|wallets/)
-  }, 60_000)
+  }, 180_000)
 
   it("--backfill yesterday-ish exits 2 with what FROM may be, starting nothing", async () => {
     const state = join(dir, "never.db")
@@ -128,12 +128,12 @@ describe("chainquery-watcher --backfill", () => {
     expect(impossible.code).toBe(2)
     expect(impossible.stderr).toMatch(/a date on the calendar \("2026-02-30" is not one\), i\.e\. a block number/)
     expect(existsSync(state)).toBe(false)
-  }, 60_000)
+  }, 180_000)
 
   it("--help describes --backfill", async () => {
     const result = await cli(["--help"])
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/--backfill FROM\s+Before watching, print each wallet's history from FROM \(inclusive\)/)
     expect(result.stdout).toMatch(/ISO 8601 date/)
-  }, 30_000)
+  }, 120_000)
 })

@@ -1,7 +1,8 @@
 /**
- * The demo (`chainquery-watcher demo`, what `./run start` runs), as an operator sees it: within
- * 60 seconds it prints at least one event of every kind, and Ctrl-C (SIGINT) stops it with exit
- * code 0.
+ * The demo (`chainquery-watcher demo`, what `./run start` runs), as an operator sees it: it prints
+ * at least one event of every kind (in about 35 s on an idle machine; its world moves on the wall
+ * clock, a block every 2 s and a reorganisation every 12 s, so a loaded machine that reads late
+ * needs longer: the test allows 2 minutes), and Ctrl-C (SIGINT) stops it with exit code 0.
  */
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
@@ -12,7 +13,7 @@ const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 
 const kindPattern = new RegExp(`(?:^|\\s)(${WatchEvent.kinds.map((kind) => kind.replace(/\./g, "\\.")).join("|")})(?=\\s)`)
 
-it("prints every kind of event within 60 s, then stops on SIGINT with exit code 0", async () => {
+it("prints every kind of event within 120 s, then stops on SIGINT with exit code 0", async () => {
   const child = spawn(process.execPath, [bin, "demo"], { stdio: ["ignore", "pipe", "pipe"] })
   const firstSeen = new Map<string, number>()
   const started = Date.now()
@@ -20,7 +21,7 @@ it("prints every kind of event within 60 s, then stops on SIGINT with exit code 
   let stderr = ""
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
   const everyKind = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 60_000)
+    const timer = setTimeout(resolve, 120_000)
     child.stdout.on("data", (chunk: Buffer) => {
       buffered += chunk.toString()
       const lines = buffered.split("\n")
@@ -42,8 +43,9 @@ it("prints every kind of event within 60 s, then stops on SIGINT with exit code 
     child.kill("SIGINT")
   }
   const code = await closed
+  console.info(`demo: first event of each kind after (ms) ${JSON.stringify(Object.fromEntries(firstSeen))}`)
   const missing = WatchEvent.kinds.filter((kind) => !firstSeen.has(kind))
-  expect(missing, `kinds not printed within 60 s (seen: ${JSON.stringify(Object.fromEntries(firstSeen))})`).toEqual([])
+  expect(missing, `kinds not printed within 120 s (seen: ${JSON.stringify(Object.fromEntries(firstSeen))})`).toEqual([])
   expect(code, stderr.slice(-2000)).toBe(0)
   expect(stderr).toMatch(/demo: a simulator at http:\/\/127\.0\.0\.1:\d+/)
-}, 90_000)
+}, 180_000)

@@ -60,17 +60,30 @@ it("SIGTERM while the reader is stalled: every committed event is delivered, exi
   let stderr = ""
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
   const chunks: Array<Buffer> = []
-  child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk))
+  let lines = 0
+  const read = new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      chunks.push(chunk)
+      lines += chunk.toString().split("\n").length - 1
+      if (lines >= 300) resolve()
+    })
+    child.on("close", () => reject(new Error(`the watcher exited after ${lines} lines; stderr:\n${stderr.slice(-2000)}`)))
+  })
   const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)))
-  // Read a little, then stall the reader while the watcher has far more to write than a pipe holds.
-  await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()))
-  child.stdout.pause()
-  await sleep(1500)
-  child.kill("SIGTERM")
-  await sleep(1000)
-  child.stdout.resume()
-  const code = await closed
-  expect(code, stderr.slice(-2000)).toBe(0)
+  try {
+    // Read 300 lines (each printed after its batch was committed), then stall the reader while the
+    // watcher has far more to write than a pipe holds.
+    await read
+    child.stdout.pause()
+    await sleep(1500)
+    child.kill("SIGTERM")
+    await sleep(1000)
+    child.stdout.resume()
+    const code = await closed
+    expect(code, stderr.slice(-2000)).toBe(0)
+  } finally {
+    child.kill("SIGKILL")
+  }
 
   const ids = new Set(
     Buffer.concat(chunks).toString().split("\n").filter((line) => line !== "").map((line) => (JSON.parse(line) as { id: string }).id)
@@ -94,4 +107,4 @@ it("SIGTERM while the reader is stalled: every committed event is delivered, exi
   // More than a pipe's 64 KiB was committed, and all of it arrived.
   expect(truth.length).toBeGreaterThan(300)
   expect(truth.filter((event) => !ids.has(event.id)).map((event) => event.id)).toEqual([])
-}, 60_000)
+}, 180_000)

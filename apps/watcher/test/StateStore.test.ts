@@ -6,10 +6,11 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
-import { spawn, spawnSync } from "node:child_process"
+import { type ChildProcessByStdio, spawn, spawnSync } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import type { Readable } from "node:stream"
 import { fileURLToPath } from "node:url"
 import { loadSqlite } from "../src/internal/sqlite.js"
 import { StateStore, type WatchedWallet, WatchEvent } from "../src/index.js"
@@ -189,6 +190,27 @@ describe("StateStore", () => {
     }), 30_000)
 })
 
+/**
+ * Reads the commit loop's reported sequence numbers and kills it with SIGKILL once it reported
+ * commit 137 (any moment will do: every reported commit must be kept wherever the kill lands).
+ * Resolves with the last reported number.
+ */
+const killedAfterSome = (loop: ChildProcessByStdio<null, Readable, Readable>) =>
+  new Promise<number>((resolve, reject) => {
+    let last = 0
+    let buffer = ""
+    let stderr = ""
+    loop.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    loop.stdout.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString()
+      const lines = buffer.split("\n")
+      buffer = lines.pop() ?? ""
+      for (const line of lines) last = Math.max(last, Number(line))
+      if (last >= 137) loop.kill("SIGKILL")
+    })
+    loop.on("exit", (_, signal) => signal === "SIGKILL" ? resolve(last) : reject(new Error(`the child exited without being killed: ${stderr}`)))
+  })
+
 describe("StateStore durability", () => {
   it.effect("a batch committed by a process that then dies of kill -9 is there after a restart", () =>
     Effect.gen(function*() {
@@ -209,28 +231,13 @@ describe("StateStore durability", () => {
       assert.deepStrictEqual(state.blocks, [{ chain: "0x1", number: 41n, hash: hash(41) }])
     }), { timeout: 60_000 })
 
-  it.effect("killed with kill -9 at a random moment of a commit loop: every reported commit kept, nothing half-written", () =>
+  it.effect("killed with kill -9 in the middle of a commit loop: every reported commit kept, nothing half-written", () =>
     Effect.gen(function*() {
       const path = tempFile()
-      const reported = yield* Effect.promise(() =>
-        new Promise<number>((resolve, reject) => {
-          const process_ = spawn(process.execPath, [child, path, "loop"], { stdio: ["ignore", "pipe", "pipe"] })
-          const target = 20 + Math.floor(Math.random() * 200)
-          let last = 0
-          let buffer = ""
-          let stderr = ""
-          process_.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-          process_.stdout.on("data", (chunk: Buffer) => {
-            buffer += chunk.toString()
-            const lines = buffer.split("\n")
-            buffer = lines.pop() ?? ""
-            for (const line of lines) last = Math.max(last, Number(line))
-            if (last >= target) process_.kill("SIGKILL")
-          })
-          process_.on("exit", (_, signal) =>
-            signal === "SIGKILL" ? resolve(last) : reject(new Error(`the child exited without being killed: ${stderr}`))
-          )
-        })
+      const reported = yield* Effect.acquireUseRelease(
+        Effect.sync(() => spawn(process.execPath, [child, path, "loop"], { stdio: ["ignore", "pipe", "pipe"] })),
+        (process_) => Effect.promise(() => killedAfterSome(process_)),
+        (process_) => Effect.sync(() => process_.kill("SIGKILL"))
       )
       const state = yield* snapshot(path)
       const last = Option.getOrThrow(state.last)

@@ -81,7 +81,7 @@ describe("--backfill on the CLI", () => {
       // A call fails after 4 attempts rarely; the old code failed on the first cut-short page.
       expect(tries, notes.join("; ")).toBeLessThanOrEqual(13)
       console.info(`10 backfills, ${tries} runs; faults: ${JSON.stringify(stats.faults)}; ${notes.join("; ")}`)
-    }), 180_000)
+    }), 300_000)
 
   it("kill -9 after the first batch, then the same command again: nothing lost, at most the batch in flight printed again, not the range", () =>
     withSimulator({ seed: 222, indexing: false, chains: ["0x1"], history: 800 }, async (sim) => {
@@ -97,7 +97,7 @@ describe("--backfill on the CLI", () => {
       const killed = new Watcher(flags)
       try {
         // Past the first batch (about 500 events, never 800): the kill lands in a later one.
-        await killed.waitFor("800 lines", () => completeLines(killed.stdout).length >= 800, 60_000)
+        await killed.waitFor("800 lines", () => completeLines(killed.stdout).length >= 800, 120_000)
       } finally {
         await killed.stop("SIGKILL")
       }
@@ -133,5 +133,5 @@ describe("--backfill on the CLI", () => {
       expect(first.length + second.length - repeated.length).toBe(truth.length)
       expect(second.length, "the next run did not start over").toBeLessThan(truth.length - 400)
       console.info(`kill -9 after ${first.length} of ${truth.length} lines; the next run printed ${second.length}, ${repeated.length} of them again`)
-    }), 120_000)
+    }), 240_000)
 })

@@ -126,7 +126,7 @@ beforeAll(async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) results.set(next.name, await runCli(next.args, next.env))
   }
   await Promise.all([worker(), worker(), worker()])
-}, 90_000)
+}, 240_000)
 
 describe("each bad input exits 2 with its message, and prints nothing on stdout", () => {
   for (const { message, name } of cases) {

@@ -54,7 +54,7 @@ describe.concurrent("the CLI against the ground truth with 20% faults", () => {
           flags: [...flags, "--request-timeout", "2s"],
           seed,
           afterBaseline: faultsOn(sim),
-          catchUpMs: 60_000
+          catchUpMs: 120_000
         })
         expect(result.truth.length).toBeGreaterThan(20)
         const stats = await Effect.runPromise(sim.stats)
@@ -68,6 +68,6 @@ describe.concurrent("the CLI against the ground truth with 20% faults", () => {
           expect(stats.faults.serverError + stats.faults.rateLimited).toBeGreaterThan(0)
           expect(stats.faults.truncated + stats.faults.malformed + stats.faults.reset).toBeGreaterThan(0)
         }
-      }), 100_000)
+      }), 300_000)
   }
 })

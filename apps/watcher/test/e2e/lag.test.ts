@@ -97,6 +97,6 @@ describe.concurrent("indexing lag: --once runs over 100+ blocks", () => {
           expect(duplicates(ids(printed))).toEqual([])
           expect(sorted(ids(printed))).toEqual(sorted(ids(truth)))
         }
-      ), 90_000)
+      ), 300_000)
   }
 })

@@ -103,7 +103,7 @@ describe.concurrent("a reorganisation of depth 2 between two runs", () => {
         expect(sorted(ids(standing))).toEqual(sorted(ids(truth)))
         // Nothing orphaned stands.
         for (const event of orphaned) expect(gone.has(event.id)).toBe(true)
-      }), 60_000)
+      }), 180_000)
   }
 
   it("--confirmations 3: nothing is retracted and nothing orphaned is printed", () =>
@@ -135,5 +135,5 @@ describe.concurrent("a reorganisation of depth 2 between two runs", () => {
       expect(truth.some((event) => blockOf(event) >= head(sim) - 4n)).toBe(true)
       expect(duplicates(ids(all))).toEqual([])
       expect(sorted(ids(all))).toEqual(sorted(ids(truth)))
-    }), 60_000)
+    }), 180_000)
 })

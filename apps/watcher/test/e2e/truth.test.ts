@@ -41,7 +41,7 @@ describe.concurrent("the CLI against the ground truth, 100+ blocks", () => {
         if (strategy === "block-scan") expect(byOperation.getWalletNFTTransfers).toBe(0)
         else expect(byOperation.getWalletNFTTransfers).toBeGreaterThan(0)
         expect(byOperation.getNFTTransfersByBlock).toBeGreaterThan(0)
-      }), 90_000)
+      }), 300_000)
   }
 
   it("Aptos mainnet wallets (--ledger-base-url): every token transfer once, nothing else", () =>
@@ -52,5 +52,5 @@ describe.concurrent("the CLI against the ground truth, 100+ blocks", () => {
       expect(result.printed.every((event) => event.kind === "aptos.token.in" || event.kind === "aptos.token.out")).toBe(true)
       const head = await headOf(sim)
       for (const wallet of wallets) expect(result.final.get(walletKey(wallet))! <= head(wallet)).toBe(true)
-    }), 90_000)
+    }), 300_000)
 })

@@ -74,7 +74,7 @@ export const watchAgainstTruth = async (options: ScenarioOptions): Promise<Scena
 
   const watcher = new Watcher([...flags, "--interval", "100ms"])
   try {
-    await watcher.waitFor("the watcher to start", () => /watching \d+ wallet/.test(watcher.stderr), 30_000)
+    await watcher.waitFor("the watcher to start", () => /watching \d+ wallet/.test(watcher.stderr), 90_000)
     const advanced = await drive(sim, {
       total: options.blocks ?? 108,
       minStep: options.step?.[0] ?? 1,
@@ -93,7 +93,7 @@ export const watchAgainstTruth = async (options: ScenarioOptions): Promise<Scena
         for (const id of wanted) if (!seen.has(id)) return false
         return true
       },
-      options.catchUpMs ?? 40_000
+      options.catchUpMs ?? 120_000
     )
     // A few more cycles: nothing more may come.
     await sleep(600)
