@@ -75,17 +75,16 @@ const firstLine = (text) => String(text ?? "").replace(/\u001b\[[0-9;]*m/g, "").
 
 // "package > file > test name: first line of the error", for every test (or file) that failed, so
 // the end of a CI log says which ones without scrolling back through turbo's interleaved output.
-function failedTests(name, dir, report) {
-  const out = []
-  for (const suite of Array.isArray(report.testResults) ? report.testResults : []) {
-    const file = path.relative(path.join(repoRoot, dir), suite?.name ?? "?")
-    const tests = Array.isArray(suite?.assertionResults) ? suite.assertionResults : []
-    if (suite?.status === "failed" && tests.length === 0) out.push(`${name} > ${file}: ${firstLine(suite.message) || "failed to load"}`)
-    for (const test of tests) {
-      if (test?.status === "failed") out.push(`${name} > ${file} > ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`)
-    }
-  }
-  return out
+function failedTests(name, dir, suites, brokenFiles) {
+  const file = (suite) => path.relative(path.join(repoRoot, dir), suite?.name ?? "?")
+  return [
+    ...brokenFiles.map((suite) => `${name} > ${file(suite)}: ${firstLine(suite.message) || "failed to load"}`),
+    ...suites.flatMap((suite) =>
+      (Array.isArray(suite?.assertionResults) ? suite.assertionResults : [])
+        .filter((test) => test?.status === "failed")
+        .map((test) => `${name} > ${file(suite)} > ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`)
+    )
+  ]
 }
 
 const rows = []
@@ -104,7 +103,8 @@ for (const dir of findReports()) {
   }
   // A test file that failed to load (syntax error, bad import, throw at top level) has status
   // "failed" and no assertion results; vitest counts it in no test total, so count it as 1 failed.
-  const brokenFiles = (Array.isArray(report.testResults) ? report.testResults : []).filter(
+  const suites = Array.isArray(report.testResults) ? report.testResults : []
+  const brokenFiles = suites.filter(
     (suite) => suite?.status === "failed" && (!Array.isArray(suite.assertionResults) || suite.assertionResults.length === 0)
   )
   const row = {
@@ -117,7 +117,7 @@ for (const dir of findReports()) {
       : ""
   }
   rows.push(row)
-  failures.push(...failedTests(row.name, dir, report))
+  failures.push(...failedTests(row.name, dir, suites, brokenFiles))
   totals.passed += row.passed
   totals.failed += row.failed
   totals.skipped += row.skipped

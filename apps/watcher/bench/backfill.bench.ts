@@ -28,9 +28,12 @@ interface Measured {
   readonly wallets: number
 }
 
-/** Runs one measured backfill process (with `live`, collecting garbage after each batch). */
+/** Runs one measured backfill process (with `live`, collecting garbage after each batch); rejects when it backfilled another count of wallets. */
 const measure = (args: ReadonlyArray<string>, live = false): Promise<Measured> =>
-  live ? measureChild<Measured>(child, [...args, "live"], ["--expose-gc"]) : measureChild<Measured>(child, args)
+  (live ? measureChild<Measured>(child, [...args, "live"], ["--expose-gc"]) : measureChild<Measured>(child, args)).then((measured) => {
+    if (measured.wallets !== walletCount) throw new Error(`backfill.child.ts backfilled ${measured.wallets} wallets, not ${walletCount}`)
+    return measured
+  })
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 const line = (label: string, cells: ReadonlyArray<string>) => console.log(`  ${label.padEnd(22)}${cells.map((cell) => cell.padStart(16)).join("")}`)

@@ -346,7 +346,7 @@ export const run = Effect.fnUntraced(function*<E, R>(
         `where each got to: ${resumed.map((plan) => `${plan.wallet.chain}:${plan.wallet.address} ${plan.through === undefined ? "not started" : `block ${plan.through}`}`).join(", ")}`
     )
   }
-  const label = from === undefined ? `backfill (resumed from ${resumed[0]!.label})` : `backfill from ${formatFrom(from)}`
+  const label = from === undefined ? `backfill (resumed from ${resumed[0]!.label})` : `backfill from ${fromLabel}`
   const bar = options.progress === undefined
     ? ProgressBar.silent
     : ProgressBar.make(options.progress, { label, total, done: doneBefore(resumed), now: () => clock.currentTimeMillisUnsafe() })
@@ -356,11 +356,12 @@ export const run = Effect.fnUntraced(function*<E, R>(
   const emit = (batch: Omit<Batch, "eventIds" | "pending"> & { readonly events: ReadonlyArray<WatchEvent> }) =>
     Effect.uninterruptible(Effect.gen(function*() {
       yield* store.commit({ ...batch, eventIds: batch.events.map((event) => event.id), pending: batch.events })
+      // A batch without events committed no pending events: nothing to forget.
       if (batch.events.length > 0) {
         bar.clear()
         yield* options.write(batch.events)
+        yield* store.clearPending
       }
-      yield* store.clearPending
       events += batch.events.length
       committed.push(...batch.checkpoints ?? [])
     }))

@@ -114,10 +114,10 @@ export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
         ? 1
         : Math.max(1, Math.ceil(Duration.toMillis(config.defiInterval) / Duration.toMillis(config.interval)))
     })
-    // A batch committed before its events were all written (the last run died in between): first.
-    yield* engine.recover(print)
-    // The backfill asked for, or one a run before was interrupted in (resumed with or without
-    // --backfill: its wallets would otherwise miss the rest of their history).
+    // First, a batch committed before its events were all written (the last run died in between):
+    // `Backfill.run` writes it again before anything else. Then the backfill asked for, or one a
+    // run before was interrupted in (resumed with or without --backfill: its wallets would
+    // otherwise miss the rest of their history).
     yield* Backfill.run({
       wallets: config.wallets,
       from: config.backfill,

@@ -14,11 +14,12 @@ import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain } from "@chainquery/schema"
 import { Effect } from "effect"
 import type { From } from "../Backfill.js"
-import { type EngineError, fromClient as failed } from "../EngineError.js"
+import type { EngineError } from "../EngineError.js"
 import type { BackfillProgress, Checkpoint } from "../StateStore.js"
 import { type EvmWallet, key } from "../WatchedWallet.js"
 import type { Start } from "./backfillReader.js"
-import { safeHead } from "./evmReads.js"
+import { maxOf } from "./cycleStep.js"
+import { newestOfSome, safeHead } from "./evmReads.js"
 
 /**
  * One wallet's part of a chain's backfill: its reads start at `start` and end at `upTo`;
@@ -53,17 +54,6 @@ export interface PlanInput {
   readonly concurrency: number
 }
 
-/** How many wallets without a checkpoint are asked for their newest transfer, to start the head search. */
-const sample = 5
-
-const maxOf = (values: ReadonlyArray<bigint>): bigint => values.reduce((a, b) => (b > a ? b : a), 0n)
-
-/** The block of a wallet's newest transfer (0 when it has none). */
-const newestBlock = (client: EvmClient.Service, chain: Chain.ChainId, wallet: EvmWallet) =>
-  client.getWalletNFTTransfers({ address: wallet.address, chain, limit: 1, order: "DESC" }).pipe(
-    Effect.map((page) => page.result[0]?.block_number ?? 0n),
-    Effect.mapError(failed("getWalletNFTTransfers"))
-  )
 
 /**
  * The plan of a wallet whose backfill was interrupted: on from the block after the one it reached
@@ -104,7 +94,7 @@ export const progressOf = (
 /** The plan of a wallet read from FROM up to `upTo`. */
 const freshPlan = (wallet: EvmWallet, from: From, label: string, upTo: bigint, since: bigint | null): WalletPlan => ({
   wallet,
-  start: from._tag === "Block" ? { _tag: "Block", block: from.block } : { _tag: "Date", date: from.date },
+  start: from,
   upTo,
   through: from._tag === "Block" ? from.block - 1n : undefined,
   origin: from._tag === "Block" ? from.block : undefined,
@@ -128,7 +118,7 @@ export const planChain = Effect.fnUntraced(function*(input: PlanInput): Effect.f
     })
     const start = tracked.length > 0
       ? maxOf(tracked)
-      : maxOf(yield* Effect.forEach(fresh.slice(0, sample), (wallet) => newestBlock(client, chain, wallet), { concurrency: input.concurrency }))
+      : yield* newestOfSome(client, chain, fresh, input.concurrency)
     head = yield* safeHead(client, chain, start, input.confirmations, { fromIndexed: true })
   }
   // A new wallet reports what comes after the block before FROM (a date: every block before it,

@@ -9,12 +9,11 @@
 import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain } from "@chainquery/schema"
 import { Effect } from "effect"
-import { fromClient as failed } from "../EngineError.js"
 import type { Checkpoint, StateStore } from "../StateStore.js"
 import { type EvmWallet, key } from "../WatchedWallet.js"
 import { blockScan } from "./blockScan.js"
 import { emptyStep, maxOf, type Step } from "./cycleStep.js"
-import { safeHead } from "./evmReads.js"
+import { newestOfSome, safeHead } from "./evmReads.js"
 import { perWallet } from "./perWallet.js"
 import { loadRecent, nothingRecorded, type Tracked } from "./recentBlocks.js"
 import { stands, witnessedHead } from "./witness.js"
@@ -35,9 +34,6 @@ export interface ChainInput {
   readonly maxBlocks: number
 }
 
-
-/** How many wallets' latest transfers are read to find a block that exists, at a baseline. */
-const baselineSample = 5
 
 /** The first checkpoint of wallets seen for the first time: at `position`, reporting what comes after it. */
 const baselineOf = (wallets: ReadonlyArray<EvmWallet>, position: bigint): Array<Checkpoint> =>
@@ -62,9 +58,7 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
 
   if (tracked.length === 0) {
     // First start: a block that exists (the newest transfer of a few wallets), then the safe head.
-    const latest = yield* Effect.forEach(fresh.slice(0, baselineSample), (wallet) =>
-      Effect.map(readWalletLatest(client, chain, wallet.address), (block) => block ?? 0n))
-    const safe = yield* safeHead(client, chain, maxOf([0n, ...latest]), confirmations, { fromIndexed: true })
+    const safe = yield* safeHead(client, chain, yield* newestOfSome(client, chain, fresh), confirmations, { fromIndexed: true })
     return { ...emptyStep, checkpoints: baselineOf(fresh, safe) } satisfies Step
   }
 
@@ -110,10 +104,4 @@ const withFresh = (step: Step, start: bigint, fresh: ReadonlyArray<EvmWallet>): 
   return { ...step, checkpoints: [...step.checkpoints, ...baselineOf(fresh, reached)] }
 }
 
-/** The block of a wallet's newest transfer, if it has any. */
-const readWalletLatest = (client: EvmClient.Service, chain: Chain.ChainId, address: string) =>
-  client.getWalletNFTTransfers({ address, chain, limit: 1, order: "DESC" }).pipe(
-    Effect.map((page) => page.result[0]?.block_number),
-    Effect.mapError(failed("getWalletNFTTransfers"))
-  )
 

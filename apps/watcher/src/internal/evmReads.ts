@@ -9,6 +9,7 @@ import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain, NftTransfer } from "@chainquery/schema"
 import { Effect, Option } from "effect"
 import { fromClient as failed } from "../EngineError.js"
+import { maxOf } from "./cycleStep.js"
 
 /** What a listing says about its blocks: they exist, their transfers are all indexed. */
 export interface Listing {
@@ -80,6 +81,26 @@ export const readWallet = (client: EvmClient.Service, chain: Chain.ChainId, addr
       limit: pageSize,
       ...(cursor === undefined ? {} : { cursor })
     }))
+
+/** How many wallets' newest transfers {@link newestOfSome} reads. */
+const newestSample = 5
+
+/**
+ * The newest block among the newest transfers of the first few of `wallets` (0 when none has
+ * any), read `concurrency` at a time: a block known to exist and be indexed, where a search for
+ * the head starts when no checkpoint gives one.
+ */
+export const newestOfSome = (
+  client: EvmClient.Service,
+  chain: Chain.ChainId,
+  wallets: ReadonlyArray<{ readonly address: string }>,
+  concurrency = 1
+) =>
+  Effect.forEach(wallets.slice(0, newestSample), (wallet) =>
+    client.getWalletNFTTransfers({ address: wallet.address, chain, limit: 1, order: "DESC" }).pipe(
+      Effect.map((page) => page.result[0]?.block_number ?? 0n),
+      Effect.mapError(failed("getWalletNFTTransfers"))
+    ), { concurrency }).pipe(Effect.map((blocks) => maxOf([0n, ...blocks])))
 
 /**
  * The last block `>= from` for which `holds` is true, given that it holds at `from` and that it

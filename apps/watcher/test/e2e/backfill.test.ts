@@ -11,6 +11,7 @@ import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { StateStore, type WatchEvent } from "../../src/index.js"
 import { busiestEvm } from "../support/engineHarness.js"
+import { standing } from "../support/standing.js"
 import {
   compared,
   completeLines,
@@ -33,11 +34,6 @@ import {
 const dir = tempDir("backfill")
 afterAll(() => dir.remove())
 
-/** What stands after the retractions: the events printed and not retracted later. */
-const standing = (events: ReadonlyArray<WatchEvent.WatchEvent>): Array<WatchEvent.WatchEvent> => {
-  const retracted = new Set(events.flatMap((event) => (event.kind === "retracted" ? [event.retracts] : [])))
-  return events.filter((event) => event.kind !== "retracted" && !retracted.has(event.id))
-}
 
 const blockOf = (event: WatchEvent.WatchEvent) => ("blockNumber" in event ? event.blockNumber : -1n)
 
