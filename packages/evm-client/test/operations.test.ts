@@ -132,22 +132,26 @@ describe("EvmClient operations", () => {
         assert.strictEqual(none.result.length, 0)
       }))
 
-    it.effect("A5 getNFTOwners: the contract's owners, with normalised metadata", () =>
+    it.effect("A5 getNFTOwners: the contract's owners, with normalised metadata and each token's minter", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const client = yield* EvmClient.EvmClient
-        const { contract } = busiest(sim)
+        const { chain, contract } = busiest(sim)
         const page = yield* client.getNFTOwners({ address: contract, chain: "eth", normalizeMetadata: true, mediaItems: false, limit: 100 })
         assert.isTrue(page.result.length > 0)
         assert.deepStrictEqual(page.status, Option.some("SYNCED"))
         assert.isTrue(page.result.every((o) => o.token_address === contract && o.amount > 0n))
         assert.isTrue(Option.isSome(page.result[0]!.normalized_metadata))
+        for (const owner of page.result) {
+          const mint = chain.transfers[chain.transfersByToken.get(`${contract}:${owner.token_id}`)![0]!]!
+          assert.deepStrictEqual(owner.minter_address, Option.some(mint.to))
+        }
         const plain = yield* client.getNFTOwners({ address: contract, chain: "eth", limit: 2, format: "decimal" })
         assert.strictEqual(plain.result.length, 2)
         assert.isTrue(Option.isSome(plain.cursor))
       }))
 
-    it.effect("A6 getBlock: by number and hash, with internal transactions; unknown blocks are Option.none()", () =>
+    it.effect("A6 getBlock: by number and hash, with internal transactions and the base fee; unknown blocks are Option.none()", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const client = yield* EvmClient.EvmClient
@@ -158,6 +162,8 @@ describe("EvmClient operations", () => {
         assert.strictEqual(value.number, BigInt(block))
         assert.strictEqual(value.hash, chain.block(block)!.hash)
         assert.strictEqual(value.transactions.length, chain.block(block)!.txs.length)
+        assert.isTrue(Option.isSome(value.base_fee_per_gas))
+        assert.isTrue(value.transactions.every((tx) => Option.isSome(tx.transfer_index)))
         const byHash = yield* client.getBlock({ block: value.hash, chain: "eth" })
         assert.strictEqual(Option.getOrThrow(byHash).number, BigInt(block))
         assert.deepStrictEqual(yield* client.getBlock({ block: chain.head + 1000, chain: "eth" }), Option.none())

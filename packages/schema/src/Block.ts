@@ -8,6 +8,22 @@ import { Schema } from "effect"
 import * as Wire from "./Wire.js"
 
 /**
+ * Where a transaction or a log sits in the chain, as the service numbers it in A6:
+ * `[block_number, transaction_index]` for a transaction, `[block_number, transaction_index,
+ * log_index]` for a log. Tuples of this kind sort in chain order.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Block } from "@chainquery/schema"
+ *
+ * Schema.decodeUnknownSync(Block.TransferIndex)([15863321, 22, 52]) // [15863321, 22, 52]
+ * ```
+ * @since 0.1.0
+ */
+export const TransferIndex = Schema.Array(Wire.IntNumber)
+
+/**
  * An event log emitted by a transaction.
  *
  * @example
@@ -33,7 +49,11 @@ export const BlockLog = Schema.Struct({
   topic3: Wire.nullable(Schema.String),
   block_timestamp: Wire.Timestamp("millis"),
   block_number: Wire.BigIntString,
-  block_hash: Schema.String
+  block_hash: Schema.String,
+  /** The value (in wei) of the transaction that emitted the log (not in service.md). */
+  transaction_value: Wire.nullable(Wire.BigIntString),
+  /** The log's position as the service numbers it: `[block_number, transaction_index, log_index]`. */
+  transfer_index: Wire.nullable(TransferIndex)
 })
 
 /**
@@ -115,7 +135,9 @@ export const BlockTransaction = Schema.Struct({
   block_number: Wire.BigIntString,
   block_hash: Schema.String,
   logs: Wire.list(BlockLog),
-  internal_transactions: Wire.list(InternalTransaction)
+  internal_transactions: Wire.list(InternalTransaction),
+  /** The transaction's position as the service numbers it: `[block_number, transaction_index]`. */
+  transfer_index: Wire.nullable(TransferIndex)
 })
 
 /**
@@ -161,7 +183,12 @@ export const Block = Schema.Struct({
   gas_limit: Wire.BigIntString,
   gas_used: Wire.BigIntString,
   transaction_count: Wire.BigIntString,
-  transactions: Wire.list(BlockTransaction)
+  transactions: Wire.list(BlockTransaction),
+  /**
+   * The block's base fee per gas in wei (EIP-1559; what gas analytics read). `None` for blocks
+   * before the London fork and where the service leaves it out (not in service.md).
+   */
+  base_fee_per_gas: Wire.nullable(Wire.BigIntString)
 })
 
 /**

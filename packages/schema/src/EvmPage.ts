@@ -19,6 +19,12 @@ const pageFields = {
   cursor: Wire.Cursor("")
 }
 
+/**
+ * The number of records of the whole listing: `null` unless the service was asked to count them
+ * (every real capture of A2 to A5 has it, mostly `null`; service.md gives it only for A1).
+ */
+const totalField = { total: Wire.nullable(Wire.IntNumber) }
+
 const indexingFields = {
   block_exists: Wire.nullable(Wire.BooleanValue),
   index_complete: Wire.nullable(Wire.BooleanValue)
@@ -64,7 +70,7 @@ export type TransfersByBlockPage = typeof TransfersByBlockPage.Type
  * ```
  * @since 0.1.0
  */
-export const TransfersPage = Rejected.envelope({ ...pageFields, ...indexingFields }, NftTransfer)
+export const TransfersPage = Rejected.envelope({ ...totalField, ...pageFields, ...indexingFields }, NftTransfer)
 
 /**
  * @example
@@ -90,7 +96,7 @@ export type TransfersPage = typeof TransfersPage.Type
  * ```
  * @since 0.1.0
  */
-export const TradesPage = Rejected.envelope(pageFields, NftTrade)
+export const TradesPage = Rejected.envelope({ ...totalField, ...pageFields }, NftTrade)
 
 /**
  * @example
@@ -130,7 +136,7 @@ export const SyncStatus = Schema.Literals(["SYNCING", "SYNCED"])
  * ```
  * @since 0.1.0
  */
-export const OwnersPage = Rejected.envelope({ status: Wire.nullable(SyncStatus), ...pageFields }, NftOwner)
+export const OwnersPage = Rejected.envelope({ status: Wire.nullable(SyncStatus), ...totalField, ...pageFields }, NftOwner)
 
 /**
  * @example

@@ -42,7 +42,12 @@ export const NftOwner = Schema.Struct({
   last_token_uri_sync: Wire.nullable(Wire.Timestamp("millis")),
   last_metadata_sync: Wire.nullable(Wire.Timestamp("millis")),
   possible_spam: Wire.nullable(Wire.BooleanString),
-  verified_collection: Wire.nullable(Wire.BooleanString)
+  verified_collection: Wire.nullable(Wire.BooleanString),
+  /**
+   * Who the token was minted to: the first receiver of the token on the chain, the provenance
+   * of the token (not in service.md; `None` where the service does not know it).
+   */
+  minter_address: Wire.nullable(Schema.String)
 })
 
 /**

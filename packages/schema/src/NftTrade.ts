@@ -31,7 +31,12 @@ export const NftTrade = Schema.Struct({
   price: Wire.BigIntString,
   block_timestamp: Wire.Timestamp("naive"),
   block_number: Wire.BigIntString,
-  block_hash: Schema.String
+  block_hash: Schema.String,
+  /**
+   * Whether the traded collection is verified by the service; a JSON boolean on the wire (not in
+   * service.md, which has no flag for trades).
+   */
+  verified_collection: Wire.nullable(Wire.BooleanValue)
 })
 
 /**

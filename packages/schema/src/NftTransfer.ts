@@ -44,7 +44,12 @@ export const NftTransfer = Schema.Struct({
   log_index: Wire.IntString,
   operator: Wire.nullable(Schema.String),
   possible_spam: Wire.nullable(Wire.BooleanString),
-  verified_collection: Wire.nullable(Wire.BooleanString)
+  verified_collection: Wire.nullable(Wire.BooleanString),
+  /**
+   * A flag the service sends on each transfer as `1`/`0` (`1` in every capture); neither
+   * service.md nor the reference says what it certifies, so read it as the service's own mark.
+   */
+  verified: Wire.nullable(Wire.BooleanNumber)
 })
 
 /**

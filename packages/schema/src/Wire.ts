@@ -230,6 +230,22 @@ export const BooleanString: Schema.Codec<boolean, "true" | "false"> = liberal(Sc
 export const BooleanValue: Schema.Codec<boolean, boolean> = liberal(Schema.Boolean, "a boolean (true/false, or a string holding one)", toBoolean, identity<boolean>)
 
 /**
+ * A flag the service sends as the number `1` or `0` (`verified` of NFT transfers); JSON booleans
+ * and strings holding either form are accepted too. Decoded to `boolean`, encoded as `1`/`0`.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Wire } from "@chainquery/schema"
+ *
+ * Schema.decodeUnknownSync(Wire.BooleanNumber)(1) // true
+ * Schema.encodeSync(Wire.BooleanNumber)(false) // 0
+ * ```
+ * @since 0.1.0
+ */
+export const BooleanNumber: Schema.Codec<boolean, 0 | 1> = liberal(Schema.Boolean, "a flag (1/0, true/false, or a string holding one)", toBoolean, (value: boolean): 0 | 1 => (value ? 1 : 0))
+
+/**
  * How a timestamp is written on the wire:
  * - `naive`: `2023-07-17T21:27:59.000`, no zone (family A transfers and trades, per service.md);
  * - `millis`: `2023-07-17T21:27:59.000Z` (family A owners and blocks);

@@ -28,7 +28,7 @@ describe("README examples", () => {
     assert.isTrue(Option.isNone(page.cursor))
     assert.deepStrictEqual(page.rejected, [])
     const wire = Schema.encodeSync(EvmPage.TransfersPage)(page)
-    assert.deepStrictEqual({ ...wire }, { ...body, block_exists: null, index_complete: null })
+    assert.deepStrictEqual({ ...wire }, { total: null, ...body, block_exists: null, index_complete: null })
   })
 
   it("an odd record is reported in rejected, not dropped silently", () => {

@@ -42,6 +42,8 @@ type Leaf =
   /** a finite JSON number */
   | "number"
   | "boolean"
+  /** the JSON number 1 or 0 (a flag the service sends as a number) */
+  | "bit"
   /** a JSON object */
   | "object"
   /** ISO 8601 date-time without a zone: 2023-07-17T21:27:59.000 */
@@ -87,6 +89,7 @@ const leafChecks: { readonly [K in Leaf]: (value: unknown) => boolean } = {
   integer: (value) => Predicate.isNumber(value) && Number.isSafeInteger(value),
   number: (value) => Predicate.isNumber(value) && Number.isFinite(value),
   boolean: Predicate.isBoolean,
+  bit: (value) => value === 0 || value === 1,
   object: (value) => Predicate.isObject(value) && !Array.isArray(value),
   naive: (value) => Predicate.isString(value) && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/.test(value),
   millis: (value) => Predicate.isString(value) && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value),
@@ -126,7 +129,7 @@ const wireViolations = (kind: Kind, value: unknown, path = "$"): ReadonlyArray<s
   const expected = Object.keys(kind.fields)
   const missing = expected.filter((field) => !Object.hasOwn(value, field)).map((field) => `${path}.${field}: missing`)
   const extra = Object.keys(value).filter((field) => !Object.hasOwn(kind.fields, field))
-    .map((field) => `${path}.${field}: not a service.md field`)
+    .map((field) => `${path}.${field}: not a field of service.md or of a real capture`)
   return [
     ...missing,
     ...extra,
@@ -179,7 +182,8 @@ const nftTransfer = record("NftTransfer.NftTransfer", NftTransfer.NftTransfer, {
   log_index: "numeric",
   operator: nullableText,
   possible_spam: nullable("flag"),
-  verified_collection: nullable("flag")
+  verified_collection: nullable("flag"),
+  verified: nullable("bit")
 })
 
 const nftTrade = record("NftTrade.NftTrade", NftTrade.NftTrade, {
@@ -194,7 +198,8 @@ const nftTrade = record("NftTrade.NftTrade", NftTrade.NftTrade, {
   price: "numeric",
   block_timestamp: "naive",
   block_number: "numeric",
-  block_hash: text
+  block_hash: text,
+  verified_collection: nullable("boolean")
 })
 
 const nftOwner = record("NftOwner.NftOwner", NftOwner.NftOwner, {
@@ -218,8 +223,12 @@ const nftOwner = record("NftOwner.NftOwner", NftOwner.NftOwner, {
   last_token_uri_sync: nullable("millis"),
   last_metadata_sync: nullable("millis"),
   possible_spam: nullable("flag"),
-  verified_collection: nullable("flag")
+  verified_collection: nullable("flag"),
+  minter_address: nullableText
 })
+
+/** A6's `transfer_index`: block number, transaction index (and log index) as JSON numbers. */
+const transferIndex = nullable(list("integer"))
 
 const blockLog = record("Block.BlockLog", Block.BlockLog, {
   log_index: "numeric",
@@ -233,7 +242,9 @@ const blockLog = record("Block.BlockLog", Block.BlockLog, {
   topic3: nullableText,
   block_timestamp: "millis",
   block_number: "numeric",
-  block_hash: text
+  block_hash: text,
+  transaction_value: nullable("numeric"),
+  transfer_index: transferIndex
 })
 
 const internalTransaction = record("Block.InternalTransaction", Block.InternalTransaction, {
@@ -271,7 +282,8 @@ const blockTransaction = record("Block.BlockTransaction", Block.BlockTransaction
   block_number: "numeric",
   block_hash: text,
   logs: list(blockLog),
-  internal_transactions: list(internalTransaction)
+  internal_transactions: list(internalTransaction),
+  transfer_index: transferIndex
 })
 
 const block = record("Block.Block", Block.Block, {
@@ -293,7 +305,8 @@ const block = record("Block.Block", Block.Block, {
   gas_limit: "numeric",
   gas_used: "numeric",
   transaction_count: "numeric",
-  transactions: list(blockTransaction)
+  transactions: list(blockTransaction),
+  base_fee_per_gas: nullable("numeric")
 })
 
 const positionToken = record("DefiPositions.PositionToken", DefiPositions.PositionToken, {
@@ -423,6 +436,8 @@ const coin = record("AptosCoin.Coin", AptosCoin.Coin, {
 
 /** Family A: page/page_size numbers, cursor a string ("" when there is no further page). */
 const evmPageFields = { page: "integer", page_size: "integer", cursor: text } as const
+/** A2 to A5: the listing's count, a JSON number (null unless the service counted). */
+const evmTotal = { total: nullable("integer") }
 const indexingFields = { block_exists: nullableBoolean, index_complete: nullableBoolean }
 /** Family B: cursor a string or null, hasNextPage a boolean. */
 const ledgerPageFields = { cursor: nullableText, hasNextPage: "boolean" } as const
@@ -467,13 +482,15 @@ const cases: ReadonlyArray<Case> = [
       result: list(nftTransfer)
     }),
     record("EvmPage.TransfersPage", EvmPage.TransfersPage, {
+      ...evmTotal,
       ...evmPageFields,
       ...indexingFields,
       result: list(nftTransfer)
     }),
-    record("EvmPage.TradesPage", EvmPage.TradesPage, { ...evmPageFields, result: list(nftTrade) }),
+    record("EvmPage.TradesPage", EvmPage.TradesPage, { ...evmTotal, ...evmPageFields, result: list(nftTrade) }),
     record("EvmPage.OwnersPage", EvmPage.OwnersPage, {
       status: nullable(oneOf("SYNCING", "SYNCED")),
+      ...evmTotal,
       ...evmPageFields,
       result: list(nftOwner)
     }),

@@ -179,6 +179,12 @@ export class EvmChain {
     return [...balances].toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   }
 
+  /** The first receiver of a token in the chain's history (whom it was minted to). */
+  minterOf(contract: string, tokenId: bigint): string | undefined {
+    const first = this.transfersByToken.get(tokenKey(contract, tokenId))?.[0]
+    return first === undefined ? undefined : this.transfers[first]!.to
+  }
+
   /** Block of the last transfer of a token at or before `snapshot` (its mint block at least). */
   lastMoveBlock(contract: string, tokenId: bigint, snapshot: number): number {
     let block = 0

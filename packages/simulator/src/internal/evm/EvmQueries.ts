@@ -8,12 +8,13 @@
 import type { Block, BlockNumberOrHash, Chain, DefiPositions, EvmPage, NftOwner } from "@chainquery/schema"
 import { DateTime, Option } from "effect"
 import * as Cursor from "../Cursor.js"
-import { readWindow } from "../Listing.js"
+import { readWindow, type WindowPage } from "../Listing.js"
 import { NotFoundProblem } from "../Problems.js"
 import { Random } from "../Random.js"
 import { positionsAt } from "./Defi.js"
 import type { EvmChain, TransferRow } from "./EvmChain.js"
 import { blockRecord, tradeRecord, transferRecord } from "./EvmRecords.js"
+import { mediaOf, normalizedMetadata, rawMetadata, traitCounts } from "./TokenMetadata.js"
 import type { EvmWorld } from "./EvmWorld.js"
 
 const defaultChain: Chain.ChainId = "0x1"
@@ -42,6 +43,19 @@ const resume = (paging: Paging, fingerprint: string, head: number): Cursor.Curso
 
 const nextCursor = (state: Cursor.CursorState, position: number, more: boolean): Option.Option<string> =>
   more ? some(Cursor.encode({ q: state.q, s: state.s, p: position, k: (state.k ?? 0) + 1 })) : none
+
+/**
+ * The envelope fields of a page read from a window: `total` is `null`, as the service sends it
+ * unless asked to count (every real capture of A2 to A5 has it, mostly `null`).
+ */
+const pageOf = <A>(state: Cursor.CursorState, limit: number, page: WindowPage<A>) => ({
+  total: none,
+  page: state.k ?? 0,
+  page_size: limit,
+  cursor: nextCursor(state, page.position, page.more),
+  result: page.items,
+  rejected: []
+})
 
 const blockBounds = (chain: EvmChain, range: Range): { readonly from: number; readonly to: number } => {
   const from = range.from_block !== undefined
@@ -151,11 +165,7 @@ export class EvmQueries {
       map: (id) => transferRecord(chain, chain.transfers[id]!)
     })
     return {
-      page: state.k ?? 0,
-      page_size: limit,
-      cursor: nextCursor(state, page.position, page.more),
-      result: page.items,
-      rejected: [],
+      ...pageOf(state, limit, page),
       block_exists: some(bounds.to === Number.MAX_SAFE_INTEGER || bounds.to <= chain.head),
       index_complete: some(Math.min(bounds.to, chain.head) <= state.s)
     }
@@ -214,7 +224,7 @@ export class EvmQueries {
       limit,
       map: (id) => tradeRecord(chain, chain.trades[id]!)
     })
-    return { page: state.k ?? 0, page_size: limit, cursor: nextCursor(state, page.position, page.more), result: page.items, rejected: [] }
+    return pageOf(state, limit, page)
   }
 
   /** A5: owners of the tokens of a contract, in mint order. */
@@ -234,6 +244,11 @@ export class EvmQueries {
     while (minted < tokens.length && tokens[minted]!.mintBlock <= state.s) minted++
     const known = Math.ceil(minted * sync.knownShare)
     const collection = chain.collections.find((c) => c.address === params.address)
+    // How many tokens share each trait, among those minted at the snapshot (normalised metadata).
+    const counts = params.normalizeMetadata === true
+      ? traitCounts(tokens.slice(0, minted).map((token) => token.tokenId))
+      : new Map<string, number>()
+    const asked = { ...params, counts }
     const result: Array<NftOwner.NftOwner> = []
     let position = state.p
     let within = state.w ?? 0
@@ -243,7 +258,7 @@ export class EvmQueries {
       while (within < holders.length && result.length < limit) {
         const [owner, amount] = holders[within]!
         within++
-        result.push(this.ownerRecord(chain, collection, token, owner, amount, state.s, params))
+        result.push(this.ownerRecord(chain, collection, token, owner, amount, state.s, asked))
       }
       if (within >= holders.length) {
         position++
@@ -253,6 +268,7 @@ export class EvmQueries {
     const more = position < known
     return {
       status: some(sync.status),
+      total: none,
       page: state.k ?? 0,
       page_size: limit,
       cursor: more ? some(Cursor.encode({ q: state.q, s: state.s, p: position, k: (state.k ?? 0) + 1, w: within })) : none,
@@ -268,13 +284,16 @@ export class EvmQueries {
     owner: string,
     amount: bigint,
     snapshot: number,
-    params: { readonly normalizeMetadata?: boolean | undefined; readonly media_items?: boolean | undefined }
+    params: {
+      readonly normalizeMetadata?: boolean | undefined
+      readonly media_items?: boolean | undefined
+      readonly counts: ReadonlyMap<string, number>
+    }
   ): NftOwner.NftOwner {
-    const name = `${collection?.name ?? "Unknown"} #${token.tokenId}`
-    const image = `https://nft.example.invalid/${token.contract}/${token.tokenId}.png`
-    const metadata = { name, description: `${name}, a simulated token`, image }
     const lastMove = chain.lastMoveBlock(token.contract, token.tokenId, snapshot)
     const minted = DateTime.makeUnsafe(chain.timestampOf(token.mintBlock))
+    const described = { ...token, chainId: chain.profile.id, collectionName: collection?.name ?? "Unknown", synced: minted }
+    const minter = chain.minterOf(token.contract, token.tokenId)
     return {
       token_address: token.contract,
       token_id: token.tokenId,
@@ -283,11 +302,9 @@ export class EvmQueries {
       block_number: BigInt(lastMove),
       block_number_minted: some(BigInt(token.mintBlock)),
       token_uri: some(`https://nft.example.invalid/${token.contract}/${token.tokenId}.json`),
-      metadata: some(JSON.stringify(metadata)),
-      normalized_metadata: params.normalizeMetadata === true
-        ? some({ name, description: metadata.description, image, attributes: [] })
-        : none,
-      media: params.media_items === true ? some({ status: "success", original_media_url: image }) : none,
+      metadata: some(JSON.stringify(rawMetadata(described))),
+      normalized_metadata: params.normalizeMetadata === true ? some(normalizedMetadata(described, params.counts)) : none,
+      media: params.media_items === true ? some(mediaOf(described)) : none,
       amount,
       name: some(collection?.name ?? "Unknown"),
       symbol: some(collection?.symbol ?? "UNK"),
@@ -298,7 +315,8 @@ export class EvmQueries {
       last_token_uri_sync: some(minted),
       last_metadata_sync: some(minted),
       possible_spam: some(false),
-      verified_collection: some(collection?.preIndexed ?? false)
+      verified_collection: some(collection?.preIndexed ?? false),
+      minter_address: minter === undefined ? none : some(minter)
     }
   }
 

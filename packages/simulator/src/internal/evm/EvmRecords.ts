@@ -50,7 +50,8 @@ const makeTransferRecord = (chain: EvmChain, row: TransferRow): NftTransfer.NftT
     log_index: row.logIndex,
     operator: row.operator === null ? none : some(row.operator),
     possible_spam: some(false),
-    verified_collection: some(collection?.preIndexed ?? false)
+    verified_collection: some(collection?.preIndexed ?? false),
+    verified: some(true)
   }
 }
 
@@ -72,7 +73,8 @@ export const tradeRecord = (chain: EvmChain, row: TradeRow): NftTrade.NftTrade =
     price: row.price,
     block_timestamp: DateTime.makeUnsafe(block.timestamp),
     block_number: BigInt(row.block),
-    block_hash: block.hash
+    block_hash: block.hash,
+    verified_collection: some(chain.collections.find((c) => c.address === row.contract)?.preIndexed ?? false)
   }
   tradeRecords.set(row, record)
   return record
@@ -106,7 +108,9 @@ export const blockRecord = (chain: EvmChain, row: BlockRow, internal: boolean): 
     gas_limit: 30_000_000n,
     gas_used: row.txs.reduce((sum, tx) => sum + tx.gasUsed, 0n),
     transaction_count: BigInt(row.txs.length),
-    transactions
+    transactions,
+    // 1 to 5 gwei: below every simulated gas price (5 to 80 gwei), so each pays a tip.
+    base_fee_per_gas: some(BigInt(r.between(1_000, 5_000)) * 10n ** 6n)
   }
 }
 
@@ -151,7 +155,9 @@ const transactionRecord = (
       topic3: some(single ? pad32(transfer.tokenId.toString(16)) : pad32(transfer.to)),
       block_timestamp: timestamp,
       block_number: BigInt(block.number),
-      block_hash: block.hash
+      block_hash: block.hash,
+      transaction_value: some(tx.value),
+      transfer_index: some([block.number, tx.index, transfer.logIndex])
     }
   }),
   internal_transactions: internal
@@ -168,5 +174,6 @@ const transactionRecord = (
       input: "0x",
       output: "0x"
     }))
-    : []
+    : [],
+  transfer_index: some([block.number, tx.index])
 })

@@ -19,6 +19,7 @@ import { OpenResponses } from "./OpenResponses.js"
 import { apiKeyOf, RateLimiter } from "./RateLimit.js"
 import { matchRoute, type OperationId } from "./Routes.js"
 import { Stats } from "./Stats.js"
+import { sendUnknownRoute } from "./UnknownRoute.js"
 
 /** Real time for latency, whatever clock the rate limiter is given. */
 const clock = (): number => performance.now()
@@ -114,7 +115,8 @@ export const makeFrontDoor = (options: FrontDoorOptions): FrontDoor => {
     req: IncomingMessage,
     res: ServerResponse,
     operation: OperationId | undefined,
-    decision: FaultDecision
+    decision: FaultDecision,
+    forward: Handler
   ): void => {
     const { kind, latencyMs } = decision
     if (latencyMs !== undefined) stats.fault("latency")
@@ -122,7 +124,7 @@ export const makeFrontDoor = (options: FrontDoorOptions): FrontDoor => {
     if (kind === undefined || kind === "truncated" || kind === "stalled") {
       stats.spent(operation, rateLimit.weightOf(operation))
       alterResponse(res, { notBefore: clock() + (latencyMs ?? 0), cut: kind }, open, clock)
-      next(req, res)
+      forward(req, res)
       return
     }
     if (latencyMs === undefined) return answer(req, res, decision)
@@ -151,10 +153,12 @@ export const makeFrontDoor = (options: FrontDoorOptions): FrontDoor => {
         return
       }
     }
+    // What the service would answer: the operation, or its 404 for a route it does not have.
+    const forward = operation === undefined ? sendUnknownRoute(family, raw) : next
     const decision = faults.decide(operation)
-    if (decision !== undefined) return injectFault(req, res, operation, decision)
+    if (decision !== undefined) return injectFault(req, res, operation, decision, forward)
     stats.spent(operation, rateLimit.weightOf(operation))
-    next(req, res)
+    forward(req, res)
   }
 
   return { handle, faults, rateLimit, stats, close: () => open.close() }
