@@ -19,11 +19,13 @@ const pageFields = {
   cursor: Wire.Cursor("")
 }
 
-/**
- * The number of records of the whole listing: `null` unless the service was asked to count them
- * (every real capture of A2 to A5 has it, mostly `null`; service.md gives it only for A1).
- */
-const totalField = { total: Wire.nullable(Wire.IntNumber) }
+const totalField = {
+  /**
+   * How many records the whole listing has, when the service counted them (a JSON number);
+   * `None` when it did not (`null`, or absent in older captures). service.md gives it only for A1.
+   */
+  total: Wire.nullable(Wire.IntNumber)
+}
 
 const indexingFields = {
   block_exists: Wire.nullable(Wire.BooleanValue),

@@ -24,9 +24,12 @@ export type JsonType = "null" | "boolean" | "number" | "string" | "array" | "obj
 const typeOf = (value: unknown): JsonType =>
   value === null ? "null" : Array.isArray(value) ? "array" : (typeof value as JsonType)
 
-const visit = (value: unknown, prefix: string, into: Map<string, Set<JsonType>>): void => {
+/** Reads JSON text back into the value it holds, where a path's text stands for one. */
+type ReadText = (path: string, text: string) => unknown
+
+const visit = (value: unknown, prefix: string, into: Map<string, Set<JsonType>>, readText?: ReadText): void => {
   if (Array.isArray(value)) {
-    for (const item of value) visit(item, `${prefix}[]`, into)
+    for (const item of value) visit(item, `${prefix}[]`, into, readText)
     return
   }
   if (!Predicate.isObject(value)) return
@@ -35,7 +38,15 @@ const visit = (value: unknown, prefix: string, into: Map<string, Set<JsonType>>)
     const types = into.get(path)
     if (types === undefined) into.set(path, new Set([typeOf(item)]))
     else types.add(typeOf(item))
-    visit(item, path, into)
+    visit(typeof item === "string" && readText !== undefined ? readText(path, item) : item, path, into, readText)
+  }
+}
+
+const parseOrKeep = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
   }
 }
 
@@ -75,26 +86,38 @@ export const shape = (value: unknown): ReadonlyMap<string, ReadonlySet<JsonType>
 export const of = (value: unknown): ReadonlySet<string> => new Set(shape(value).keys())
 
 /**
- * The key paths of `before` that `after` does not have, sorted.
+ * The key paths of `before` that `after` does not have, sorted. Where `before` has an object (or
+ * an array) and `after` has JSON text at the same path, the text is read: a field kept as its
+ * JSON text (`metadata`, `token_properties`) keeps what it holds.
  *
  * @example
  * ```ts
  * import { KeyPaths } from "@chainquery/schema"
  *
  * KeyPaths.lost({ a: 1, b: [{ c: 2 }] }, { a: 1, b: [] }) // ["b[].c"]
+ * KeyPaths.lost({ props: { hp: 1 } }, { props: "{\"hp\":1}" }) // []
  * ```
  * @since 0.1.0
  */
 export const lost = (before: unknown, after: unknown): ReadonlyArray<string> => {
-  const kept = of(after)
-  return [...of(before)].filter((path) => !kept.has(path)).toSorted()
+  const sent = shape(before)
+  const kept = new Map<string, Set<JsonType>>()
+  visit(after, "", kept, (path, text) => {
+    const types = sent.get(path)
+    return types !== undefined && (types.has("object") || types.has("array")) ? parseOrKeep(text) : text
+  })
+  return [...sent.keys()].filter((path) => !kept.has(path)).toSorted()
 }
 
 /**
  * The key paths of a body that `schema` drops: the body is decoded and encoded back, and the
- * paths the encoded form lacks are returned (empty when nothing is lost). Fails like
- * `Schema.decodeUnknownSync` when the body does not decode. Useful in a test of your own
- * captures, or to log when the service starts sending a field this version does not know.
+ * paths the encoded form lacks are returned (see {@link lost}; empty when nothing is lost).
+ * Fails like `Schema.decodeUnknownSync` when the body does not decode. Useful in a test of your
+ * own captures, or to log when the service starts sending a field this version does not know.
+ *
+ * Two limits: a record a page rejected (see `rejected`) is written back as it came, so its
+ * fields are not checked (the record is reported already); and a field a schema reads under
+ * another name is reported as dropped (A7's single `position`, which decodes into `positions`).
  *
  * @example
  * ```ts

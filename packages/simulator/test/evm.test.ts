@@ -96,6 +96,8 @@ describe("simulator, family A", () => {
         assert.deepStrictEqual(missing.json, { message: "Block not found" })
         const unknownHash = yield* get(`${api}/block/0x${"ab".repeat(32)}?chain=eth`, { key })
         assert.strictEqual(unknownHash.status, 404)
+        const beforeHistory = yield* get(`${api}/block/1?chain=eth`, { key })
+        assert.deepStrictEqual([beforeHistory.status, beforeHistory.json], [404, { message: "Block not found" }])
         const a1 = decode(EvmPage.TransfersByBlockPage, (yield* get(`${api}/block/${beyond}/nft/transfers`, { key })).json)
         assert.deepStrictEqual(a1.block_exists, Option.some(false))
       }))

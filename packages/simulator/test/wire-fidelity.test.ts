@@ -14,18 +14,17 @@ import { Block, EvmPage, KeyPaths } from "@chainquery/schema"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Option, Schema } from "effect"
 import { readFileSync } from "node:fs"
+import { connect } from "node:net"
 import { Simulator } from "../src/index.js"
 import { capturedPaths } from "./support/captures.js"
 import { get } from "./support/http.js"
+import { documentedFields } from "./support/serviceFields.js"
 import { type Sample, sampleAnswers } from "./support/wireSamples.js"
 
 const recordedShape = JSON.parse(
   readFileSync(new URL("./wire-shape.json", import.meta.url), "utf8")
 ) as Record<string, Record<string, ReadonlyArray<string>>>
 
-const serviceMdWords: ReadonlySet<string> = new Set(
-  readFileSync(new URL("../../../docs/spec/service.md", import.meta.url), "utf8").match(/[A-Za-z_][A-Za-z0-9_]*/g)
-)
 
 /** The merged shape of the answers of each operation: path -> sorted JSON types. */
 const shapesOf = (answers: ReadonlyArray<Sample>) => {
@@ -45,6 +44,19 @@ const shapesOf = (answers: ReadonlyArray<Sample>) => {
   ]))
 }
 
+/** Sends one request line as written (no URL handling on the way) and reads the whole answer. */
+const rawRequest = (url: string, requestLine: string) =>
+  Effect.callback<string, Error>((resume) => {
+    const { hostname, port } = new URL(url)
+    const socket = connect(Number(port), hostname)
+    const chunks: Array<Buffer> = []
+    socket.on("data", (chunk) => chunks.push(chunk))
+    socket.on("error", (error) => resume(Effect.fail(error)))
+    socket.on("end", () => resume(Effect.succeed(Buffer.concat(chunks).toString("utf8"))))
+    socket.write(`${requestLine}\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`)
+    return Effect.sync(() => socket.destroy())
+  })
+
 const segmentsOf = (path: string) => path.split(/[.[\]]+/).filter((segment) => segment !== "")
 
 describe("simulator, wire fidelity", () => {
@@ -59,8 +71,9 @@ describe("simulator, wire fidelity", () => {
           assert.isDefined(sent, `no answer sampled for ${operation}`)
           const missing = [...paths].filter((path) => !Object.hasOwn(sent!, path))
           assert.deepStrictEqual(missing, [], `${operation}: fields of the real captures the simulator does not send`)
+          const documented = documentedFields(operation)
           const undocumented = Object.keys(sent!).filter((path) =>
-            !paths.has(path) && !segmentsOf(path).every((segment) => serviceMdWords.has(segment))
+            !paths.has(path) && !segmentsOf(path).every((segment) => documented.has(segment))
           )
           assert.deepStrictEqual(undocumented, [], `${operation}: fields sent that neither a capture nor service.md has`)
         }
@@ -110,6 +123,13 @@ describe("simulator, wire fidelity", () => {
         }
       }))
 
+    test.effect("service.md's fields are read per operation", () =>
+      Effect.sync(() => {
+        assert.isTrue(documentedFields("A6").has("transaction_count") && documentedFields("A6").has("topic0"))
+        assert.isFalse(documentedFields("A6").has("token_id"), "A6 is not documented with transfer fields")
+        assert.isTrue(documentedFields("B7").has("coin_type_hash") && !documentedFields("B7").has("owner_address"))
+      }))
+
     test.effect("answers a route it does not have with a JSON 404 in the family's error shape", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
@@ -128,6 +148,14 @@ describe("simulator, wire fidelity", () => {
         )
         assert.strictEqual(wrongMethod.status, 404)
         assert.deepStrictEqual(yield* Effect.promise(() => wrongMethod.json()), { message: "Cannot POST /api/v2.2/block/1" })
+        // Targets no URL parser accepts are answered too, and the server lives on.
+        for (const target of ["http://[bad/x", "http://a:99999/x", "//elsewhere/path?q=1"]) {
+          const answer = yield* rawRequest(sim.url, `GET ${target} HTTP/1.1`)
+          assert.match(answer, /^HTTP\/1\.1 404 /, target)
+          assert.include(answer, JSON.stringify({ message: `Cannot GET ${target.split("?")[0]}` }), target)
+        }
+        const head = sim.world.evm.chain("0x1").head
+        assert.strictEqual((yield* get(`${sim.evmUrl}/api/v2.2/block/${head}?chain=eth`, { key })).status, 200)
       }))
   })
 })

@@ -3,7 +3,10 @@
  * fixture that is a single record pasted from a page rather than an envelope.
  */
 import type { Schema } from "effect"
-import { AptosToken, Block, DefiPositions, EvmPage, LedgerPage } from "../../src/index.js"
+import * as Chainquery from "../../src/index.js"
+
+const { AptosCoin, AptosCollection, AptosToken, Block, DefiPositions, EvmPage, LedgerPage, NftOwner, NftTrade, NftTransfer } =
+  Chainquery
 
 /** The 200 response schema of each operation folder. */
 export const successSchemas: Readonly<Record<string, Schema.Codec<any, any>>> = {
@@ -33,4 +36,26 @@ export const successSchemaOf = (key: string): Schema.Codec<any, any> => {
   const schema = singleRecords[key] ?? successSchemas[key.split("/")[0]!]
   if (schema === undefined) throw new Error(`no success schema for ${key}`)
   return schema
+}
+
+/** The record schema of each operation whose 200 is a page of records. */
+const recordSchemas: Readonly<Record<string, Schema.Struct<Schema.Struct.Fields>>> = {
+  A1: NftTransfer.NftTransfer,
+  A2: NftTransfer.NftTransfer,
+  A3: NftTransfer.NftTransfer,
+  A4: NftTrade.NftTrade,
+  A5: NftOwner.NftOwner,
+  B1: AptosToken.TokenHolding,
+  B2: AptosToken.TokenTransfer,
+  B3: AptosToken.TokenTransfer,
+  B4: AptosCollection.Collection,
+  B5: AptosToken.TokenHolding,
+  B6: AptosToken.TokenHolding,
+  B7: AptosCoin.Coin
+}
+
+/** The wire field names of the records of a 200 fixture's page (`undefined`: not a page). */
+export const recordFieldsOf = (key: string): ReadonlySet<string> | undefined => {
+  const schema = recordSchemas[key.split("/")[0]!]
+  return schema === undefined ? undefined : new Set(Object.keys(schema.fields))
 }

@@ -45,8 +45,8 @@ const nextCursor = (state: Cursor.CursorState, position: number, more: boolean):
   more ? some(Cursor.encode({ q: state.q, s: state.s, p: position, k: (state.k ?? 0) + 1 })) : none
 
 /**
- * The envelope fields of a page read from a window: `total` is `null`, as the service sends it
- * unless asked to count (every real capture of A2 to A5 has it, mostly `null`).
+ * The envelope fields of a page read from a window. `total` is `null`, as in the captures where
+ * the service was not asked to count (their cursors carry `disable_total: true`).
  */
 const pageOf = <A>(state: Cursor.CursorState, limit: number, page: WindowPage<A>) => ({
   total: none,
@@ -244,9 +244,12 @@ export class EvmQueries {
     while (minted < tokens.length && tokens[minted]!.mintBlock <= state.s) minted++
     const known = Math.ceil(minted * sync.knownShare)
     const collection = chain.collections.find((c) => c.address === params.address)
-    // How many tokens share each trait, among those minted at the snapshot (normalised metadata).
+    // How many tokens of this listing share each trait: those it lists (known at the snapshot)
+    // that someone holds (normalised metadata only).
     const counts = params.normalizeMetadata === true
-      ? traitCounts(tokens.slice(0, minted).map((token) => token.tokenId))
+      ? traitCounts(
+        tokens.slice(0, known).filter((t) => chain.ownersAt(t.contract, t.tokenId, state.s).length > 0).map((t) => t.tokenId)
+      )
       : new Map<string, number>()
     const asked = { ...params, counts }
     const result: Array<NftOwner.NftOwner> = []
@@ -328,8 +331,10 @@ export class EvmQueries {
   }): Block.Block {
     const chain = this.chain(params.chain)
     const number = blockNumberOf(chain, params.block)
-    if (number === undefined) throw new NotFoundProblem("Block not found")
-    return blockRecord(chain, chain.block(number)!, params.include === "internal_transactions")
+    // A block before the simulated history is not known here either (it was a 500 before).
+    const row = number === undefined ? undefined : chain.block(number)
+    if (row === undefined) throw new NotFoundProblem("Block not found")
+    return blockRecord(chain, row, params.include === "internal_transactions")
   }
 
   /** A7: the DeFi positions of a wallet at the head. */

@@ -109,8 +109,8 @@ export const blockRecord = (chain: EvmChain, row: BlockRow, internal: boolean): 
     gas_used: row.txs.reduce((sum, tx) => sum + tx.gasUsed, 0n),
     transaction_count: BigInt(row.txs.length),
     transactions,
-    // 1 to 5 gwei: below every simulated gas price (5 to 80 gwei), so each pays a tip.
-    base_fee_per_gas: some(BigInt(r.between(1_000, 5_000)) * 10n ** 6n)
+    // 1 to 4.999 gwei: below every simulated gas price (5 to 80 gwei), so each pays a tip.
+    base_fee_per_gas: some(BigInt(r.between(1_000, 4_999)) * 10n ** 6n)
   }
 }
 

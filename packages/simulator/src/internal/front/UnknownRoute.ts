@@ -23,10 +23,11 @@ export const unknownRouteBody = (family: Family, method: string, path: string): 
 }
 
 /**
- * Answers 404 with {@link unknownRouteBody} for the request's method and the path of `rawUrl`
- * (the URL as the client sent it, before the front door normalised it; the query is left out).
+ * Answers 404 with {@link unknownRouteBody} for the request's method and `rawUrl`, the target as
+ * the client sent it (before the front door normalised it) without its query or fragment. The
+ * target is not parsed: any text a client sends (`http://[bad/x`, `//host/path`) is answered.
  */
 export const sendUnknownRoute = (family: Family, rawUrl: string) => (req: IncomingMessage, res: ServerResponse): void => {
-  const path = new URL(rawUrl, "http://localhost").pathname
+  const path = rawUrl.split(/[?#]/, 1)[0] ?? rawUrl
   sendJson(res, 404, unknownRouteBody(family, req.method ?? "GET", path))
 }
