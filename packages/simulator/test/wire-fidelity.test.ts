@@ -57,13 +57,16 @@ const rawRequest = (url: string, requestLine: string) =>
     return Effect.sync(() => socket.destroy())
   })
 
+/** The merged shapes of the sampled answers, read once for the tests that compare them. */
+const sampledShapes = Effect.runSync(Effect.cached(Effect.map(Effect.flatMap(Simulator.Simulator, sampleAnswers), shapesOf)))
+
 const segmentsOf = (path: string) => path.split(/[.[\]]+/).filter((segment) => segment !== "")
 
 describe("simulator, wire fidelity", () => {
   layer(Simulator.layer({ seed: 7, indexing: false, history: 60 }), { timeout: "60 seconds" })((test) => {
     test.effect("sends every field of the real captures, and beyond them only service.md's fields", () =>
       Effect.gen(function*() {
-        const shapes = shapesOf(yield* sampleAnswers(yield* Simulator.Simulator))
+        const shapes = yield* sampledShapes
         const captured = capturedPaths()
         assert.strictEqual(captured.size, 14)
         for (const [operation, paths] of captured) {
@@ -81,7 +84,7 @@ describe("simulator, wire fidelity", () => {
 
     test.effect("keeps the recorded shape of every answer (wire-shape.json)", () =>
       Effect.gen(function*() {
-        const shapes = shapesOf(yield* sampleAnswers(yield* Simulator.Simulator))
+        const shapes = yield* sampledShapes
         assert.deepStrictEqual([...shapes.keys()].toSorted(), Object.keys(recordedShape).toSorted())
         for (const [operation, sent] of shapes) {
           const recorded = recordedShape[operation]!

@@ -179,6 +179,11 @@ export class EvmChain {
     return [...balances].toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   }
 
+  /** The collection at `address`, or `undefined` when the chain has none there. */
+  collectionAt(address: string): Collection | undefined {
+    return this.collections.find((c) => c.address === address)
+  }
+
   /** The first receiver of a token in the chain's history (whom it was minted to). */
   minterOf(contract: string, tokenId: bigint): string | undefined {
     const first = this.transfersByToken.get(tokenKey(contract, tokenId))?.[0]

@@ -243,7 +243,7 @@ export class EvmQueries {
     let minted = 0
     while (minted < tokens.length && tokens[minted]!.mintBlock <= state.s) minted++
     const known = Math.ceil(minted * sync.knownShare)
-    const collection = chain.collections.find((c) => c.address === params.address)
+    const collection = chain.collectionAt(params.address)
     // How many tokens of this listing share each trait: those it lists (known at the snapshot)
     // that someone holds (normalised metadata only).
     const counts = params.normalizeMetadata === true

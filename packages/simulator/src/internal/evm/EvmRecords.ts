@@ -26,7 +26,7 @@ export const transferRecord = (chain: EvmChain, row: TransferRow): NftTransfer.N
 
 const makeTransferRecord = (chain: EvmChain, row: TransferRow): NftTransfer.NftTransfer => {
   const block = chain.block(row.block)!
-  const collection = chain.collections.find((c) => c.address === row.contract)
+  const collection = chain.collectionAt(row.contract)
   return {
     token_address: row.contract,
     token_id: row.tokenId,
@@ -74,7 +74,7 @@ export const tradeRecord = (chain: EvmChain, row: TradeRow): NftTrade.NftTrade =
     block_timestamp: DateTime.makeUnsafe(block.timestamp),
     block_number: BigInt(row.block),
     block_hash: block.hash,
-    verified_collection: some(chain.collections.find((c) => c.address === row.contract)?.preIndexed ?? false)
+    verified_collection: some(chain.collectionAt(row.contract)?.preIndexed ?? false)
   }
   tradeRecords.set(row, record)
   return record

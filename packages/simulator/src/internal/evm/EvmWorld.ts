@@ -93,7 +93,7 @@ export class EvmWorld {
    */
   syncStatus(id: Chain.ChainId, contract: string): { readonly status: "SYNCING" | "SYNCED"; readonly knownShare: number } {
     const chain = this.chain(id)
-    const collection = chain.collections.find((c) => c.address === contract)
+    const collection = chain.collectionAt(contract)
     const indexing = this.options.indexing
     if (indexing === false || collection === undefined || collection.preIndexed) return { status: "SYNCED", knownShare: 1 }
     const key = `${id}:${contract}`
