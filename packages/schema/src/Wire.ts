@@ -7,15 +7,16 @@
  * @since 0.1.0
  */
 import { DateTime, Option, Schema, SchemaGetter } from "effect"
-import { parseIso } from "./DateInput.js"
 import { compile, withFast } from "./internal/fast.js"
+import { integerText } from "./internal/integer.js"
+import { isoEpochMillis } from "./internal/isoDate.js"
 import { parseWith } from "./internal/parse.js"
+import { utcFromEpochMillis } from "./internal/utc.js"
 
-const integerPattern = /^-?\d+$/
 const decimalPattern = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/
 
 const toBigInt = (input: unknown): bigint | undefined => {
-  if (typeof input === "string") return integerPattern.test(input) ? BigInt(input) : undefined
+  if (typeof input === "string") return integerText(input)
   if (typeof input === "number") return Number.isSafeInteger(input) ? BigInt(input) : undefined
   if (typeof input === "bigint") return input
   return undefined
@@ -271,14 +272,13 @@ const formatTimestamp = (style: TimestampStyle) => (value: DateTime.Utc): string
 /** Timestamps the service could ever send: years 1970 to 9999. */
 const maxWireMillis = 253402300800000
 
-const inWireRange = (value: DateTime.Utc): boolean => {
-  const millis = DateTime.toEpochMillis(value)
-  return millis >= 0 && millis < maxWireMillis
-}
+const inWireMillis = (millis: number): boolean => millis >= 0 && millis < maxWireMillis
+
+const inWireRange = (value: DateTime.Utc): boolean => inWireMillis(DateTime.toEpochMillis(value))
 
 const toTimestamp = (input: unknown): DateTime.Utc | undefined => {
-  const value = typeof input === "string" ? parseIso(input) : undefined
-  return value !== undefined && inWireRange(value) ? value : undefined
+  const millis = typeof input === "string" ? isoEpochMillis(input) : undefined
+  return millis !== undefined && inWireMillis(millis) ? utcFromEpochMillis(millis) : undefined
 }
 
 const WireDateTime = Schema.DateTimeUtc.check(

@@ -54,6 +54,10 @@ const recordSchemas: Readonly<Record<string, Schema.Struct<Schema.Struct.Fields>
   B7: AptosCoin.Coin
 }
 
+/** The record schema of a 200 fixture's page (`undefined`: not a page). */
+export const recordSchemaOf = (key: string): Schema.Codec<any, any> | undefined =>
+  (singleRecords[key] === undefined ? recordSchemas[key.split("/")[0]!] : undefined) as Schema.Codec<any, any> | undefined
+
 /** The wire field names of the records of a 200 fixture's page (`undefined`: not a page). */
 export const recordFieldsOf = (key: string): ReadonlySet<string> | undefined => {
   const schema = recordSchemas[key.split("/")[0]!]
