@@ -6,15 +6,18 @@
  * @internal
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { ApiKey, type Chain, ErrorBody, EvmApi, LedgerApi } from "@chainquery/schema"
+import { type Chain, EvmApi, LedgerApi } from "@chainquery/schema"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { authLayer, keyAccepted } from "./ApiKeyCheck.js"
 import { handleControl } from "./Control.js"
 import { evmHandlers } from "./evm/EvmHandlers.js"
+import { evmPages } from "./evm/EvmPages.js"
 import { EvmQueries } from "./evm/EvmQueries.js"
+import { endpointsOf, type FastPath, makeFastPath } from "./FastPath.js"
 import type { IndexingOptions } from "./evm/EvmWorld.js"
 import type { FaultConfig } from "./front/Faults.js"
 import { makeFrontDoor } from "./front/FrontDoor.js"
@@ -36,6 +39,8 @@ export interface ServerOptions {
   readonly activeChains: ReadonlyArray<Chain.ChainId> | undefined
   readonly faults: FaultConfig | undefined
   readonly rateLimit: { readonly unitsPerSecond: number; readonly weights?: Record<string, number> } | undefined
+  /** Whether the fast path answers the paged family A listings (default true; tests compare both). */
+  readonly fastPath?: boolean | undefined
 }
 
 /** A running simulator. */
@@ -43,29 +48,8 @@ export interface Running {
   readonly url: string
   readonly world: World
   readonly frontDoor: ReturnType<typeof makeFrontDoor>
-}
-
-/**
- * The API key check. Both schemes (X-API-Key, Bearer) are declared, and HttpApi tries each; the
- * key given is read from the request itself, so that a wrong key says "Invalid key" whichever
- * scheme is tried last.
- */
-const authLayer = (apiKey: string) => {
-  const check = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const header = request.headers["x-api-key"]
-      const bearer = /^Bearer\s+(.+)$/i.exec(request.headers["authorization"] ?? "")?.[1]
-      const given = header ?? bearer
-      if (given === apiKey || bearer === apiKey) return yield* effect
-      return yield* Effect.fail(new ErrorBody.UnauthorizedBody({
-        message: given === undefined || given === "" ? "API KEY missing from x-api-key header" : "Invalid key"
-      }))
-    })
-  return Layer.succeed(ApiKey.ApiKeyAuth, {
-    apiKey: (effect) => check(effect),
-    bearer: (effect) => check(effect)
-  })
+  /** The fast path in front of the HttpApi app, unless it was switched off. */
+  readonly fastPath: FastPath | undefined
 }
 
 const listen = (server: Server, host: string, port: number) =>
@@ -90,8 +74,10 @@ export const start = Effect.fnUntraced(function*(options: ServerOptions) {
     indexing: options.indexing,
     activeChains: options.activeChains
   })
+  const queries = new EvmQueries(world.evm)
+  const pages = evmPages(queries)
   const app = Layer.mergeAll(
-    HttpApiBuilder.layer(EvmApi.EvmApi).pipe(Layer.provide(evmHandlers(new EvmQueries(world.evm)))),
+    HttpApiBuilder.layer(EvmApi.EvmApi).pipe(Layer.provide(evmHandlers(queries, pages))),
     HttpApiBuilder.layer(LedgerApi.LedgerApi).pipe(Layer.provide(ledgerHandlers(world.aptos)))
   ).pipe(Layer.provide(authLayer(options.apiKey)), Layer.provide(HttpRouter.disableLogger))
   const httpEffect = yield* HttpRouter.toHttpEffect(app)
@@ -104,10 +90,17 @@ export const start = Effect.fnUntraced(function*(options: ServerOptions) {
       }
     }))
   const scope = yield* Effect.scope
-  const next = yield* NodeHttpServer.makeHandler(served, { scope })
+  const httpApi = yield* NodeHttpServer.makeHandler(served, { scope })
+  const fastPath = options.fastPath === false ? undefined : makeFastPath({
+    endpoints: [...endpointsOf(EvmApi.EvmApi), ...endpointsOf(LedgerApi.LedgerApi)],
+    group: "evm",
+    answers: pages,
+    accepts: (headers) => keyAccepted(headers, options.apiKey),
+    next: httpApi
+  })
   const frontDoor = makeFrontDoor({
     seed: options.seed,
-    next,
+    next: fastPath?.handle ?? httpApi,
     control: handleControl({
       world,
       getFaults: () => frontDoor.faults.get(),
@@ -126,5 +119,5 @@ export const start = Effect.fnUntraced(function*(options: ServerOptions) {
       Effect.sync(() => world.advance()).pipe(Effect.delay(options.blockTime), Effect.repeat(Schedule.spaced(options.blockTime)))
     )
   }
-  return { url: `http://${options.host}:${address.port}`, world, frontDoor } satisfies Running
+  return { url: `http://${options.host}:${address.port}`, world, frontDoor, fastPath } satisfies Running
 })

@@ -1,36 +1,31 @@
 /**
  * The family A handlers of the HttpApi in `@chainquery/schema`, answering from the simulated
- * world.
+ * world. The paged operations (A1..A4) answer with the bodies of `EvmPages.ts`, which the fast
+ * path sends too.
  *
  * @internal
  */
-import { type ApiKey, EvmApi, EvmPage, NftTrade, NftTransfer } from "@chainquery/schema"
+import { type ApiKey, EvmApi } from "@chainquery/schema"
 import { Effect, type Layer } from "effect"
 import { HttpApiBuilder, type HttpApiGroup } from "effect/http-api"
 import { answerEvm } from "../Answer.js"
-import { pageResponder } from "../Respond.js"
+import { jsonResponse } from "../Respond.js"
+import type { EvmPages } from "./EvmPages.js"
 import type { EvmQueries } from "./EvmQueries.js"
 
-const transfersByBlockPage = pageResponder<EvmPage.TransfersByBlockPage, NftTransfer.NftTransfer>(
-  EvmPage.TransfersByBlockPage,
-  NftTransfer.NftTransfer
-)
-const transfersPage = pageResponder<EvmPage.TransfersPage, NftTransfer.NftTransfer>(EvmPage.TransfersPage, NftTransfer.NftTransfer)
-const tradesPage = pageResponder<EvmPage.TradesPage, NftTrade.NftTrade>(EvmPage.TradesPage, NftTrade.NftTrade)
-
-/** The handler layer of the `evm` group over `queries`. */
-export const evmHandlers = (queries: EvmQueries): Layer.Layer<HttpApiGroup.Service<"chainquery-evm", "evm">, never, ApiKey.ApiKeyAuth> =>
+/** The handler layer of the `evm` group over `queries` (and their `pages`). */
+export const evmHandlers = (
+  queries: EvmQueries,
+  pages: EvmPages
+): Layer.Layer<HttpApiGroup.Service<"chainquery-evm", "evm">, never, ApiKey.ApiKeyAuth> =>
   HttpApiBuilder.group(EvmApi.EvmApi, "evm", (handlers) =>
     Effect.succeed(
       handlers
         .handle("getNFTTransfersByBlock", ({ params, query }) =>
-          answerEvm(() => transfersByBlockPage(queries.transfersByBlock({ block: params.block_number_or_hash, ...query }))))
-        .handle("getWalletNFTTransfers", ({ params, query }) =>
-          answerEvm(() => transfersPage(queries.walletTransfers({ address: params.address, ...query }))))
-        .handle("getNFTTransfers", ({ params, query }) =>
-          answerEvm(() => transfersPage(queries.tokenTransfers({ address: params.address, token_id: params.token_id, ...query }))))
-        .handle("getNFTTradesByWallet", ({ params, query }) =>
-          answerEvm(() => tradesPage(queries.walletTrades({ address: params.address, ...query }))))
+          answerEvm(() => jsonResponse(pages.getNFTTransfersByBlock(params, query))))
+        .handle("getWalletNFTTransfers", ({ params, query }) => answerEvm(() => jsonResponse(pages.getWalletNFTTransfers(params, query))))
+        .handle("getNFTTransfers", ({ params, query }) => answerEvm(() => jsonResponse(pages.getNFTTransfers(params, query))))
+        .handle("getNFTTradesByWallet", ({ params, query }) => answerEvm(() => jsonResponse(pages.getNFTTradesByWallet(params, query))))
         .handle("getNFTOwners", ({ params, query }) => answerEvm(() => queries.owners({ address: params.address, ...query })))
         .handle("getBlock", ({ params, query }) => answerEvm(() => queries.block({ block: params.block_number_or_hash, ...query })))
         .handle("getDefiPositionsSummary", ({ params, query }) =>
