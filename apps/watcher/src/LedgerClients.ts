@@ -8,7 +8,6 @@
 import { LedgerClient } from "@chainquery/ledger-client"
 import type { Errors } from "@chainquery/schema"
 import { Context, Effect, Layer } from "effect"
-import { FetchHttpClient } from "effect/http"
 import type { AptosNetwork } from "./WatchedWallet.js"
 
 /**
@@ -41,7 +40,7 @@ export class MainnetLedger extends Context.Service<MainnetLedger, LedgerService>
 ) {
   /** A mainnet client on `fetch` with these options (the network is forced to `mainnet`). */
   static readonly layer = (options: Omit<LedgerClient.Options, "network">): Layer.Layer<MainnetLedger, Errors.InvalidConfig> =>
-    Layer.effect(MainnetLedger, LedgerClient.make({ ...options, network: "mainnet" })).pipe(Layer.provide(FetchHttpClient.layer))
+    Layer.effect(MainnetLedger, LedgerClient.makeOnFetch({ ...options, network: "mainnet" }))
 }
 
 /**
@@ -60,7 +59,7 @@ export class TestnetLedger extends Context.Service<TestnetLedger, LedgerService>
 ) {
   /** A testnet client on `fetch` with these options (the network is forced to `testnet`). */
   static readonly layer = (options: Omit<LedgerClient.Options, "network">): Layer.Layer<TestnetLedger, Errors.InvalidConfig> =>
-    Layer.effect(TestnetLedger, LedgerClient.make({ ...options, network: "testnet" })).pipe(Layer.provide(FetchHttpClient.layer))
+    Layer.effect(TestnetLedger, LedgerClient.makeOnFetch({ ...options, network: "testnet" }))
 }
 
 /**

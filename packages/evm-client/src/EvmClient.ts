@@ -11,7 +11,7 @@ import type { PageFailed } from "@chainquery/pagination"
 import type { Errors } from "@chainquery/schema"
 import { Transport } from "@chainquery/transport"
 import { Config, Context, Effect, Layer, Option, Schema, type Stream } from "effect"
-import { FetchHttpClient, type HttpClient } from "effect/http"
+import type { HttpClient } from "effect/http"
 import * as EvmStream from "./EvmStream.js"
 import * as GetBlock from "./operations/getBlock.js"
 import * as GetDefiPositionsSummary from "./operations/getDefiPositionsSummary.js"
@@ -173,28 +173,48 @@ const normaliseBaseUrl = (baseUrl: string): string => baseUrl.replace(/\/+$/, ""
  * @since 0.1.0
  */
 export const make = (options: Options): Effect.Effect<Service, Errors.InvalidConfig, HttpClient.HttpClient> =>
-  Effect.map(
-    Transport.make({ ...options, baseUrl: normaliseBaseUrl(options.baseUrl ?? defaultBaseUrl) }),
-    (transport) => {
-      const methods = {
-        getNFTTransfersByBlock: GetNFTTransfersByBlock.make(transport),
-        getWalletNFTTransfers: GetWalletNFTTransfers.make(transport),
-        getNFTTransfers: GetNFTTransfers.make(transport),
-        getNFTTradesByWallet: GetNFTTradesByWallet.make(transport),
-        getNFTOwners: GetNFTOwners.make(transport),
-        getBlock: GetBlock.make(transport),
-        getDefiPositionsSummary: GetDefiPositionsSummary.make(transport)
-      }
-      return EvmClient.of({
-        ...methods,
-        streamNFTTransfersByBlock: EvmStream.streamOf(methods.getNFTTransfersByBlock),
-        streamWalletNFTTransfers: EvmStream.rangeStreamOf(methods.getWalletNFTTransfers),
-        streamNFTTransfers: EvmStream.streamOf(methods.getNFTTransfers),
-        streamNFTTradesByWallet: EvmStream.rangeStreamOf(methods.getNFTTradesByWallet),
-        streamNFTOwners: EvmStream.streamOf(methods.getNFTOwners),
-      })
-    }
-  )
+  Effect.map(Transport.make(transportOptions(options)), fromTransport)
+
+/**
+ * Makes a client that sends its requests straight with `fetch` (`Transport.makeOnFetch`): what
+ * {@link layer} provides.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { EvmClient } from "@chainquery/evm-client"
+ *
+ * const program = Effect.gen(function*() {
+ *   const client = yield* EvmClient.makeOnFetch({ apiKey: "key", baseUrl: "http://127.0.0.1:4000" })
+ *   return yield* client.getBlock({ block: 17000000, chain: "eth" })
+ * })
+ * ```
+ * @since 0.2.0
+ */
+export const makeOnFetch = (options: Options): Effect.Effect<Service, Errors.InvalidConfig> =>
+  Effect.map(Transport.makeOnFetch(transportOptions(options)), fromTransport)
+
+const transportOptions = (options: Options): Transport.Options => ({ ...options, baseUrl: normaliseBaseUrl(options.baseUrl ?? defaultBaseUrl) })
+
+const fromTransport = (transport: Transport.Transport): Service => {
+  const methods = {
+    getNFTTransfersByBlock: GetNFTTransfersByBlock.make(transport),
+    getWalletNFTTransfers: GetWalletNFTTransfers.make(transport),
+    getNFTTransfers: GetNFTTransfers.make(transport),
+    getNFTTradesByWallet: GetNFTTradesByWallet.make(transport),
+    getNFTOwners: GetNFTOwners.make(transport),
+    getBlock: GetBlock.make(transport),
+    getDefiPositionsSummary: GetDefiPositionsSummary.make(transport)
+  }
+  return EvmClient.of({
+    ...methods,
+    streamNFTTransfersByBlock: EvmStream.streamOf(methods.getNFTTransfersByBlock),
+    streamWalletNFTTransfers: EvmStream.rangeStreamOf(methods.getWalletNFTTransfers),
+    streamNFTTransfers: EvmStream.streamOf(methods.getNFTTransfers),
+    streamNFTTradesByWallet: EvmStream.rangeStreamOf(methods.getNFTTradesByWallet),
+    streamNFTOwners: EvmStream.streamOf(methods.getNFTOwners)
+  })
+}
 
 /**
  * A client layer on the `HttpClient` you provide (e.g. `NodeHttpClient.layerUndici` from
@@ -214,7 +234,9 @@ export const layerWithoutHttpClient = (options: Options): Layer.Layer<EvmClient,
   Layer.effect(EvmClient, make(options))
 
 /**
- * A client layer on `fetch` (`FetchHttpClient.layer` of `effect/http`).
+ * A client layer on `fetch`, called straight (see {@link makeOnFetch}); a
+ * `FetchHttpClient.Fetch` or `FetchHttpClient.RequestInit` in context is used as
+ * `FetchHttpClient.layer` would use it.
  *
  * @example
  * ```ts
@@ -228,8 +250,7 @@ export const layerWithoutHttpClient = (options: Options): Layer.Layer<EvmClient,
  * ```
  * @since 0.1.0
  */
-export const layer = (options: Options): Layer.Layer<EvmClient, Errors.InvalidConfig> =>
-  layerWithoutHttpClient(options).pipe(Layer.provide(FetchHttpClient.layer))
+export const layer = (options: Options): Layer.Layer<EvmClient, Errors.InvalidConfig> => Layer.effect(EvmClient, makeOnFetch(options))
 
 /**
  * The settings read from the environment: `MORALIS_API_KEY` (required, read as a `Redacted`),

@@ -11,7 +11,7 @@ import type { Errors } from "@chainquery/schema"
 import { Transport } from "@chainquery/transport"
 import type { PageFailed } from "@chainquery/pagination"
 import { Config, Context, Effect, Layer, Option, Schema, type Stream } from "effect"
-import { FetchHttpClient, type HttpClient } from "effect/http"
+import type { HttpClient } from "effect/http"
 import type { LedgerOperation } from "./LedgerOperation.js"
 import * as LedgerStream from "./LedgerStream.js"
 import { defaultBaseUrls, type Network } from "./Network.js"
@@ -179,34 +179,57 @@ const bind = <P, A>(operation: LedgerOperation<P, A>, transport: Transport.Trans
  * ```
  * @since 0.1.0
  */
-export const make: (options: Options) => Effect.Effect<Service, Errors.InvalidConfig, HttpClient.HttpClient> = Effect.fnUntraced(
-  function*(options: Options) {
-    const network = options.network ?? "mainnet"
-    const baseUrl = options.baseUrl ?? defaultBaseUrls[network]
-    const transport = yield* Transport.make({ ...options, baseUrl })
-    const methods = {
-      getNFTOwnersByCollection: bind(GetNFTOwnersByCollection.operation, transport, network),
-      getNFTTransfersByCreators: bind(GetNFTTransfersByCreators.operation, transport, network),
-      getWalletsNFTTransfers: bind(GetWalletsNFTTransfers.operation, transport, network),
-      getNFTCollections: bind(GetNFTCollections.operation, transport, network),
-      getNFTByOwners: bind(GetNFTByOwners.operation, transport, network),
-      getNFTOwnersByTokens: bind(GetNFTOwnersByTokens.operation, transport, network),
-      getCoinsByNameRange: bind(GetCoinsByNameRange.operation, transport, network)
-    }
-    return LedgerClient.of({
-      network,
-      baseUrl,
-      ...methods,
+export const make = (options: Options): Effect.Effect<Service, Errors.InvalidConfig, HttpClient.HttpClient> =>
+  Effect.map(Transport.make(transportOptions(options)), (transport) => fromTransport(transport, options))
+
+/**
+ * Makes a client that sends its requests straight with `fetch` (`Transport.makeOnFetch`): what
+ * {@link layer} provides.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { LedgerClient } from "@chainquery/ledger-client"
+ *
+ * const program = Effect.gen(function*() {
+ *   const ledger = yield* LedgerClient.makeOnFetch({ network: "testnet", apiKey: "my-key" })
+ *   return yield* ledger.getCoinsByNameRange({ limit: 10 })
+ * })
+ * ```
+ * @since 0.2.0
+ */
+export const makeOnFetch = (options: Options): Effect.Effect<Service, Errors.InvalidConfig> =>
+  Effect.map(Transport.makeOnFetch(transportOptions(options)), (transport) => fromTransport(transport, options))
+
+const transportOptions = (options: Options): Transport.Options => ({
+  ...options,
+  baseUrl: options.baseUrl ?? defaultBaseUrls[options.network ?? "mainnet"]
+})
+
+const fromTransport = (transport: Transport.Transport, options: Options): Service => {
+  const network = options.network ?? "mainnet"
+  const methods = {
+    getNFTOwnersByCollection: bind(GetNFTOwnersByCollection.operation, transport, network),
+    getNFTTransfersByCreators: bind(GetNFTTransfersByCreators.operation, transport, network),
+    getWalletsNFTTransfers: bind(GetWalletsNFTTransfers.operation, transport, network),
+    getNFTCollections: bind(GetNFTCollections.operation, transport, network),
+    getNFTByOwners: bind(GetNFTByOwners.operation, transport, network),
+    getNFTOwnersByTokens: bind(GetNFTOwnersByTokens.operation, transport, network),
+    getCoinsByNameRange: bind(GetCoinsByNameRange.operation, transport, network)
+  }
+  return LedgerClient.of({
+    network,
+    baseUrl: transportOptions(options).baseUrl,
+    ...methods,
     streamNFTOwnersByCollection: LedgerStream.streamOf(methods.getNFTOwnersByCollection),
     streamNFTTransfersByCreators: LedgerStream.streamOf(methods.getNFTTransfersByCreators),
     streamWalletsNFTTransfers: LedgerStream.streamOf(methods.getWalletsNFTTransfers),
     streamNFTCollections: LedgerStream.streamOf(methods.getNFTCollections),
     streamNFTByOwners: LedgerStream.streamOf(methods.getNFTByOwners),
     streamNFTOwnersByTokens: LedgerStream.streamOf(methods.getNFTOwnersByTokens),
-    streamCoinsByNameRange: LedgerStream.streamOf(methods.getCoinsByNameRange),
-    })
-  }
-)
+    streamCoinsByNameRange: LedgerStream.streamOf(methods.getCoinsByNameRange)
+  })
+}
 
 /**
  * A client layer on an `HttpClient` you provide (for instance one with your own middleware, or
@@ -226,7 +249,9 @@ export const layerWithoutHttpClient = (options: Options): Layer.Layer<LedgerClie
   Layer.effect(LedgerClient, make(options))
 
 /**
- * A client layer on the `fetch` of the platform (`FetchHttpClient.layer`).
+ * A client layer on the `fetch` of the platform, called straight (see {@link makeOnFetch}); a
+ * `FetchHttpClient.Fetch` or `FetchHttpClient.RequestInit` in context is used as
+ * `FetchHttpClient.layer` would use it.
  *
  * @example
  * ```ts
@@ -239,7 +264,7 @@ export const layerWithoutHttpClient = (options: Options): Layer.Layer<LedgerClie
  * @since 0.1.0
  */
 export const layer = (options: Options): Layer.Layer<LedgerClient, Errors.InvalidConfig> =>
-  layerWithoutHttpClient(options).pipe(Layer.provide(FetchHttpClient.layer))
+  Layer.effect(LedgerClient, makeOnFetch(options))
 
 /**
  * The client's settings from the configuration (the environment by default):

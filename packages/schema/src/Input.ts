@@ -35,11 +35,36 @@ export const validate = <S extends Schema.Decoder<unknown>>(
   field: string,
   value: unknown
 ): Effect.Effect<S["Type"], InvalidInput> => {
-  const exit = Schema.decodeUnknownExit(schema)(value)
-  if (Exit.isSuccess(exit)) return Effect.succeed(exit.value)
+  const exit = decodeRemembered(schema, value)
+  if (Exit.isSuccess(exit)) return exit as Exit.Exit<S["Type"], never>
   const error = exit.cause.reasons.find((reason) => reason._tag === "Fail")
   const message = error && error._tag === "Fail" ? String(error.error.message) : "a valid value"
   return Effect.fail(new InvalidInput({ field, value: renderValue(value), expected: expectedOf(schema, message) }))
+}
+
+/** Most remembered decodings per schema; past it, the schema's memory starts again. */
+const rememberedPerSchema = 512
+
+const remembered = new WeakMap<Schema.Top, Map<string | number | boolean, Exit.Exit<unknown, Schema.SchemaError>>>()
+
+/**
+ * `Schema.decodeUnknownExit(schema)(value)`, remembered per schema for a string, number or
+ * boolean: decoding is pure, and a caller asks the same of the same parameters again and again (a
+ * wallet, a chain, a page size, page after page), so what a decoding costs is paid once.
+ */
+const decodeRemembered = (schema: Schema.Decoder<unknown>, value: unknown): Exit.Exit<unknown, Schema.SchemaError> => {
+  if ((typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") || Object.is(value, -0)) {
+    return Schema.decodeUnknownExit(schema)(value)
+  }
+  let decodings = remembered.get(schema)
+  if (decodings === undefined) remembered.set(schema, decodings = new Map())
+  let exit = decodings.get(value)
+  if (exit === undefined) {
+    exit = Schema.decodeUnknownExit(schema)(value)
+    if (decodings.size >= rememberedPerSchema) decodings.clear()
+    decodings.set(value, exit)
+  }
+  return exit
 }
 
 /**

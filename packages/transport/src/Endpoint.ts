@@ -62,8 +62,8 @@ export const fromHttpApi = <E extends HttpApiEndpoint.Constraint>(endpoint: E) =
   const paramsSchema = (endpoint as unknown as { readonly params: Schema.Top | undefined }).params
   const querySchema = (endpoint as unknown as { readonly query: Schema.Top | undefined }).query
   const success = [...(endpoint as unknown as { readonly success: ReadonlySet<Schema.Top> }).success][0]!
-  const encodeParams = paramsSchema === undefined ? undefined : S.encodeSync(paramsSchema as Schema.Codec<unknown, unknown>)
-  const encodeQuery = querySchema === undefined ? undefined : S.encodeSync(querySchema as Schema.Codec<unknown, unknown>)
+  const encodeParams = paramsSchema === undefined ? undefined : remembered(S.encodeSync(paramsSchema as Schema.Codec<unknown, unknown>))
+  const encodeQuery = querySchema === undefined ? undefined : remembered(S.encodeSync(querySchema as Schema.Codec<unknown, unknown>))
   const decode = Decode.decoder(success as Schema.Decoder<unknown>)
   const { identifier: name, path: template } = endpoint as unknown as { readonly identifier: string; readonly path: string }
   return {
@@ -87,6 +87,51 @@ export const fromHttpApi = <E extends HttpApiEndpoint.Constraint>(endpoint: E) =
       }
       return { operation: name, path, query: pairs, decode: decode as Request<A>["decode"], chain }
     }
+  }
+}
+
+/** Most remembered encodings per endpoint part; past it, its memory starts again. */
+const rememberedEncodings = 512
+
+/**
+ * The key of a record whose values are all strings, numbers, booleans or lists of them (the
+ * parameters of nearly every call); `undefined` for any other record, which is not remembered.
+ */
+const keyOf = (record: Record<string, unknown>): string | undefined => {
+  let key = ""
+  for (const name in record) {
+    const value = record[name]
+    if (value === undefined) continue
+    if (Array.isArray(value)) {
+      key += `${name}[`
+      for (const item of value) {
+        if (typeof item !== "string" && typeof item !== "number" && typeof item !== "boolean") return undefined
+        key += `${typeof item}:${JSON.stringify(item)},`
+      }
+      key += "]"
+    } else if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+      key += `${name}=${typeof value}:${Object.is(value, -0) ? "-0" : JSON.stringify(value)};`
+    } else return undefined
+  }
+  return key
+}
+
+/**
+ * An encoder that remembers what it encoded for records of plain values: encoding is pure, and a
+ * stream asks the same of the same parameters page after page (only the cursor changes).
+ */
+const remembered = (encode: (input: unknown) => unknown) => {
+  const encodings = new Map<string, unknown>()
+  return (input: Record<string, unknown>): unknown => {
+    const key = keyOf(input)
+    if (key === undefined) return encode(input)
+    let encoded = encodings.get(key)
+    if (encoded === undefined) {
+      encoded = encode(input)
+      if (encodings.size >= rememberedEncodings) encodings.clear()
+      encodings.set(key, encoded)
+    }
+    return encoded
   }
 }
 

@@ -28,8 +28,11 @@ const failed = (error: { readonly message: string }) =>
   new Errors.Transport({ reason: "Network", message: `reading the response failed: ${error.message}` })
 
 /**
- * Reads the body as text, failing once it grows past `maxBytes` (checked against
- * `Content-Length` first, then while streaming).
+ * Reads the body as text, failing once it grows past `maxBytes`: checked against
+ * `Content-Length` before reading, then against what was read. An uncompressed body of declared
+ * length is read in one go (HTTP framing stops it at the declared length); a compressed one, or
+ * one without a length, is counted chunk by chunk as it arrives, so it never takes more than
+ * `maxBytes` of memory.
  *
  * @example
  * ```ts
@@ -43,13 +46,15 @@ export const readText = (
   response: HttpClientResponse.HttpClientResponse,
   maxBytes: number
 ): Effect.Effect<string, Errors.Transport> => {
-  const declared = Number(response.headers["content-length"])
-  if (Number.isFinite(declared) && declared > maxBytes) return Effect.fail(tooLarge(maxBytes))
   const length = response.headers["content-length"]
-  if (length !== undefined && /^\d+$/.test(length.trim()) && response.headers["content-encoding"] === undefined) {
-    // An uncompressed body of declared length within the cap: read it in one go (the common case,
-    // and cheaper). A compressed one is counted as it is inflated.
-    return Effect.mapError(response.text, failed)
+  const declared = length !== undefined && /^\s*\d+\s*$/.test(length) ? Number(length) : undefined
+  if (declared !== undefined && declared > maxBytes) return Effect.fail(tooLarge(maxBytes))
+  if (declared !== undefined && response.headers["content-encoding"] === undefined) {
+    // Never more characters than bytes: a longer text is past the cap however it was framed.
+    return Effect.flatMap(
+      Effect.mapError(response.text, failed),
+      (text) => text.length > maxBytes ? Effect.fail(tooLarge(maxBytes)) : Effect.succeed(text)
+    )
   }
   const chunks: Array<Uint8Array> = []
   let size = 0
@@ -61,19 +66,30 @@ export const readText = (
       chunks.push(chunk)
       return Effect.void
     }),
-    Effect.map(() => Buffer.concat(chunks, size).toString("utf8"))
+    Effect.map(() => new TextDecoder().decode(Buffer.concat(chunks, size)))
   )
 }
 
-/** Whether the text could hold a key to drop: plain substring scans, much cheaper than a regex. */
-const mayHoldDangerousKey = (text: string): boolean =>
-  text.includes("__proto__") || text.includes("constructor") || text.includes("prototype") || text.includes("\\u")
+const isDangerousKey = (key: string) => key === "__proto__" || key === "constructor" || key === "prototype"
+
+/** Whether a parsed value holds, at any depth, a key that `parseJson` drops. */
+const holdsDangerousKey = (value: unknown): boolean => {
+  if (typeof value !== "object" || value === null) return false
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (holdsDangerousKey(value[i])) return true
+    return false
+  }
+  for (const key in value) {
+    if (isDangerousKey(key) || holdsDangerousKey((value as Record<string, unknown>)[key])) return true
+  }
+  return false
+}
 
 /**
- * Parses JSON; keys `__proto__`, `constructor` and `prototype` are dropped (only looked for when
- * the text contains one, or a `\u` escape that could spell one, so the common case is a plain
- * `JSON.parse`). `undefined` when the text is
- * not JSON.
+ * Parses JSON; keys `__proto__`, `constructor` and `prototype` are dropped at any depth, however
+ * they are spelled (`\u005f_proto__` too). `JSON.parse` itself never sets a prototype (it defines
+ * `__proto__` as a plain own key), so the text is parsed once and walked; only a body that holds
+ * such a key is parsed again without them. `undefined` when the text is not JSON.
  *
  * @example
  * ```ts
@@ -86,9 +102,8 @@ const mayHoldDangerousKey = (text: string): boolean =>
  */
 export const parseJson = (text: string): unknown => {
   try {
-    return mayHoldDangerousKey(text)
-      ? JSON.parse(text, (key, value) => (key === "__proto__" || key === "constructor" || key === "prototype" ? undefined : value))
-      : JSON.parse(text)
+    const value: unknown = JSON.parse(text)
+    return holdsDangerousKey(value) ? JSON.parse(text, (key, item) => (isDangerousKey(key) ? undefined : item)) : value
   } catch {
     return undefined
   }

@@ -8,10 +8,10 @@
 import { EvmApi } from "@chainquery/schema"
 import { afterAll, assert, beforeAll, beforeEach, describe, it } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
-import { FetchHttpClient } from "effect/http"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Endpoint, Transport } from "../src/index.js"
+import { Endpoint, type Transport } from "../src/index.js"
+import { paths } from "./support/paths.js"
 
 const wallet = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
 const record = {
@@ -52,14 +52,14 @@ beforeEach(() => {
 const transfers = Endpoint.fromHttpApi(EvmApi.EvmGroup.endpoints.getWalletNFTTransfers)
 const fast = { base: "5 millis", cap: "20 millis" } as const
 
-const call = (played: ReadonlyArray<keyof typeof answers>, options: Partial<Transport.Options> = {}) =>
-  Effect.gen(function*() {
-    script = [...played]
-    const transport = yield* Transport.make({ baseUrl, apiKey: "k", retry: { times: 3, ...fast }, ...options })
-    return yield* transport.send(transfers.build({ address: wallet }, {}))
-  }).pipe(Effect.provide(FetchHttpClient.layer))
+describe.each(paths)("a success answer whose body is not JSON, $name", (path) => {
+  const call = (played: ReadonlyArray<keyof typeof answers>, options: Partial<Transport.Options> = {}) =>
+    Effect.gen(function*() {
+      script = [...played]
+      const transport = yield* path.make({ baseUrl, apiKey: "k", retry: { times: 3, ...fast }, ...options })
+      return yield* transport.send(transfers.build({ address: wallet }, {}))
+    })
 
-describe("a success answer whose body is not JSON", () => {
   it.live("cut short, garbled, empty, then whole: retried into the page (4 requests)", () =>
     Effect.gen(function*() {
       const result = yield* call(["cut", "garbled", "empty", "whole"])

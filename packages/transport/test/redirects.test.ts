@@ -9,6 +9,7 @@ import { Effect, Layer } from "effect"
 import { FetchHttpClient, HttpClient } from "effect/http"
 import type { ServerResponse } from "node:http"
 import { Endpoint, Transport } from "../src/index.js"
+import { type Path, paths } from "./support/paths.js"
 import { closeAll, key, keyFoundIn, capture, startServer, type TestServer } from "./support/keyWitness.js"
 
 const wallet = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
@@ -31,27 +32,34 @@ const redirectTo = (status: number, location: string | undefined) => (response: 
   response.end("moved")
 }
 
-/** One call with the default retry policy (3 retries), on `fetch` unless told otherwise. */
-const call = (client: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer) =>
+/** One call with the default retry policy (3 retries), on the `HttpClient` `client`. */
+const call = (client: Layer.Layer<HttpClient.HttpClient>) =>
   Effect.gen(function*() {
     const transport = yield* Transport.make({ baseUrl: service!.url, apiKey: key, retry: { base: "1 millis" } })
     return yield* transport.send(transfers.build({ address: wallet }, {}))
   }).pipe(Effect.provide(client))
+
+/** The same call on `path`. */
+const callOn = (path: Path) =>
+  Effect.gen(function*() {
+    const transport = yield* path.make({ baseUrl: service!.url, apiKey: key, retry: { base: "1 millis" } })
+    return yield* transport.send(transfers.build({ address: wallet }, {}))
+  })
 
 const reset = () => {
   service!.seen.length = 0
   elsewhere!.seen.length = 0
 }
 
-describe("a 3xx answer is a typed error, never followed, never retried", () => {
+describe.each(paths)("a 3xx answer is a typed error, never followed, never retried, $name", (path) => {
   for (const status of [300, 301, 302, 303, 304, 305, 306, 307, 308]) {
     it.effect(`${status} to another origin: Redirected, and the other origin gets nothing`, () =>
       Effect.gen(function*() {
         reset()
         answer = redirectTo(status, `${elsewhere!.url}/steal/it?key=${encodeURIComponent(key)}&x=1`)
-        const captured = yield* capture(call())
+        const captured = yield* capture(callOn(path))
         assert.isTrue(captured.exit._tag === "Failure")
-        const error = yield* Effect.flip(call())
+        const error = yield* Effect.flip(callOn(path))
         assert.strictEqual(error._tag, "Redirected")
         if (error._tag !== "Redirected") return
         assert.strictEqual(error.status, status)
@@ -68,7 +76,7 @@ describe("a 3xx answer is a typed error, never followed, never retried", () => {
     Effect.gen(function*() {
       reset()
       answer = redirectTo(302, "/api/v2.2/somewhere-else")
-      const error = yield* Effect.flip(call())
+      const error = yield* Effect.flip(callOn(path))
       assert.strictEqual(error._tag, "Redirected")
       assert.strictEqual((error as { location: string }).location, `${service!.url}/api/v2.2/somewhere-else`)
       assert.strictEqual(service!.seen.length, 1)
@@ -77,14 +85,29 @@ describe("a 3xx answer is a typed error, never followed, never retried", () => {
   it.effect("a Location that echoes the key in its path is scrubbed; none at all reads (none)", () =>
     Effect.gen(function*() {
       answer = redirectTo(307, `${elsewhere!.url}/${key}`)
-      const echoed = yield* Effect.flip(call())
+      const echoed = yield* Effect.flip(callOn(path))
       assert.strictEqual((echoed as { location: string }).location, `${elsewhere!.url}/<redacted>`)
       answer = redirectTo(301, undefined)
-      const bare = yield* Effect.flip(call())
+      const bare = yield* Effect.flip(callOn(path))
       assert.strictEqual((bare as { location: string }).location, "(none)")
       assert.deepStrictEqual(elsewhere!.seen, [])
     }))
 
+  it.effect("a RequestInit where the call runs: redirect: \"follow\" is overridden, its headers are kept", () =>
+    Effect.gen(function*() {
+      reset()
+      answer = redirectTo(307, `${elsewhere!.url}/steal`)
+      const error = yield* Effect.flip(
+        callOn(path).pipe(Effect.provideService(FetchHttpClient.RequestInit, { redirect: "follow", headers: { "x-trace": "kept" } }))
+      )
+      assert.strictEqual(error._tag, "Redirected")
+      assert.strictEqual(service!.seen[0]?.headers["x-trace"], "kept")
+      assert.strictEqual(service!.seen[0]?.apiKey, key)
+      assert.deepStrictEqual(elsewhere!.seen, [])
+    }))
+})
+
+describe("redirects, details", () => {
   it.effect("a Location with the key in its host name, which the URL parser lowercases, is scrubbed", () =>
     Effect.gen(function*() {
       answer = redirectTo(302, "http://AbCdEfGh12345678.example/p?x=1")
@@ -93,28 +116,30 @@ describe("a 3xx answer is a typed error, never followed, never retried", () => {
       assert.strictEqual((error as { location: string }).location, "http://<redacted>.example/p")
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 
-  it.effect("a fetch of the user's, given where the transport is made, is the one used (redirects still manual)", () =>
-    Effect.gen(function*() {
-      reset()
-      answer = redirectTo(302, `${elsewhere!.url}/steal`)
-      const used: Array<string | undefined> = []
-      const ownFetch = ((input: Parameters<typeof globalThis.fetch>[0], init?: Parameters<typeof globalThis.fetch>[1]) => {
-        used.push(init?.redirect)
-        return globalThis.fetch(input, init)
-      }) as typeof globalThis.fetch
-      const transport = yield* Transport.make({ baseUrl: service!.url, apiKey: key }).pipe(
-        Effect.provideService(FetchHttpClient.Fetch, ownFetch)
-      )
-      const error = yield* Effect.flip(transport.send(transfers.build({ address: wallet }, {})))
-      assert.strictEqual(error._tag, "Redirected")
-      assert.deepStrictEqual(used, ["manual"])
-      assert.deepStrictEqual(elsewhere!.seen, [])
-    }).pipe(Effect.provide(FetchHttpClient.layer)))
+  for (const path of paths) {
+    it.effect(`a fetch of the user's, given where the transport is made, is the one used (redirects still manual), ${path.name}`, () =>
+      Effect.gen(function*() {
+        reset()
+        answer = redirectTo(302, `${elsewhere!.url}/steal`)
+        const used: Array<string | undefined> = []
+        const ownFetch = ((input: Parameters<typeof globalThis.fetch>[0], init?: Parameters<typeof globalThis.fetch>[1]) => {
+          used.push(init?.redirect)
+          return globalThis.fetch(input, init)
+        }) as typeof globalThis.fetch
+        const transport = yield* path.make({ baseUrl: service!.url, apiKey: key }).pipe(
+          Effect.provideService(FetchHttpClient.Fetch, ownFetch)
+        )
+        const error = yield* Effect.flip(transport.send(transfers.build({ address: wallet }, {})))
+        assert.strictEqual(error._tag, "Redirected")
+        assert.deepStrictEqual(used, ["manual"])
+        assert.deepStrictEqual(elsewhere!.seen, [])
+      }))
+  }
 
   // A RequestInit asking fetch to follow redirects: `redirect` is overridden, the rest is kept,
   // whether it was given where the call runs or to the HttpClient layer itself.
   const givenRequestInit: Record<string, (init: RequestInit) => ReturnType<typeof call>> = {
-    "where the call runs": (init) => call().pipe(Effect.provideService(FetchHttpClient.RequestInit, init)),
+    "where the call runs": (init) => call(FetchHttpClient.layer).pipe(Effect.provideService(FetchHttpClient.RequestInit, init)),
     "to the HttpClient layer itself": (init) =>
       call(FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, init))))
   }

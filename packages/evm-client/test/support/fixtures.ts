@@ -21,8 +21,21 @@ export interface Stats {
 export const stats = (sim: Sim): Effect.Effect<Stats> => sim.stats as Effect.Effect<Stats>
 
 /**
- * A layer with a simulator started on a free port and an `EvmClient` pointed at it (over `fetch`,
- * real HTTP), both available to the tests.
+ * The two ways a client sends: straight on `fetch` (what `EvmClient.layer` gives, the one most
+ * tests use) and through an `HttpClient`, which also has a span per request with its headers.
+ */
+export const clientWays: ReadonlyArray<{
+  readonly name: string
+  readonly make: (options: EvmClient.Options) => Effect.Effect<EvmClient.Service, Errors.InvalidConfig>
+  readonly clientSpans: boolean
+}> = [
+  { name: "on fetch", make: EvmClient.makeOnFetch, clientSpans: false },
+  { name: "on an HttpClient", make: (options) => EvmClient.make(options).pipe(Effect.provide(FetchHttpClient.layer)), clientSpans: true }
+]
+
+/**
+ * A layer with a simulator started on a free port and an `EvmClient` pointed at it (straight on
+ * `fetch`, as `EvmClient.layer` makes it; real HTTP), both available to the tests.
  */
 export const simulatorWithClient = (
   simulator: Simulator.Options,
@@ -30,12 +43,12 @@ export const simulatorWithClient = (
 ): Layer.Layer<Simulator.Simulator | EvmClient.EvmClient, Error> =>
   Layer.effect(
     EvmClient.EvmClient,
-    Effect.flatMap(Simulator.Simulator, (sim) => EvmClient.make({ baseUrl: sim.evmUrl, apiKey: sim.apiKey, ...client }))
-  ).pipe(Layer.provide(FetchHttpClient.layer), Layer.provideMerge(Simulator.layer(simulator)))
+    Effect.flatMap(Simulator.Simulator, (sim) => EvmClient.makeOnFetch({ baseUrl: sim.evmUrl, apiKey: sim.apiKey, ...client }))
+  ).pipe(Layer.provideMerge(Simulator.layer(simulator)))
 
 /** Another client on the same simulator, with its own options (a wrong key, a small body cap...). */
 export const clientOn = (sim: Sim, options: Partial<EvmClient.Options> = {}): Effect.Effect<EvmClient.Service, Errors.InvalidConfig> =>
-  EvmClient.make({ baseUrl: sim.evmUrl, apiKey: sim.apiKey, ...options }).pipe(Effect.provide(FetchHttpClient.layer))
+  EvmClient.makeOnFetch({ baseUrl: sim.evmUrl, apiKey: sim.apiKey, ...options })
 
 /** The key of the longest list in a map of indexes. */
 const busiestKey = (map: ReadonlyMap<string, ReadonlyArray<number>>): string =>

@@ -1,0 +1,69 @@
+/**
+ * The client's overhead on real-shaped pages, as a user would measure it: a bare `node:http`
+ * server (its own process) answers every request with the same pre-serialised 100-record A2 page
+ * built from a real capture (ERC1155 transfers, 77-digit token ids, null labels, `verified` as a
+ * number). Sequential requests, interleaved rounds, ratios of medians, all in one run:
+ *
+ * - `EvmClient.getWalletNFTTransfers` against `fetch` + `JSON.parse` of the same URL (goal <= 1.3);
+ * - `EvmClient.streamWalletNFTTransfers` over 20 pages against a hand-written `fetch` loop
+ *   following the cursor, in items per second (goal <= 1.3).
+ */
+import { EvmClient } from "@chainquery/evm-client"
+import { Effect, Stream } from "effect"
+import { startStaticPageServer } from "../../schema/bench/staticPageServer.ts"
+import { interleaved } from "../../schema/bench/timing.ts"
+
+const pages = 20
+const wallet = "0xd8da6bf26964af9d7eed9e03e53415d37aa96045"
+const apiKey = "bench-key"
+const headers = { "x-api-key": apiKey, accept: "application/json" }
+
+const getJson = async (url: string) => JSON.parse(await (await fetch(url, { headers })).text()) as { result: Array<unknown>; cursor: string | null }
+
+const server = await startStaticPageServer({ pages })
+const listing = `${server.url}/api/v2.2/${wallet}/nft/transfers?chain=eth&limit=100`
+
+const program = Effect.gen(function*() {
+  const client = yield* EvmClient.EvmClient
+  const bare = Effect.promise(() => getJson(listing))
+  const viaClient = client.getWalletNFTTransfers({ address: wallet, chain: "eth", limit: 100 })
+  const first = yield* viaClient
+  if (first.result.length !== 100 || first.rejected.length !== 0) throw new Error("the page did not decode to 100 records")
+
+  const bareLoop = Effect.promise(async () => {
+    let items = 0
+    let page = await getJson(listing)
+    items += page.result.length
+    while (page.cursor !== null) {
+      page = await getJson(`${listing}&cursor=${encodeURIComponent(page.cursor)}`)
+      items += page.result.length
+    }
+    return items
+  })
+  const viaStream = Stream.runCount(client.streamWalletNFTTransfers({ address: wallet, chain: "eth", limit: 100 }))
+  const counted = yield* viaStream
+  if (counted !== pages * 100 || (yield* bareLoop) !== pages * 100) throw new Error(`the stream read ${counted} items`)
+
+  yield* interleaved(bare, viaClient, 3, 200)
+  const single = yield* interleaved(bare, viaClient, 7, 200)
+  yield* interleaved(bareLoop, viaStream, 2, 5)
+  const stream = yield* interleaved(bareLoop, viaStream, 7, 10)
+  return { single, stream }
+})
+
+const { single, stream } = await Effect.runPromise(
+  program.pipe(Effect.provide(EvmClient.layer({ apiKey, baseUrl: server.url })))
+)
+server.stop()
+
+const itemsPerSecond = (millis: number) => (pages * 100) / (millis / 1000)
+const singleRatio = single.b / single.a
+const streamRatio = itemsPerSecond(stream.a) / itemsPerSecond(stream.b)
+const verdict = (ratio: number) => (ratio <= 1.3 ? "met" : "NOT met")
+console.log("evm-client: real-shaped A2 pages of 100 records (80 KB) from a static node:http server")
+console.log(`  fetch + JSON.parse            ${single.a.toFixed(3)} ms per request (median of 7 rounds of 200, interleaved)`)
+console.log(`  EvmClient                     ${single.b.toFixed(3)} ms per request`)
+console.log(`  client / fetch                ${singleRatio.toFixed(2)}x (goal <= 1.3: ${verdict(singleRatio)})`)
+console.log(`  fetch loop over ${pages} pages      ${itemsPerSecond(stream.a).toFixed(0)} items/s (median of 7 rounds of 10)`)
+console.log(`  streamWalletNFTTransfers      ${itemsPerSecond(stream.b).toFixed(0)} items/s`)
+console.log(`  stream / fetch loop           ${streamRatio.toFixed(2)}x (goal <= 1.3: ${verdict(streamRatio)})`)
