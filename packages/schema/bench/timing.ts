@@ -1,29 +1,32 @@
 /**
  * Timing for the client benchmarks, shared so that each compares the same way: two effects run
- * `perRound` times each, round after round, alternating (so a noisy moment of the machine hits
- * both), and the median time of one run of each.
+ * in alternating blocks of a few runs each (so a noisy moment of the machine hits both alike),
+ * and the median time of one run of each, over all the blocks.
  *
- *   const { a, b } = yield* interleaved(bare, viaClient, 7, 200)   // milliseconds per run
+ *   const { a, b } = yield* interleaved(bare, viaClient, { blocks: 140, perBlock: 10 })   // ms per run
  */
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
 
 /** The middle value (the upper one of an even count). */
 export const median = (values: ReadonlyArray<number>): number => values.toSorted((x, y) => x - y)[Math.floor(values.length / 2)]!
 
-/** Runs `a` and `b` `perRound` times each, alternating rounds; the median milliseconds of one run of each. */
+const timed = (effect: Effect.Effect<unknown, unknown>, runs: number) =>
+  Effect.suspend(() => {
+    const start = performance.now()
+    return Effect.map(Effect.repeat(effect, { times: runs - 1 }), () => (performance.now() - start) / runs)
+  })
+
+/** Runs `a` then `b`, `perBlock` times each, `blocks` times; the median milliseconds of one run of each. */
 export const interleaved = Effect.fnUntraced(function*(
   a: Effect.Effect<unknown, unknown>,
   b: Effect.Effect<unknown, unknown>,
-  rounds: number,
-  perRound: number
+  options: { readonly blocks: number; readonly perBlock: number }
 ) {
   const as: Array<number> = []
   const bs: Array<number> = []
-  for (let round = 0; round < rounds; round++) {
-    const [ta] = yield* Effect.timed(Effect.repeat(a, { times: perRound - 1 }))
-    const [tb] = yield* Effect.timed(Effect.repeat(b, { times: perRound - 1 }))
-    as.push(Duration.toMillis(ta) / perRound)
-    bs.push(Duration.toMillis(tb) / perRound)
+  for (let block = 0; block < options.blocks; block++) {
+    as.push(yield* timed(a, options.perBlock))
+    bs.push(yield* timed(b, options.perBlock))
   }
   return { a: median(as), b: median(bs) }
 })

@@ -505,3 +505,24 @@ describe("Input.validateAll", () => {
 it("checked at least 1,000 distinct bad values", () => {
   expect(badValues.size).toBeGreaterThanOrEqual(1000)
 })
+
+describe("Input.validate remembers recent decodings", () => {
+  it("the same value gives the same answer again, field named each time; values equal as text but not in type stay apart", () => {
+    const schema = Schema.Number.pipe(Schema.check(Schema.isInt()))
+    const first = Effect.runSync(Effect.result(Input.validate(schema, "limit", 7)))
+    const again = Effect.runSync(Effect.result(Input.validate(schema, "limit", 7)))
+    expect(first).toEqual(again)
+    expect(Result.isSuccess(again) && again.success).toBe(7)
+    // "7" is not a number: remembered apart from 7, and its error names the field of this call.
+    const asText = Effect.runSync(Effect.result(Input.validate(schema, "pageSize", "7")))
+    expect(Result.isFailure(asText) && asText.failure.field).toBe("pageSize")
+    const textAgain = Effect.runSync(Effect.result(Input.validate(schema, "size", "7")))
+    expect(Result.isFailure(textAgain) && textAgain.failure.field).toBe("size")
+    // More values than are remembered: every answer stays right.
+    for (let i = 0; i < 2000; i++) {
+      const value = i % 3 === 0 ? i + 0.5 : i
+      const result = Effect.runSync(Effect.result(Input.validate(schema, "n", value)))
+      expect(Result.isSuccess(result)).toBe(i % 3 !== 0)
+    }
+  })
+})

@@ -96,7 +96,7 @@ export const make = (options: BudgetOptions = {}): Effect.Effect<ComputeBudget> 
       }
     }
 
-    const take = (operation: string): Effect.Effect<void> =>
+    const takeNow = (operation: string): Effect.Effect<void> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
         if (pausedUntil > now) return Effect.andThen(Effect.sleep(Duration.millis(pausedUntil - now)), take(operation))
         refill(now)
@@ -109,6 +109,10 @@ export const make = (options: BudgetOptions = {}): Effect.Effect<ComputeBudget> 
         const wait = Math.ceil(((weight - tokens) / rate) * 1000)
         return Effect.andThen(Effect.sleep(Duration.millis(wait)), take(operation))
       })
+
+    // Unlimited and not paused by a 429 (the default): nothing to wait for, nothing to count.
+    const take = (operation: string): Effect.Effect<void> =>
+      Effect.suspend(() => (rate === undefined && pausedUntil === 0 ? Effect.void : takeNow(operation)))
 
     const rateLimited = (retryAfter: Duration.Duration | undefined) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
@@ -123,11 +127,12 @@ export const make = (options: BudgetOptions = {}): Effect.Effect<ComputeBudget> 
         }
       })
 
-    const succeeded = Effect.sync(() => {
+    const recovered = Effect.sync(() => {
       if (rate !== undefined && configured !== undefined && rate < configured) {
         rate = Math.min(configured, rate + configured / 20)
       }
     })
+    const succeeded = Effect.suspend(() => (rate === undefined ? Effect.void : recovered))
 
     return { take, rateLimited, succeeded, currentRate: Effect.sync(() => rate) }
   })

@@ -4,8 +4,9 @@
  *
  * @since 0.1.0
  */
-import { Errors } from "@chainquery/schema"
+import type { Errors } from "@chainquery/schema"
 import { Effect, Stream } from "effect"
+import * as Body from "./internal/body.js"
 import type { HttpClientResponse } from "effect/http"
 
 /**
@@ -21,11 +22,6 @@ import type { HttpClientResponse } from "effect/http"
  */
 export const defaultMaxBytes = 16 * 1024 * 1024
 
-const tooLarge = (maxBytes: number) =>
-  new Errors.Transport({ reason: "BodyTooLarge", message: `the response body is larger than ${maxBytes} bytes` })
-
-const failed = (error: { readonly message: string }) =>
-  new Errors.Transport({ reason: "Network", message: `reading the response failed: ${error.message}` })
 
 /**
  * Reads the body as text, failing once it grows past `maxBytes`: checked against
@@ -46,23 +42,22 @@ export const readText = (
   response: HttpClientResponse.HttpClientResponse,
   maxBytes: number
 ): Effect.Effect<string, Errors.Transport> => {
-  const length = response.headers["content-length"]
-  const declared = length !== undefined && /^\s*\d+\s*$/.test(length) ? Number(length) : undefined
-  if (declared !== undefined && declared > maxBytes) return Effect.fail(tooLarge(maxBytes))
-  if (declared !== undefined && response.headers["content-encoding"] === undefined) {
+  const how = Body.plan(response.headers["content-length"], response.headers["content-encoding"], maxBytes)
+  if (how === "tooLarge") return Effect.fail(Body.tooLarge(maxBytes))
+  if (how === "whole") {
     // Never more characters than bytes: a longer text is past the cap however it was framed.
     return Effect.flatMap(
-      Effect.mapError(response.text, failed),
-      (text) => text.length > maxBytes ? Effect.fail(tooLarge(maxBytes)) : Effect.succeed(text)
+      Effect.mapError(response.text, Body.readFailed),
+      (text) => text.length > maxBytes ? Effect.fail(Body.tooLarge(maxBytes)) : Effect.succeed(text)
     )
   }
   const chunks: Array<Uint8Array> = []
   let size = 0
   return response.stream.pipe(
-    Stream.mapError(failed),
+    Stream.mapError(Body.readFailed),
     Stream.runForEach((chunk) => {
       size += chunk.length
-      if (size > maxBytes) return Effect.fail(tooLarge(maxBytes))
+      if (size > maxBytes) return Effect.fail(Body.tooLarge(maxBytes))
       chunks.push(chunk)
       return Effect.void
     }),

@@ -14,7 +14,7 @@
  */
 import { Errors, ErrorBody, IssuePath } from "@chainquery/schema"
 import { Clock, Duration, Effect, Option, Redacted, Result, Semaphore } from "effect"
-import { HttpClient, type HttpClientResponse } from "effect/http"
+import { HttpClient } from "effect/http"
 import * as BaseUrl from "./BaseUrl.js"
 import * as ComputeBudget from "./ComputeBudget.js"
 import type { Request } from "./Endpoint.js"
@@ -167,7 +167,7 @@ export const make = (options: Options): Effect.Effect<Transport, Errors.InvalidC
 export const makeOnFetch = (options: Options): Effect.Effect<Transport, Errors.InvalidConfig> =>
   Effect.flatMap(Effect.context<never>(), (madeIn) => build(options, Exchange.onFetch(madeIn)))
 
-const build = Effect.fnUntraced(function*(options: Options, exchange: Exchange.Exchange) {
+const build = Effect.fnUntraced(function*(options: Options, makeExchange: (settings: Exchange.Settings) => Exchange.Exchange) {
   const checked = BaseUrl.check(options.baseUrl, { allowInsecureHttp: options.allowInsecureHttp })
   if (Result.isFailure(checked)) return yield* checked.failure
   const baseUrl = checked.success.url
@@ -190,16 +190,20 @@ const build = Effect.fnUntraced(function*(options: Options, exchange: Exchange.E
     "user-agent": userAgent
   }
   const defaultMaxPause = Duration.fromInputUnsafe(options.retry?.maxRetryAfter ?? RetryPolicy.defaults.maxRetryAfter)
-  const failed = (error: { readonly message: string }) => networkError(error, scrub)
-
-  const attemptTimedOut = () =>
-    Effect.fail(new Errors.Transport({ reason: "Timeout", message: `no complete answer within ${Duration.format(attemptTimeout)}` }))
+  const exchange = makeExchange({
+    headers,
+    attemptTimeout,
+    maxBodyBytes,
+    failed: (error) => networkError(error, scrub),
+    scrubbed: (error) => scrubTransport(error, scrub),
+    timedOut: () => new Errors.Transport({ reason: "Timeout", message: `no complete answer within ${Duration.format(attemptTimeout)}` })
+  })
 
   /** The typed error of an answer that is not a 2xx; a 429 also pauses the budget. */
-  const statusFailure = (response: HttpClientResponse.HttpClientResponse, body: unknown, maxPause: Duration.Duration) =>
+  const statusFailure = (answer: Exchange.Answer, body: unknown, maxPause: Duration.Duration) =>
     Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<never, AttemptError> => {
-      const retryAfter = RetryPolicy.parseRetryAfter(response.headers["retry-after"], now)
-      const error = statusError(response.status, body, retryAfter, scrub)
+      const retryAfter = RetryPolicy.parseRetryAfter(answer.header("retry-after"), now)
+      const error = statusError(answer.status, body, retryAfter, scrub)
       // Everyone waits for the service's Retry-After, but never longer than the retry policy
       // would: a longer one fails this call at once and must not stall the others.
       if (error._tag !== "RateLimited") return Effect.fail(error)
@@ -209,24 +213,20 @@ const build = Effect.fnUntraced(function*(options: Options, exchange: Exchange.E
       )
     })
 
-  const readAnswer = (response: HttpClientResponse.HttpClientResponse, url: string, maxPause: Duration.Duration) => {
-    const redirected = Redirect.redirectError(response, url, origin, scrubTarget)
+  const readAnswer = (answer: Exchange.Answer, url: string, maxPause: Duration.Duration): Effect.Effect<unknown, AttemptError> => {
+    const redirected = Redirect.redirectError(answer, url, origin, scrubTarget)
     if (redirected !== undefined) return Effect.fail(redirected)
-    return Effect.flatMap(
-      Effect.mapError(ResponseBody.readText(response, maxBodyBytes), (error) => scrubTransport(error, scrub)),
-      (text): Effect.Effect<unknown, AttemptError> => {
-        const body = ResponseBody.parseJson(text)
-        if (response.status < 200 || response.status >= 300) return statusFailure(response, body ?? text, maxPause)
-        if (body !== undefined) return Effect.succeed(body)
-        // Cut short or garbled on the way: a failure of the exchange, retried like a 5xx.
-        return Effect.fail(new Errors.Transport({
-          reason: "MalformedBody",
-          message: scrub(
-            `the body of a ${response.status} answer is not valid JSON (${text.length} characters${text.length > 0 ? `, starting ${JSON.stringify(text.slice(0, 40))}` : ""})`
-          )
-        }))
-      }
-    )
+    const text = answer.text ?? ""
+    const body = ResponseBody.parseJson(text)
+    if (answer.status < 200 || answer.status >= 300) return statusFailure(answer, body ?? text, maxPause)
+    if (body !== undefined) return Effect.succeed(body)
+    // Cut short or garbled on the way: a failure of the exchange, retried like a 5xx.
+    return Effect.fail(new Errors.Transport({
+      reason: "MalformedBody",
+      message: scrub(
+        `the body of a ${answer.status} answer is not valid JSON (${text.length} characters${text.length > 0 ? `, starting ${JSON.stringify(text.slice(0, 40))}` : ""})`
+      )
+    }))
   }
 
   const send = <A>(request: Request<A>, callOptions?: CallOptions): Effect.Effect<A, AttemptError> => {
@@ -242,31 +242,33 @@ const build = Effect.fnUntraced(function*(options: Options, exchange: Exchange.E
     return Effect.suspend(() => {
       let attempts = 0
       let lastStatus = 0
-      const read = (response: HttpClientResponse.HttpClientResponse) => {
-        lastStatus = response.status
-        return readAnswer(response, url, maxPause)
+      const read = (answer: Exchange.Answer) => {
+        lastStatus = answer.status
+        return readAnswer(answer, url, maxPause)
       }
-      const attempt = Effect.gen(function*() {
-        yield* budget.take(request.operation)
-        attempts++
-        const body = yield* slots.withPermits(1)(
-          exchange(url, headers, read, failed).pipe(Effect.timeoutOrElse({ duration: attemptTimeout, orElse: attemptTimedOut }))
-        )
-        yield* budget.succeeded
-        return body
-      })
+      const exchanged = slots.withPermits(1)(Effect.flatMap(exchange(url), read))
+      const attempt = budget.take(request.operation).pipe(
+        Effect.flatMap(() => {
+          attempts++
+          return exchanged
+        }),
+        Effect.tap(() => budget.succeeded)
+      )
       // The call's deadline covers everything: waiting for compute units or a slot, attempts, retries.
       return RetryPolicy.retry(attempt, policy).pipe(
         Effect.timeoutOrElse({ duration: total, orElse: callTimedOut }),
         Effect.flatMap((body) => {
           const decoded = request.decode(body)
-          if (Result.isSuccess(decoded)) return Effect.succeed(scrubRejected(decoded.success, scrub))
+          if (Result.isSuccess(decoded)) {
+            const value = scrubRejected(decoded.success, scrub)
+            const rejected = rejectedOf(value)
+            return rejected === undefined || rejected.length === 0 ? Effect.succeed(value) : Effect.as(logRejected(request.operation, rejected), value)
+          }
           return Effect.fail(new Errors.ResponseDecode({
             path: scrub(IssuePath.format(IssuePath.of(decoded.failure.issue))),
             message: scrub(decoded.failure.message.split("\n")[0] ?? "the response does not match the operation's schema")
           }))
         }),
-        Effect.tap((value) => logRejected(request.operation, value)),
         Effect.ensuring(Effect.suspend(() =>
           Effect.annotateCurrentSpan({ "http.status_code": lastStatus, "chainquery.attempts": attempts })
         ))
@@ -274,12 +276,18 @@ const build = Effect.fnUntraced(function*(options: Options, exchange: Exchange.E
     }).pipe(
       Effect.withSpan(`chainquery.${request.operation}`, {
         attributes: { "chainquery.operation": request.operation, "chainquery.chain": request.chain ?? "" }
-      })
+      }, noStackTrace)
     )
   }
 
   return { send } satisfies Transport
 })
+
+/**
+ * The call's span names its operation, which says where it comes from; a stack trace captured
+ * per call would cost more than the transport's own work.
+ */
+const noStackTrace = { captureStackTrace: false } as const
 
 type RejectedRecords = ReadonlyArray<{ readonly index: number; readonly path: string; readonly message: string }>
 
@@ -305,10 +313,7 @@ const scrubRejected = <A>(value: A, scrub: Scrub.Scrubber): A => {
 }
 
 /** Pages report records that did not decode; they are logged (without their content) once per call. */
-const logRejected = (operation: string, value: unknown) => {
-  const rejected = rejectedOf(value)
-  if (rejected === undefined || rejected.length === 0) return Effect.void
-  return Effect.logWarning(`${operation}: ${rejected.length} record(s) of the page did not decode and are reported in \`rejected\``).pipe(
+const logRejected = (operation: string, rejected: RejectedRecords) =>
+  Effect.logWarning(`${operation}: ${rejected.length} record(s) of the page did not decode and are reported in \`rejected\``).pipe(
     Effect.annotateLogs({ first: `result[${rejected[0]!.index}].${rejected[0]!.path}: ${rejected[0]!.message}` })
   )
-}

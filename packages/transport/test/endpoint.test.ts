@@ -46,3 +46,27 @@ describe("Endpoint.fromHttpApi", () => {
     expect(request.query).toEqual([["limit", "5"], ["owner_addresses[]", `0x${"1".repeat(64)}`]])
   })
 })
+
+describe("Endpoint.fromHttpApi remembers recent encodings", () => {
+  const transfers = Endpoint.fromHttpApi(EvmApi.EvmGroup.endpoints.getWalletNFTTransfers)
+  const wallet = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
+
+  it("the same parameters give the same request; any change of value, type or list gives its own", () => {
+    const query = (limit: number, cursor?: string) =>
+      transfers.build({ address: wallet }, cursor === undefined ? { chain: "0x1", limit } : { chain: "0x1", limit, cursor }).query
+    expect(query(10)).toEqual(query(10))
+    expect(query(10, "abc")).toEqual([["chain", "0x1"], ["limit", "10"], ["cursor", "abc"]])
+    expect(query(11, "abc")).toEqual([["chain", "0x1"], ["limit", "11"], ["cursor", "abc"]])
+    expect(query(10, "abd")).toEqual([["chain", "0x1"], ["limit", "10"], ["cursor", "abd"]])
+    const listed = (addresses: Array<string>) =>
+      transfers.build({ address: wallet }, { contract_addresses: addresses }).query.map(([, value]) => value)
+    const other = "0x0000000000000000000000000000000000000001"
+    expect(listed([wallet, other])).toEqual([wallet, other])
+    expect(listed([other, wallet])).toEqual([other, wallet])
+    expect(listed([wallet])).toEqual([wallet])
+    // A value that is not plain (a block number as a bigint) is encoded each time, never confused.
+    const fromBlock = (block: bigint) => transfers.build({ address: wallet }, { from_block: block }).query
+    expect(fromBlock(5n)).toEqual([["from_block", "5"]])
+    expect(fromBlock(6n)).toEqual([["from_block", "6"]])
+  })
+})

@@ -1,36 +1,74 @@
 /**
- * One HTTP exchange of an attempt: send a GET and read its answer with `read`, on either of two
- * ways to send it.
+ * One HTTP exchange of an attempt: send a GET, read its answer under the body cap, within the
+ * attempt's timeout, on either of two ways to send it. The answer's body is read unless it is a
+ * redirect (which is refused, never followed).
  *
  * - `onHttpClient`: through the `HttpClient` in context (any client, with its own spans and
  *   middleware), guarded so that redirects are never followed and the key stays out of its spans.
- * - `onFetch`: straight to `fetch`, the common case and the fast one: no per-request client span,
- *   trace headers or URL re-parsing. The `FetchHttpClient.Fetch` and `FetchHttpClient.RequestInit`
- *   of the caller's context are honoured as `FetchHttpClient.layer` would (the `fetch` of the
- *   caller, else the one where the transport was made, else the global one; our method, headers,
- *   `redirect: "manual"` and signal win over the `RequestInit`). One `AbortController` covers the
- *   request and the reading of its body: an interruption (a timeout) or a failure aborts both, so
- *   a stalled body never holds its socket.
+ * - `onFetch`: straight to `fetch`, the common case and the fast one: the request and the reading
+ *   of its body are one promise (one wait for the fiber, no per-request client span, trace headers,
+ *   URL re-parsing or header conversion), and the attempt's timeout is a timer that aborts it (a
+ *   wall-clock timer, as the network is). The `FetchHttpClient.Fetch` and
+ *   `FetchHttpClient.RequestInit` of the caller's context are honoured as `FetchHttpClient.layer`
+ *   would (the `fetch` of the caller, else the one where the transport was made, else the global
+ *   one; our method, headers, `redirect: "manual"` and signal win over the `RequestInit`). One
+ *   `AbortController` covers the request and its body: an interruption, a timeout or a failure
+ *   aborts both, so a stalled body never holds its socket.
  */
-import { Context, Effect, Exit } from "effect"
-import { FetchHttpClient, type HttpClient, HttpClientRequest, HttpClientResponse } from "effect/http"
+import { Errors } from "@chainquery/schema"
+import { Context, Duration, Effect } from "effect"
+import { FetchHttpClient, type HttpClient, HttpClientRequest } from "effect/http"
+import * as ResponseBody from "../ResponseBody.js"
+import * as Body from "./body.js"
 import * as Redirect from "./redirect.js"
 
-/** Sends `GET url` with `headers` and reads the answer with `read`; `failed` maps a network failure. */
-export type Exchange = <A, E, F>(
-  url: string,
-  headers: Readonly<Record<string, string>>,
-  read: (response: HttpClientResponse.HttpClientResponse) => Effect.Effect<A, E>,
-  failed: (error: { readonly message: string }) => F
-) => Effect.Effect<A, E | F>
+/** What an attempt brought back. `text` is `undefined` for a redirect (its body is not read). */
+export interface Answer {
+  readonly status: number
+  /** A response header, by its lower-case name. */
+  readonly header: (name: string) => string | undefined
+  /** Where the answer came from (`""` when the client does not say). */
+  readonly url: string
+  readonly text: string | undefined
+}
+
+/** What every exchange of a transport shares. */
+export interface Settings {
+  /** The request's headers (the key among them). */
+  readonly headers: Readonly<Record<string, string>>
+  /** The longest an attempt may take, headers and body. */
+  readonly attemptTimeout: Duration.Duration
+  readonly maxBodyBytes: number
+  /** A failure to send, as the transport reports it (scrubbed). */
+  readonly failed: (error: { readonly message: string }) => Errors.Transport
+  /** A failure while reading, with its message scrubbed. */
+  readonly scrubbed: (error: Errors.Transport) => Errors.Transport
+  /** The error of an attempt past `attemptTimeout`. */
+  readonly timedOut: () => Errors.Transport
+}
+
+/** Sends `GET url` and brings its answer back. */
+export type Exchange = (url: string) => Effect.Effect<Answer, Errors.Transport>
+
+const isRedirect = (status: number) => status >= 300 && status < 400
 
 /** The exchange through the `HttpClient` `client`; `madeIn` is the context the transport was made in. */
-export const onHttpClient = (client: HttpClient.HttpClient, madeIn: Context.Context<never>): Exchange => {
+export const onHttpClient = (client: HttpClient.HttpClient, madeIn: Context.Context<never>) => (settings: Settings): Exchange => {
   const guarded = Redirect.guard(madeIn)
-  return (url, headers, read, failed) =>
-    guarded(client.execute(HttpClientRequest.get(url, { headers }))).pipe(
-      Effect.mapError(failed),
-      Effect.flatMap(read)
+  return (url) =>
+    guarded(client.execute(HttpClientRequest.get(url, { headers: settings.headers }))).pipe(
+      Effect.mapError(settings.failed),
+      Effect.flatMap((response) => {
+        const answer = (text: string | undefined): Answer => ({
+          status: response.status,
+          header: (name) => response.headers[name],
+          url: response.url,
+          text
+        })
+        if (isRedirect(response.status)) return Effect.succeed(answer(undefined))
+        return Effect.map(Effect.mapError(ResponseBody.readText(response, settings.maxBodyBytes), settings.scrubbed), answer)
+      }),
+      Effect.timeoutOrElse({ duration: settings.attemptTimeout, orElse: () => Effect.fail(settings.timedOut()) })
     )
 }
 
@@ -51,39 +89,93 @@ const describeFailure = (cause: unknown): string => {
   return typeof code === "string" ? `${cause.message} (${code})` : cause.message
 }
 
-/**
- * The answer with its `text` read by `fetch` itself, decoded as it arrives: no copy of the bytes
- * into an `ArrayBuffer` first, as `HttpClientResponse.text` does. Its abort is the exchange's.
- */
-const readByFetch = (answer: HttpClientResponse.HttpClientResponse, source: Response): HttpClientResponse.HttpClientResponse =>
-  Object.create(answer, {
-    text: {
-      get: () => Effect.tryPromise({ try: () => source.text(), catch: (cause) => ({ message: describeFailure(cause) }) })
+/** Reads a fetch body chunk by chunk, failing as soon as it grows past `maxBytes`. */
+const readCounted = async (body: ReadableStream<Uint8Array>, maxBytes: number): Promise<string> => {
+  const reader = body.getReader()
+  const chunks: Array<Uint8Array> = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.length
+    if (size > maxBytes) {
+      await reader.cancel()
+      throw Body.tooLarge(maxBytes)
     }
+    chunks.push(value)
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks, size))
+}
+
+/** Reads a fetch answer's body under the cap (see `Body.plan`); a redirect's is not read. */
+const answerOf = async (response: Response, maxBytes: number): Promise<Answer> => {
+  const answer = (text: string | undefined): Answer => ({
+    status: response.status,
+    header: (name) => response.headers.get(name) ?? undefined,
+    url: response.url,
+    text
   })
+  if (isRedirect(response.status)) {
+    await response.body?.cancel()
+    return answer(undefined)
+  }
+  const how = Body.plan(response.headers.get("content-length"), response.headers.get("content-encoding"), maxBytes)
+  if (how === "tooLarge") {
+    await response.body?.cancel()
+    throw Body.tooLarge(maxBytes)
+  }
+  let text: string
+  try {
+    text = how === "whole" || response.body === null ? await response.text() : await readCounted(response.body, maxBytes)
+  } catch (cause) {
+    throw cause instanceof Errors.Transport ? cause : Body.readFailed({ message: describeFailure(cause) })
+  }
+  // Never more characters than bytes: a longer text is past the cap however it was framed.
+  if (text.length > maxBytes) throw Body.tooLarge(maxBytes)
+  return answer(text)
+}
 
 /** The exchange straight on `fetch`; `madeIn` is the context the transport was made in. */
-export const onFetch = (madeIn: Context.Context<never>): Exchange => {
+export const onFetch = (madeIn: Context.Context<never>) => (settings: Settings): Exchange => {
   const madeWith = Context.getOrUndefined(madeIn, FetchHttpClient.Fetch)
-  return (url, headers, read, failed) =>
+  const timeoutMillis = Duration.toMillis(settings.attemptTimeout)
+  return (url) =>
     Effect.contextWith((context: Context.Context<never>) => {
       const fetch = Context.getOrUndefined(context, FetchHttpClient.Fetch) ?? madeWith ?? globalThis.fetch
       const init = Context.getOrUndefined(context, FetchHttpClient.RequestInit)
-      const controller = new AbortController()
-      const request = HttpClientRequest.get(url)
-      return Effect.tryPromise({
-        try: () =>
-          fetch(url, {
-            ...init,
-            method: "GET",
-            headers: mergeHeaders(init?.headers, headers),
-            redirect: "manual",
-            signal: controller.signal
-          }),
-        catch: (cause) => failed({ message: describeFailure(cause) })
-      }).pipe(
-        Effect.flatMap((response) => read(readByFetch(HttpClientResponse.fromWeb(request, response), response))),
-        Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : Effect.sync(() => controller.abort()))
-      )
+      return Effect.callback<Answer, Errors.Transport>((resume) => {
+        const controller = new AbortController()
+        let timedOut = false
+        const timer = setTimeout(() => {
+          timedOut = true
+          controller.abort()
+        }, timeoutMillis)
+        let sent: Promise<Response>
+        try {
+          sent = fetch(url, { ...init, method: "GET", headers: mergeHeaders(init?.headers, settings.headers), redirect: "manual", signal: controller.signal })
+        } catch (cause) {
+          sent = Promise.reject(cause)
+        }
+        sent.then((response) => answerOf(response, settings.maxBodyBytes)).then(
+          (answer) => {
+            clearTimeout(timer)
+            resume(Effect.succeed(answer))
+          },
+          (cause: unknown) => {
+            clearTimeout(timer)
+            controller.abort()
+            // Whatever failed once the timer fired failed because of it (the abort).
+            if (timedOut) return resume(Effect.fail(settings.timedOut()))
+            // The body's failures are the transport's errors already; the rest are fetch's own.
+            if (cause instanceof Errors.Transport) return resume(Effect.fail(settings.scrubbed(cause)))
+            resume(Effect.fail(settings.failed({ message: describeFailure(cause) })))
+          }
+        )
+        // Interrupted (the call's deadline, or the caller): let go of the request and its body.
+        return Effect.sync(() => {
+          clearTimeout(timer)
+          controller.abort()
+        })
+      })
     })
 }

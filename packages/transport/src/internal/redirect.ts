@@ -15,7 +15,7 @@
  */
 import { Errors } from "@chainquery/schema"
 import { Context, Effect } from "effect"
-import { FetchHttpClient, Headers, HttpClient, type HttpClientResponse } from "effect/http"
+import { FetchHttpClient, Headers, HttpClient } from "effect/http"
 import type * as Scrub from "../Scrub.js"
 
 type Fetch = typeof globalThis.fetch
@@ -91,7 +91,7 @@ const target = (location: string | undefined, from: string, scrub: Scrub.Scrubbe
  * `origin`; `undefined` for any other answer.
  */
 export const redirectError = (
-  response: HttpClientResponse.HttpClientResponse,
+  response: { readonly status: number; readonly header: (name: string) => string | undefined; readonly url: string },
   requestUrl: string,
   origin: string,
   scrub: Scrub.Scrubber
@@ -99,7 +99,7 @@ export const redirectError = (
   if (response.status >= 300 && response.status < 400) {
     return new Errors.Redirected({
       status: response.status,
-      location: target(response.headers["location"], requestUrl, scrub),
+      location: target(response.header("location"), requestUrl, scrub),
       followed: false
     })
   }
