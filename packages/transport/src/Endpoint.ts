@@ -94,26 +94,37 @@ export const fromHttpApi = <E extends HttpApiEndpoint.Constraint>(endpoint: E) =
 const rememberedEncodings = 512
 
 /**
- * The key of a record whose values are all strings, numbers, booleans or lists of them (the
- * parameters of nearly every call); `undefined` for any other record, which is not remembered.
+ * The key of a record whose values are all strings, numbers, booleans, lists of them or
+ * `undefined` (the parameters of nearly every call), telling every value, type, order and
+ * explicit `undefined` apart; `undefined` for any other record, which is not remembered.
  */
 const keyOf = (record: Record<string, unknown>): string | undefined => {
   let key = ""
   for (const name in record) {
     const value = record[name]
-    if (value === undefined) continue
     if (Array.isArray(value)) {
       key += `${name}[`
       for (const item of value) {
-        if (typeof item !== "string" && typeof item !== "number" && typeof item !== "boolean") return undefined
-        key += `${typeof item}:${JSON.stringify(item)},`
+        const part = plainKeyOf(item)
+        if (part === undefined) return undefined
+        key += `${part},`
       }
-      key += "]"
-    } else if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
-      key += `${name}=${typeof value}:${Object.is(value, -0) ? "-0" : JSON.stringify(value)};`
-    } else return undefined
+      key += "];"
+    } else {
+      const part = value === undefined ? "u" : plainKeyOf(value)
+      if (part === undefined) return undefined
+      key += `${name}=${part};`
+    }
   }
   return key
+}
+
+/** A string, number or boolean as text that tells every value and type apart; else `undefined`. */
+const plainKeyOf = (value: unknown): string | undefined => {
+  if (typeof value === "string") return `s${JSON.stringify(value)}`
+  if (typeof value === "number") return Object.is(value, -0) ? "n-0" : `n${String(value)}`
+  if (typeof value === "boolean") return value ? "t" : "f"
+  return undefined
 }
 
 /**

@@ -67,24 +67,34 @@ export const readText = (
 
 const isDangerousKey = (key: string) => key === "__proto__" || key === "constructor" || key === "prototype"
 
-/** Whether a parsed value holds, at any depth, a key that `parseJson` drops. */
-const holdsDangerousKey = (value: unknown): boolean => {
-  if (typeof value !== "object" || value === null) return false
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (holdsDangerousKey(value[i])) return true
-    return false
+/**
+ * Drops, in place, every key that `parseJson` drops, at any depth. Walked with a stack of its own,
+ * so that however deep the JSON nests (as deep as `JSON.parse` goes), it never overflows.
+ */
+const dropDangerousKeys = (value: unknown): void => {
+  const pending: Array<unknown> = [value]
+  while (pending.length > 0) {
+    const next = pending.pop()
+    if (typeof next !== "object" || next === null) continue
+    if (Array.isArray(next)) {
+      for (let i = 0; i < next.length; i++) if (typeof next[i] === "object") pending.push(next[i])
+      continue
+    }
+    const record = next as Record<string, unknown>
+    for (const key in record) {
+      // `JSON.parse` made each of them a plain own key (it never sets a prototype): deleting it
+      // removes just that key.
+      if (isDangerousKey(key)) delete record[key]
+      else if (typeof record[key] === "object") pending.push(record[key])
+    }
   }
-  for (const key in value) {
-    if (isDangerousKey(key) || holdsDangerousKey((value as Record<string, unknown>)[key])) return true
-  }
-  return false
 }
 
 /**
  * Parses JSON; keys `__proto__`, `constructor` and `prototype` are dropped at any depth, however
  * they are spelled (`\u005f_proto__` too). `JSON.parse` itself never sets a prototype (it defines
- * `__proto__` as a plain own key), so the text is parsed once and walked; only a body that holds
- * such a key is parsed again without them. `undefined` when the text is not JSON.
+ * `__proto__` as a plain own key), so the text is parsed once and the value walked. `undefined`
+ * when the text is not JSON.
  *
  * @example
  * ```ts
@@ -96,10 +106,12 @@ const holdsDangerousKey = (value: unknown): boolean => {
  * @since 0.1.0
  */
 export const parseJson = (text: string): unknown => {
+  let value: unknown
   try {
-    const value: unknown = JSON.parse(text)
-    return holdsDangerousKey(value) ? JSON.parse(text, (key, item) => (isDangerousKey(key) ? undefined : item)) : value
+    value = JSON.parse(text)
   } catch {
     return undefined
   }
+  dropDangerousKeys(value)
+  return value
 }

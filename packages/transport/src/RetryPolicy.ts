@@ -168,7 +168,9 @@ export type RetryPolicy = RetryOptions | {
 
 /**
  * Retries `effect` per `policy`, only for retryable errors. A `Retry-After` longer than
- * `maxRetryAfter` is not waited for: the `RateLimited` error is returned at once.
+ * `maxRetryAfter` is not waited for: the `RateLimited` error is returned at once. `retrying`, if
+ * given, wraps what runs once a first failure is to be retried (the waits and the later attempts),
+ * e.g. to bound them by a deadline: the first attempt runs as it is.
  *
  * @example
  * ```ts
@@ -177,16 +179,18 @@ export type RetryPolicy = RetryOptions | {
  *
  * const attempt: Effect.Effect<string> = Effect.succeed("ok")
  * const withRetries = RetryPolicy.retry(attempt, { times: 2 })
+ * const withinAMinute = RetryPolicy.retry(attempt, { times: 2 }, Effect.timeout("1 minute"))
  * ```
  * @since 0.1.0
  */
-export const retry = <A, E extends AttemptError, R>(
+export const retry = <A, E extends AttemptError, R, E2 = E>(
   effect: Effect.Effect<A, E, R>,
-  policy: RetryPolicy = {}
-): Effect.Effect<A, E, R> => {
+  policy: RetryPolicy = {},
+  retrying: (retries: Effect.Effect<A, E, R>) => Effect.Effect<A, E2, R> = (retries) => retries as Effect.Effect<A, E | E2, R> as Effect.Effect<A, E2, R>
+): Effect.Effect<A, E | E2, R> => {
   const maxRetryAfter = Duration.fromInputUnsafe(policy.maxRetryAfter ?? defaults.maxRetryAfter)
   const times = policy.times ?? defaults.times
-  if (times <= 0) return effect
+  if (times <= 0) return effect as Effect.Effect<A, E | E2, R>
   const worthIt = (error: E) =>
     isRetryable(error) &&
     Option.match(retryAfterOf(error), {
@@ -196,7 +200,7 @@ export const retry = <A, E extends AttemptError, R>(
   // The first attempt runs bare (no schedule to build on the common, successful path). After a
   // failure worth retrying, the schedule starts with that failure as its first input, exactly as
   // `Effect.retry` around the whole effect would.
-  return Effect.catch(effect, (first) => {
+  return Effect.catch(effect, (first): Effect.Effect<A, E | E2, R> => {
     if (!worthIt(first)) return Effect.fail(first)
     let replayed = false
     const again = Effect.suspend(() => {
@@ -204,10 +208,10 @@ export const retry = <A, E extends AttemptError, R>(
       replayed = true
       return Effect.fail(first)
     })
-    return Effect.retry(again, {
+    return retrying(Effect.retry(again, {
       schedule: "schedule" in policy ? policy.schedule : schedule(policy),
       times,
       while: worthIt
-    })
+    }))
   })
 }

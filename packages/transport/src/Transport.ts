@@ -192,12 +192,17 @@ const build = Effect.fnUntraced(function*(options: Options, makeExchange: (setti
   const defaultMaxPause = Duration.fromInputUnsafe(options.retry?.maxRetryAfter ?? RetryPolicy.defaults.maxRetryAfter)
   const exchange = makeExchange({
     headers,
-    attemptTimeout,
+    origin,
     maxBodyBytes,
     failed: (error) => networkError(error, scrub),
     scrubbed: (error) => scrubTransport(error, scrub),
-    timedOut: () => new Errors.Transport({ reason: "Timeout", message: `no complete answer within ${Duration.format(attemptTimeout)}` })
   })
+  const attemptLimit: Exchange.Limit = {
+    millis: Duration.toMillis(attemptTimeout),
+    timedOut: () => new Errors.Transport({ reason: "Timeout", message: `no complete answer within ${Duration.format(attemptTimeout)}` })
+  }
+  // Whether taking compute units may have to wait: with a rate, or once the service said 429.
+  let budgetMayWait = options.rateLimit?.unitsPerSecond !== undefined && options.rateLimit.unitsPerSecond > 0
 
   /** The typed error of an answer that is not a 2xx; a 429 also pauses the budget. */
   const statusFailure = (answer: Exchange.Answer, body: unknown, maxPause: Duration.Duration) =>
@@ -207,6 +212,7 @@ const build = Effect.fnUntraced(function*(options: Options, makeExchange: (setti
       // Everyone waits for the service's Retry-After, but never longer than the retry policy
       // would: a longer one fails this call at once and must not stall the others.
       if (error._tag !== "RateLimited") return Effect.fail(error)
+      budgetMayWait = true
       return Effect.andThen(
         budget.rateLimited(Option.getOrUndefined(Option.map(retryAfter, (asked) => Duration.min(asked, maxPause)))),
         Effect.fail(error)
@@ -232,31 +238,51 @@ const build = Effect.fnUntraced(function*(options: Options, makeExchange: (setti
   const send = <A>(request: Request<A>, callOptions?: CallOptions): Effect.Effect<A, AttemptError> => {
     const url = `${baseUrl}${request.path}${request.query.length === 0 ? "" : `?${describeQuery(request.query)}`}`
     const total = callOptions?.timeout === undefined ? totalTimeout : Duration.fromInputUnsafe(callOptions.timeout)
+    const totalMillis = Duration.toMillis(total)
     const policy = callOptions?.retry ?? options.retry ?? {}
     const maxPause = policy.maxRetryAfter === undefined || policy === options.retry
       ? defaultMaxPause
       : Duration.fromInputUnsafe(policy.maxRetryAfter)
     const callTimedOut = () =>
-      Effect.fail(new Errors.Transport({ reason: "Timeout", message: `the call did not complete within ${Duration.format(total)}` }))
-    // Counters live per run of the returned effect (it may be run more than once).
+      new Errors.Transport({ reason: "Timeout", message: `the call did not complete within ${Duration.format(total)}` })
+    // Counters and the deadline live per run of the returned effect (it may be run more than once).
     return Effect.suspend(() => {
       let attempts = 0
       let lastStatus = 0
-      const read = (answer: Exchange.Answer) => {
-        lastStatus = answer.status
-        return readAnswer(answer, url, maxPause)
-      }
-      const exchanged = slots.withPermits(1)(Effect.flatMap(exchange(url), read))
-      const attempt = budget.take(request.operation).pipe(
-        Effect.flatMap(() => {
-          attempts++
-          return exchanged
-        }),
-        Effect.tap(() => budget.succeeded)
+      let deadline = Number.POSITIVE_INFINITY
+      // The call's deadline covers everything: waiting for compute units or a slot, attempts,
+      // retries. An attempt is bounded by whichever comes first, its own timeout or the deadline;
+      // a wait is raced against the deadline only when there is one (a budget that may pause, no
+      // free slot, a retry), so the common call runs no race at all.
+      const withinDeadline = <X, Y>(effect: Effect.Effect<X, Y>) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.timeoutOrElse(effect, {
+            duration: Duration.millis(Math.max(0, deadline - now)),
+            orElse: () => Effect.fail(callTimedOut())
+          }))
+      const exchanged = Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const left = deadline - now
+        if (left <= 0) return Effect.fail(callTimedOut())
+        attempts++
+        const limit = left < attemptLimit.millis ? { millis: left, timedOut: callTimedOut } : attemptLimit
+        return Effect.flatMap(exchange(url, limit), (answer) => {
+          lastStatus = answer.status
+          return readAnswer(answer, url, maxPause)
+        })
+      })
+      const slotted = Effect.flatMap(
+        slots.withPermitsIfAvailable(1)(exchanged),
+        (done) => Option.isSome(done) ? Effect.succeed(done.value) : withinDeadline(slots.withPermits(1)(exchanged))
       )
-      // The call's deadline covers everything: waiting for compute units or a slot, attempts, retries.
-      return RetryPolicy.retry(attempt, policy).pipe(
-        Effect.timeoutOrElse({ duration: total, orElse: callTimedOut }),
+      const attempt = Effect.andThen(
+        budgetMayWait ? withinDeadline(budget.take(request.operation)) : budget.take(request.operation),
+        Effect.tap(slotted, () => budget.succeeded)
+      )
+      const started = Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        deadline = now + totalMillis
+        return RetryPolicy.retry(attempt, policy, withinDeadline)
+      })
+      return started.pipe(
         Effect.flatMap((body) => {
           const decoded = request.decode(body)
           if (Result.isSuccess(decoded)) {

@@ -70,3 +70,31 @@ describe("Endpoint.fromHttpApi remembers recent encodings", () => {
     expect(fromBlock(6n)).toEqual([["from_block", "6"]])
   })
 })
+
+describe("Endpoint encodings remembered: values that print alike stay apart", () => {
+  const endpoint = LedgerApi.LedgerGroup.endpoints.getCoinsByNameRange
+  /** What building gives, or "throws". */
+  const outcome = (encoder: ReturnType<typeof Endpoint.fromHttpApi<typeof endpoint>>, query: Record<string, unknown>) => {
+    try {
+      return encoder.build(undefined, query).query
+    } catch {
+      return "throws"
+    }
+  }
+  const queries: Array<Record<string, unknown>> = [
+    { limit: 10 },
+    { limit: 10, from_name: undefined },
+    { limit: Number.NaN },
+    { limit: Number.POSITIVE_INFINITY },
+    { limit: -0 },
+    { limit: 0 },
+    { limit: 10, from_name: "a" },
+    { limit: "10" }
+  ]
+
+  it("each query encodes as it would on an encoder that never saw the others (NaN, Infinity, -0, an explicit undefined)", () => {
+    const warmed = Endpoint.fromHttpApi(endpoint)
+    for (const query of queries) outcome(warmed, query)
+    for (const query of queries) expect(outcome(warmed, query)).toEqual(outcome(Endpoint.fromHttpApi(endpoint), query))
+  })
+})

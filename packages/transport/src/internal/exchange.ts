@@ -1,7 +1,7 @@
 /**
  * One HTTP exchange of an attempt: send a GET, read its answer under the body cap, within the
  * attempt's timeout, on either of two ways to send it. The answer's body is read unless it is a
- * redirect (which is refused, never followed).
+ * redirect or came from another origin (both refused, see `redirect.ts`).
  *
  * - `onHttpClient`: through the `HttpClient` in context (any client, with its own spans and
  *   middleware), guarded so that redirects are never followed and the key stays out of its spans.
@@ -36,26 +36,32 @@ export interface Answer {
 export interface Settings {
   /** The request's headers (the key among them). */
   readonly headers: Readonly<Record<string, string>>
-  /** The longest an attempt may take, headers and body. */
-  readonly attemptTimeout: Duration.Duration
+  /** The origin of the base URL: an answer from elsewhere is refused unread. */
+  readonly origin: string
   readonly maxBodyBytes: number
   /** A failure to send, as the transport reports it (scrubbed). */
   readonly failed: (error: { readonly message: string }) => Errors.Transport
   /** A failure while reading, with its message scrubbed. */
   readonly scrubbed: (error: Errors.Transport) => Errors.Transport
-  /** The error of an attempt past `attemptTimeout`. */
+}
+
+/** How long an exchange may take, and its error past that (the attempt's or the call's timeout). */
+export interface Limit {
+  readonly millis: number
   readonly timedOut: () => Errors.Transport
 }
 
-/** Sends `GET url` and brings its answer back. */
-export type Exchange = (url: string) => Effect.Effect<Answer, Errors.Transport>
+/** Sends `GET url` and brings its answer back within `limit`. */
+export type Exchange = (url: string, limit: Limit) => Effect.Effect<Answer, Errors.Transport>
 
-const isRedirect = (status: number) => status >= 300 && status < 400
+/** Whether the answer is refused whatever its body says: a redirect, or one from elsewhere. */
+const refused = (status: number, answeredFrom: string, url: string, settings: Settings) =>
+  Redirect.isRedirect(status) || Redirect.answeredElsewhere(answeredFrom, url, settings.origin)
 
 /** The exchange through the `HttpClient` `client`; `madeIn` is the context the transport was made in. */
 export const onHttpClient = (client: HttpClient.HttpClient, madeIn: Context.Context<never>) => (settings: Settings): Exchange => {
   const guarded = Redirect.guard(madeIn)
-  return (url) =>
+  return (url, limit) =>
     guarded(client.execute(HttpClientRequest.get(url, { headers: settings.headers }))).pipe(
       Effect.mapError(settings.failed),
       Effect.flatMap((response) => {
@@ -65,10 +71,10 @@ export const onHttpClient = (client: HttpClient.HttpClient, madeIn: Context.Cont
           url: response.url,
           text
         })
-        if (isRedirect(response.status)) return Effect.succeed(answer(undefined))
+        if (refused(response.status, response.url, url, settings)) return Effect.succeed(answer(undefined))
         return Effect.map(Effect.mapError(ResponseBody.readText(response, settings.maxBodyBytes), settings.scrubbed), answer)
       }),
-      Effect.timeoutOrElse({ duration: settings.attemptTimeout, orElse: () => Effect.fail(settings.timedOut()) })
+      Effect.timeoutOrElse({ duration: Duration.millis(limit.millis), orElse: () => Effect.fail(limit.timedOut()) })
     )
 }
 
@@ -76,7 +82,7 @@ export const onHttpClient = (client: HttpClient.HttpClient, madeIn: Context.Cont
 type HeaderInput = NonNullable<ConstructorParameters<typeof Headers>[0]>
 
 const mergeHeaders = (theirs: HeaderInput | undefined, ours: Readonly<Record<string, string>>): HeaderInput => {
-  if (theirs === undefined) return ours
+  if (theirs === undefined) return { ...ours }
   const merged = new Headers(theirs)
   for (const name in ours) merged.set(name, ours[name]!)
   return merged
@@ -108,14 +114,15 @@ const readCounted = async (body: ReadableStream<Uint8Array>, maxBytes: number): 
 }
 
 /** Reads a fetch answer's body under the cap (see `Body.plan`); a redirect's is not read. */
-const answerOf = async (response: Response, maxBytes: number): Promise<Answer> => {
+const answerOf = async (response: Response, url: string, settings: Settings): Promise<Answer> => {
+  const maxBytes = settings.maxBodyBytes
   const answer = (text: string | undefined): Answer => ({
     status: response.status,
     header: (name) => response.headers.get(name) ?? undefined,
     url: response.url,
     text
   })
-  if (isRedirect(response.status)) {
+  if (refused(response.status, response.url, url, settings)) {
     await response.body?.cancel()
     return answer(undefined)
   }
@@ -135,28 +142,36 @@ const answerOf = async (response: Response, maxBytes: number): Promise<Answer> =
   return answer(text)
 }
 
+/** The longest delay `setTimeout` keeps (a longer one would fire at once). */
+const longestTimer = 2_147_483_647
+
+/** Calls `fire` after `millis`; never for an infinite `millis`, at most after `longestTimer`. */
+const timerFor = (millis: number, fire: () => void): ReturnType<typeof setTimeout> | undefined =>
+  Number.isFinite(millis) ? setTimeout(fire, Math.min(Math.max(0, millis), longestTimer)) : undefined
+
 /** The exchange straight on `fetch`; `madeIn` is the context the transport was made in. */
 export const onFetch = (madeIn: Context.Context<never>) => (settings: Settings): Exchange => {
   const madeWith = Context.getOrUndefined(madeIn, FetchHttpClient.Fetch)
-  const timeoutMillis = Duration.toMillis(settings.attemptTimeout)
-  return (url) =>
+  return (url, limit) =>
     Effect.contextWith((context: Context.Context<never>) => {
       const fetch = Context.getOrUndefined(context, FetchHttpClient.Fetch) ?? madeWith ?? globalThis.fetch
       const init = Context.getOrUndefined(context, FetchHttpClient.RequestInit)
       return Effect.callback<Answer, Errors.Transport>((resume) => {
         const controller = new AbortController()
-        let timedOut = false
-        const timer = setTimeout(() => {
-          timedOut = true
+        // `resume` takes the first answer only: the timer's, or the exchange's.
+        const timer = timerFor(limit.millis, () => {
           controller.abort()
-        }, timeoutMillis)
+          resume(Effect.fail(limit.timedOut()))
+        })
         let sent: Promise<Response>
         try {
-          sent = fetch(url, { ...init, method: "GET", headers: mergeHeaders(init?.headers, settings.headers), redirect: "manual", signal: controller.signal })
+          // A copy of our headers: a `fetch` of the user's may write to what it is given.
+          const headers = mergeHeaders(init?.headers, settings.headers)
+          sent = Promise.resolve(fetch(url, { ...init, method: "GET", headers, redirect: "manual", signal: controller.signal }))
         } catch (cause) {
           sent = Promise.reject(cause)
         }
-        sent.then((response) => answerOf(response, settings.maxBodyBytes)).then(
+        sent.then((response) => answerOf(response, url, settings)).then(
           (answer) => {
             clearTimeout(timer)
             resume(Effect.succeed(answer))
@@ -164,8 +179,6 @@ export const onFetch = (madeIn: Context.Context<never>) => (settings: Settings):
           (cause: unknown) => {
             clearTimeout(timer)
             controller.abort()
-            // Whatever failed once the timer fired failed because of it (the abort).
-            if (timedOut) return resume(Effect.fail(settings.timedOut()))
             // The body's failures are the transport's errors already; the rest are fetch's own.
             if (cause instanceof Errors.Transport) return resume(Effect.fail(settings.scrubbed(cause)))
             resume(Effect.fail(settings.failed({ message: describeFailure(cause) })))

@@ -86,6 +86,16 @@ const target = (location: string | undefined, from: string, scrub: Scrub.Scrubbe
   }
 }
 
+/** Whether an answer is a redirect (a `3xx`), never followed. */
+export const isRedirect = (status: number): boolean => status >= 300 && status < 400
+
+/**
+ * Whether an answer came from elsewhere than `origin` (an HTTP client that followed a redirect
+ * anyway); `answeredFrom` is `""` when the client does not say.
+ */
+export const answeredElsewhere = (answeredFrom: string, requestUrl: string, origin: string): boolean =>
+  answeredFrom !== "" && answeredFrom !== requestUrl && !answeredFrom.startsWith(`${origin}/`)
+
 /**
  * The `Redirected` error for an answer that is a redirect or came from another origin than
  * `origin`; `undefined` for any other answer.
@@ -96,16 +106,15 @@ export const redirectError = (
   origin: string,
   scrub: Scrub.Scrubber
 ): Errors.Redirected | undefined => {
-  if (response.status >= 300 && response.status < 400) {
+  if (isRedirect(response.status)) {
     return new Errors.Redirected({
       status: response.status,
       location: target(response.header("location"), requestUrl, scrub),
       followed: false
     })
   }
-  const answeredFrom = response.url
-  if (answeredFrom !== "" && answeredFrom !== requestUrl && !answeredFrom.startsWith(`${origin}/`)) {
-    return new Errors.Redirected({ status: response.status, location: target(answeredFrom, requestUrl, scrub), followed: true })
+  if (answeredElsewhere(response.url, requestUrl, origin)) {
+    return new Errors.Redirected({ status: response.status, location: target(response.url, requestUrl, scrub), followed: true })
   }
   return undefined
 }
