@@ -8,7 +8,7 @@
 import { LedgerClient } from "@chainquery/ledger-client"
 import { Effect } from "effect"
 import { startStaticPageServer } from "../../schema/bench/staticPageServer.ts"
-import { interleaved } from "../../schema/bench/timing.ts"
+import { alternating } from "../../schema/bench/timing.ts"
 
 const wallet = "0x274c398a921b8e2ba345feac3039e1c8b196a7eb1395cdd3584af3a85eb9ec50"
 const apiKey = "bench-key"
@@ -23,11 +23,11 @@ const program = Effect.gen(function*() {
   const viaClient = ledger.getWalletsNFTTransfers({ walletAddresses: [wallet], limit: 100 })
   const first = yield* viaClient
   if (first.result.length !== 100 || first.rejected.length !== 0) throw new Error("the page did not decode to 100 records")
-  yield* interleaved(bare, viaClient, { blocks: 30, perBlock: 10 })
-  return yield* interleaved(bare, viaClient, { blocks: 150, perBlock: 10 })
+  yield* alternating({ bare, viaClient }, { blocks: 30, perBlock: 10 })
+  return yield* alternating({ bare, viaClient }, { blocks: 150, perBlock: 10 })
 })
 
-const { a: bare, b: client } = await Effect.runPromise(program.pipe(Effect.provide(LedgerClient.layer({ apiKey, baseUrl: server.url }))))
+const { bare, viaClient: client } = await Effect.runPromise(program.pipe(Effect.provide(LedgerClient.layer({ apiKey, baseUrl: server.url }))))
 server.stop()
 
 const ratio = client / bare

@@ -1,9 +1,9 @@
 /**
- * Timing for the client benchmarks, shared so that each compares the same way: two effects run
- * in alternating blocks of a few runs each (so a noisy moment of the machine hits both alike),
- * and the median time of one run of each, over all the blocks.
+ * Timing for the client benchmarks, shared so that each compares the same way: the cases run in
+ * alternating blocks of a few runs each (so a noisy moment of the machine hits all alike), and
+ * the median time of one run of each, over all the blocks.
  *
- *   const { a, b } = yield* interleaved(bare, viaClient, { blocks: 140, perBlock: 10 })   // ms per run
+ *   const { bare, client } = yield* alternating({ bare, client }, { blocks: 150, perBlock: 10 })   // ms per run
  */
 import { Effect } from "effect"
 
@@ -16,17 +16,15 @@ const timed = (effect: Effect.Effect<unknown, unknown>, runs: number) =>
     return Effect.map(Effect.repeat(effect, { times: runs - 1 }), () => (performance.now() - start) / runs)
   })
 
-/** Runs `a` then `b`, `perBlock` times each, `blocks` times; the median milliseconds of one run of each. */
-export const interleaved = Effect.fnUntraced(function*(
-  a: Effect.Effect<unknown, unknown>,
-  b: Effect.Effect<unknown, unknown>,
+/** Runs each case `perBlock` times, case after case, `blocks` times; the median milliseconds of one run of each. */
+export const alternating = Effect.fnUntraced(function*<K extends string>(
+  cases: Readonly<Record<K, Effect.Effect<unknown, unknown>>>,
   options: { readonly blocks: number; readonly perBlock: number }
 ) {
-  const as: Array<number> = []
-  const bs: Array<number> = []
+  const names = Object.keys(cases) as Array<K>
+  const times = new Map<K, Array<number>>(names.map((name) => [name, []]))
   for (let block = 0; block < options.blocks; block++) {
-    as.push(yield* timed(a, options.perBlock))
-    bs.push(yield* timed(b, options.perBlock))
+    for (const name of names) times.get(name)!.push(yield* timed(cases[name], options.perBlock))
   }
-  return { a: median(as), b: median(bs) }
+  return Object.fromEntries(names.map((name) => [name, median(times.get(name)!)])) as Record<K, number>
 })
