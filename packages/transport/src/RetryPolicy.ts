@@ -186,7 +186,7 @@ export type RetryPolicy = RetryOptions | {
 export const retry = <A, E extends AttemptError, R, E2 = E>(
   effect: Effect.Effect<A, E, R>,
   policy: RetryPolicy = {},
-  retrying: (retries: Effect.Effect<A, E, R>) => Effect.Effect<A, E2, R> = (retries) => retries as Effect.Effect<A, E | E2, R> as Effect.Effect<A, E2, R>
+  retrying?: (retries: Effect.Effect<A, E, R>) => Effect.Effect<A, E2, R>
 ): Effect.Effect<A, E | E2, R> => {
   const maxRetryAfter = Duration.fromInputUnsafe(policy.maxRetryAfter ?? defaults.maxRetryAfter)
   const times = policy.times ?? defaults.times
@@ -208,10 +208,11 @@ export const retry = <A, E extends AttemptError, R, E2 = E>(
       replayed = true
       return Effect.fail(first)
     })
-    return retrying(Effect.retry(again, {
+    const retries = Effect.retry(again, {
       schedule: "schedule" in policy ? policy.schedule : schedule(policy),
       times,
       while: worthIt
-    }))
+    })
+    return retrying === undefined ? retries : retrying(retries)
   })
 }

@@ -189,7 +189,10 @@ const build = Effect.fnUntraced(function*(options: Options, makeExchange: (setti
     accept: "application/json",
     "user-agent": userAgent
   }
-  const defaultMaxPause = Duration.fromInputUnsafe(options.retry?.maxRetryAfter ?? RetryPolicy.defaults.maxRetryAfter)
+  // The longest Retry-After waited for, parsed once for the policies a call usually has: the
+  // transport's own, or one without `maxRetryAfter`.
+  const defaultMaxPause = Duration.fromInputUnsafe(RetryPolicy.defaults.maxRetryAfter)
+  const configuredMaxPause = Duration.fromInputUnsafe(options.retry?.maxRetryAfter ?? RetryPolicy.defaults.maxRetryAfter)
   const exchange = makeExchange({
     headers,
     origin,
@@ -240,7 +243,9 @@ const build = Effect.fnUntraced(function*(options: Options, makeExchange: (setti
     const total = callOptions?.timeout === undefined ? totalTimeout : Duration.fromInputUnsafe(callOptions.timeout)
     const totalMillis = Duration.toMillis(total)
     const policy = callOptions?.retry ?? options.retry ?? {}
-    const maxPause = policy.maxRetryAfter === undefined || policy === options.retry
+    const maxPause = policy === options.retry
+      ? configuredMaxPause
+      : policy.maxRetryAfter === undefined
       ? defaultMaxPause
       : Duration.fromInputUnsafe(policy.maxRetryAfter)
     const callTimedOut = () =>
