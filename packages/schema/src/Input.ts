@@ -36,10 +36,14 @@ export const validate = <S extends Schema.Decoder<unknown>>(
   value: unknown
 ): Effect.Effect<S["Type"], InvalidInput> => {
   const exit = decodeRemembered(schema, value)
-  if (Exit.isSuccess(exit)) return exit as Exit.Exit<S["Type"], never>
+  return Exit.isSuccess(exit) ? exit as Exit.Exit<S["Type"], never> : Effect.fail(invalid(schema, field, value, exit))
+}
+
+/** The `InvalidInput` of a failed decoding of `value` for `field`. */
+const invalid = (schema: Schema.Top, field: string, value: unknown, exit: Exit.Failure<unknown, Schema.SchemaError>) => {
   const error = exit.cause.reasons.find((reason) => reason._tag === "Fail")
   const message = error && error._tag === "Fail" ? String(error.error.message) : "a valid value"
-  return Effect.fail(new InvalidInput({ field, value: renderValue(value), expected: expectedOf(schema, message) }))
+  return new InvalidInput({ field, value: renderValue(value), expected: expectedOf(schema, message) })
 }
 
 /** Most remembered decodings per schema; past it, the schema's memory starts again. */
@@ -102,12 +106,83 @@ export const validateAll = <S extends Schema.Decoder<unknown>>(
   field: string,
   values: unknown,
   options?: { readonly nonEmpty?: boolean | undefined }
-): Effect.Effect<ReadonlyArray<S["Type"]>, InvalidInput> => {
-  if (!Array.isArray(values)) {
-    return Effect.fail(new InvalidInput({ field, value: renderValue(values), expected: "a list" }))
+): Effect.Effect<ReadonlyArray<S["Type"]>, InvalidInput> => checked((check) => check.all(schema, field, values, options))
+
+/**
+ * Validation inside {@link checked}: each method returns the decoded value, or ends the
+ * preparation with the `InvalidInput` that names the field.
+ *
+ * @example
+ * ```ts
+ * import { EvmAddress, Input, Paging } from "@chainquery/schema"
+ *
+ * const prepared = Input.checked((check) => ({
+ *   address: check.value(EvmAddress.EvmAddress, "address", "0xd8da6bf26964af9d7eed9e03e53415d37aa96045"),
+ *   limit: check.optional(Paging.Limit, "limit", undefined)
+ * }))
+ * ```
+ * @since 0.2.0
+ */
+export interface Check {
+  /** Like {@link validate}. */
+  readonly value: <S extends Schema.Decoder<unknown>>(schema: S, field: string, value: unknown) => S["Type"]
+  /** Like {@link validateOptional}. */
+  readonly optional: <S extends Schema.Decoder<unknown>>(schema: S, field: string, value: unknown) => S["Type"] | undefined
+  /** Like {@link validateAll}. */
+  readonly all: <S extends Schema.Decoder<unknown>>(
+    schema: S,
+    field: string,
+    values: unknown,
+    options?: { readonly nonEmpty?: boolean | undefined }
+  ) => ReadonlyArray<S["Type"]>
+  /** Ends the preparation with `error`. */
+  readonly fail: (error: InvalidInput) => never
+}
+
+/** What a failed check throws, to be caught by `checked` only. */
+class Stop {
+  constructor(readonly error: InvalidInput) {}
+}
+
+const check: Check = {
+  value: (schema, field, value) => {
+    const exit = decodeRemembered(schema, value)
+    if (Exit.isSuccess(exit)) return exit.value
+    throw new Stop(invalid(schema, field, value, exit))
+  },
+  optional: (schema, field, value) => value === undefined ? undefined : check.value(schema, field, value),
+  all: (schema, field, values, options) => {
+    if (!Array.isArray(values)) throw new Stop(new InvalidInput({ field, value: renderValue(values), expected: "a list" }))
+    if (options?.nonEmpty === true && values.length === 0) {
+      throw new Stop(new InvalidInput({ field, value: "[]", expected: "a list with at least one element" }))
+    }
+    return values.map((value, index) => check.value(schema, `${field}[${index}]`, value))
+  },
+  fail: (error) => {
+    throw new Stop(error)
   }
-  if (options?.nonEmpty === true && values.length === 0) {
-    return Effect.fail(new InvalidInput({ field, value: "[]", expected: "a list with at least one element" }))
+}
+
+/**
+ * Runs `build` with a {@link Check} and returns what it built, or the first `InvalidInput` a
+ * check met, at once: the synchronous form of a chain of {@link validate}s, for the parameters of
+ * a call (an `Exit` is an `Effect`, and one that costs nothing to run).
+ *
+ * @example
+ * ```ts
+ * import { EvmAddress, Input } from "@chainquery/schema"
+ * import { Exit } from "effect"
+ *
+ * const exit = Input.checked((check) => check.value(EvmAddress.EvmAddress, "address", "0xnot-an-address"))
+ * Exit.isFailure(exit) // true: an InvalidInput naming "address"
+ * ```
+ * @since 0.2.0
+ */
+export const checked = <A>(build: (check: Check) => A): Exit.Exit<A, InvalidInput> => {
+  try {
+    return Exit.succeed(build(check))
+  } catch (thrown) {
+    if (thrown instanceof Stop) return Exit.fail(thrown.error)
+    throw thrown
   }
-  return Effect.forEach(values, (value, index) => validate(schema, `${field}[${index}]`, value))
 }

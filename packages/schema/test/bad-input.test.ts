@@ -5,7 +5,7 @@
  * `Input.validateAll` names the failing element and enforces `nonEmpty`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, DateTime, Effect, Equal, Result, Schema } from "effect"
+import { Arbitrary, Cause, DateTime, Effect, Equal, Exit, Result, Schema } from "effect"
 import {
   AptosAddress,
   BlockNumberOrHash,
@@ -524,5 +524,55 @@ describe("Input.validate remembers recent decodings", () => {
       const result = Effect.runSync(Effect.result(Input.validate(schema, "n", value)))
       expect(Result.isSuccess(result)).toBe(i % 3 !== 0)
     }
+  })
+})
+
+describe("Input.checked", () => {
+  const wallet = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
+
+  it("returns what was built when every check passes, with the decoded values", () => {
+    const exit = Input.checked((check) => ({
+      address: check.value(EvmAddress.EvmAddress, "address", toChecksumAddress(wallet.slice(2))),
+      chain: check.optional(Chain.Chain, "chain", "polygon"),
+      limit: check.optional(Paging.Limit, "limit", undefined),
+      owners: check.all(AptosAddress.AptosAddress, "ownerAddresses", ["0x1"], { nonEmpty: true })
+    }))
+    expect(Exit.isSuccess(exit) && exit.value).toEqual({
+      address: wallet,
+      chain: "0x89",
+      limit: undefined,
+      owners: [`0x${"1".padStart(64, "0")}`]
+    })
+  })
+
+  it("stops at the first failing check with the InvalidInput naming its field; later checks do not run", () => {
+    let later = 0
+    const exit = Input.checked((check) => {
+      check.value(EvmAddress.EvmAddress, "address", wallet)
+      check.optional(Paging.Limit, "limit", 0)
+      later++
+      return check.value(Chain.Chain, "chain", "nowhere")
+    })
+    if (!Exit.isFailure(exit)) return expect.fail("a limit of 0 was accepted")
+    const error = Cause.squash(exit.cause)
+    expect(error).toBeInstanceOf(Errors.InvalidInput)
+    expect((error as Errors.InvalidInput).field).toBe("limit")
+    expect((error as Errors.InvalidInput).value).toBe("0")
+    expect(later).toBe(0)
+  })
+
+  it("fails with the same InvalidInput as Input.validate, for one value and for lists", () => {
+    const viaChecked = Input.checked((check) => check.all(EvmAddress.EvmAddress, "contracts", [wallet, "0x12"], { nonEmpty: true }))
+    const viaValidate = Effect.runSync(Effect.exit(Input.validate(EvmAddress.EvmAddress, "contracts[1]", "0x12")))
+    expect(Exit.isFailure(viaChecked) && Cause.squash(viaChecked.cause)).toEqual(Exit.isFailure(viaValidate) && Cause.squash(viaValidate.cause))
+    const empty = Input.checked((check) => check.all(EvmAddress.EvmAddress, "contracts", [], { nonEmpty: true }))
+    expect(Exit.isFailure(empty) && (Cause.squash(empty.cause) as Errors.InvalidInput).value).toBe("[]")
+    const given = new Errors.InvalidInput({ field: "range", value: "5..1", expected: "from <= to" })
+    const failed = Input.checked((check) => check.fail(given))
+    expect(Exit.isFailure(failed) && Cause.squash(failed.cause)).toBe(given)
+  })
+
+  it("lets any other exception through: a bug is not an InvalidInput", () => {
+    expect(() => Input.checked(() => { throw new TypeError("a bug") })).toThrow(TypeError)
   })
 })

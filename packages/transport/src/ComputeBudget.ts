@@ -66,6 +66,11 @@ export interface ComputeBudget {
   readonly succeeded: Effect.Effect<void>
   /** The current rate (units per second), after what was learned; `undefined` when unlimited. */
   readonly currentRate: Effect.Effect<number | undefined>
+  /**
+   * Whether there is nothing to count now: no rate, and no 429 ever asked for a pause. Then `take`
+   * passes at once and `succeeded` does nothing, and a caller may skip both.
+   */
+  readonly unmetered: () => boolean
 }
 
 /**
@@ -111,8 +116,8 @@ export const make = (options: BudgetOptions = {}): Effect.Effect<ComputeBudget> 
       })
 
     // Unlimited and not paused by a 429 (the default): nothing to wait for, nothing to count.
-    const take = (operation: string): Effect.Effect<void> =>
-      Effect.suspend(() => (rate === undefined && pausedUntil === 0 ? Effect.void : takeNow(operation)))
+    const unmetered = () => rate === undefined && pausedUntil === 0
+    const take = (operation: string): Effect.Effect<void> => Effect.suspend(() => (unmetered() ? Effect.void : takeNow(operation)))
 
     const rateLimited = (retryAfter: Duration.Duration | undefined) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
@@ -134,5 +139,5 @@ export const make = (options: BudgetOptions = {}): Effect.Effect<ComputeBudget> 
     })
     const succeeded = Effect.suspend(() => (rate === undefined ? Effect.void : recovered))
 
-    return { take, rateLimited, succeeded, currentRate: Effect.sync(() => rate) }
+    return { take, rateLimited, succeeded, currentRate: Effect.sync(() => rate), unmetered }
   })

@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import { Errors } from "@chainquery/schema"
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
 import type { HttpApiEndpoint } from "effect/http-api"
 import * as Endpoint from "./Endpoint.js"
 import type { CallOptions, Transport } from "./Transport.js"
@@ -38,16 +38,17 @@ export type ErrorTypeWithNotFound = ErrorType | Errors.NotFound
 
 /**
  * Defines an operation from its HttpApi endpoint and a `prepare` that validates parameters.
- * Returns a function of a transport, giving the callable operation.
+ * Returns a function of a transport, giving the callable operation. `prepare` runs each time the
+ * call runs; written with `Input.checked` (an `Exit`, read at once) it costs no trip through the
+ * fiber, and any other `Effect` works too.
  *
  * @example
  * ```ts
  * import { EvmApi, Input, EvmAddress } from "@chainquery/schema"
- * import { Effect } from "effect"
  * import { Operation } from "@chainquery/transport"
  *
  * const getDefi = Operation.define(EvmApi.EvmGroup.endpoints.getDefiPositionsSummary, (params: { address: string }) =>
- *   Effect.map(Input.validate(EvmAddress.EvmAddress, "address", params.address), (address) => ({ params: { address } })))
+ *   Input.checked((check) => ({ params: { address: check.value(EvmAddress.EvmAddress, "address", params.address) } })))
  * ```
  * @since 0.1.0
  */
@@ -56,18 +57,27 @@ export const define = <E extends HttpApiEndpoint.Constraint, P, A = E extends { 
   prepare: (params: P) => Effect.Effect<Prepared, Errors.InvalidInput>
 ) => {
   const builder = Endpoint.fromHttpApi(endpoint)
+  // A `prepare` that answers with an `Exit` (as `Input.checked` does) is read at once, without a
+  // trip through the fiber; the call stays lazy: nothing is prepared before it runs.
+  const prepared = <X, E2>(
+    params: P,
+    send: (prepared: Prepared) => Effect.Effect<X, E2>
+  ): Effect.Effect<X, E2 | Errors.InvalidInput> =>
+    Effect.suspend((): Effect.Effect<X, E2 | Errors.InvalidInput> => {
+      const preparing = prepare(params)
+      if (!Exit.isExit(preparing)) return Effect.flatMap(preparing, send)
+      const exit = preparing as Exit.Exit<Prepared, Errors.InvalidInput>
+      return Exit.isSuccess(exit) ? send(exit.value) : Exit.failCause(exit.cause)
+    })
   return {
     /** The call, for operations where a 404 is an error of its own (`NotFound`). */
-    withNotFound: (transport: Transport) =>
-      (params: P, options?: CallOptions): Effect.Effect<A, ErrorTypeWithNotFound> =>
-        Effect.flatMap(prepare(params), (prepared) =>
-          transport.send(builder.build<A>(prepared.params, prepared.query, prepared.chain), options)),
+    withNotFound: (transport: Transport) => (params: P, options?: CallOptions): Effect.Effect<A, ErrorTypeWithNotFound> =>
+      prepared(params, (ready) => transport.send(builder.build<A>(ready.params, ready.query, ready.chain), options)),
     /** The call, for operations where the service has no 404: one is reported as a `ServerError`. */
-    make: (transport: Transport) =>
-      (params: P, options?: CallOptions): Effect.Effect<A, ErrorType> =>
-        Effect.flatMap(prepare(params), (prepared) =>
-          transport.send(builder.build<A>(prepared.params, prepared.query, prepared.chain), options).pipe(
-            Effect.catchTag("NotFound", (error) => Effect.fail(new Errors.ServerError({ status: 404, message: error.message })))
-          ))
+    make: (transport: Transport) => (params: P, options?: CallOptions): Effect.Effect<A, ErrorType> =>
+      prepared(params, (ready) =>
+        transport.send(builder.build<A>(ready.params, ready.query, ready.chain), options).pipe(
+          Effect.catchTag("NotFound", (error) => Effect.fail(new Errors.ServerError({ status: 404, message: error.message })))
+        ))
   }
 }

@@ -13,7 +13,7 @@
  * @since 0.1.0
  */
 import { Errors, ErrorBody, IssuePath } from "@chainquery/schema"
-import { Clock, Duration, Effect, Option, Redacted, Result, Semaphore } from "effect"
+import { Clock, Duration, Effect, Option, Redacted, Result, Semaphore, type Tracer } from "effect"
 import { HttpClient } from "effect/http"
 import * as BaseUrl from "./BaseUrl.js"
 import * as ComputeBudget from "./ComputeBudget.js"
@@ -204,9 +204,6 @@ const build = Effect.fnUntraced(function*(options: Options, makeExchange: (setti
     millis: Duration.toMillis(attemptTimeout),
     timedOut: () => new Errors.Transport({ reason: "Timeout", message: `no complete answer within ${Duration.format(attemptTimeout)}` })
   }
-  // Whether taking compute units may have to wait: with a rate, or once the service said 429.
-  let budgetMayWait = options.rateLimit?.unitsPerSecond !== undefined && options.rateLimit.unitsPerSecond > 0
-
   /** The typed error of an answer that is not a 2xx; a 429 also pauses the budget. */
   const statusFailure = (answer: Exchange.Answer, body: unknown, maxPause: Duration.Duration) =>
     Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<never, AttemptError> => {
@@ -215,7 +212,6 @@ const build = Effect.fnUntraced(function*(options: Options, makeExchange: (setti
       // Everyone waits for the service's Retry-After, but never longer than the retry policy
       // would: a longer one fails this call at once and must not stall the others.
       if (error._tag !== "RateLimited") return Effect.fail(error)
-      budgetMayWait = true
       return Effect.andThen(
         budget.rateLimited(Option.getOrUndefined(Option.map(retryAfter, (asked) => Duration.min(asked, maxPause)))),
         Effect.fail(error)
@@ -250,28 +246,35 @@ const build = Effect.fnUntraced(function*(options: Options, makeExchange: (setti
       : Duration.fromInputUnsafe(policy.maxRetryAfter)
     const callTimedOut = () =>
       new Errors.Transport({ reason: "Timeout", message: `the call did not complete within ${Duration.format(total)}` })
-    // Counters and the deadline live per run of the returned effect (it may be run more than once).
-    return Effect.suspend(() => {
+    const attributes = {
+      "chainquery.operation": request.operation,
+      "chainquery.chain": request.chain ?? "",
+      "http.status_code": 0,
+      "chainquery.attempts": 0
+    }
+
+    // One run of the call (the returned effect may be run more than once). The call's deadline
+    // covers everything: waiting for compute units or a slot, attempts, retries. An attempt is
+    // bounded by whichever comes first, its own timeout or the deadline; a wait is raced against
+    // the deadline only when there is one (a metered budget, no free slot, a retry), so the
+    // common call runs no race at all, and its span's attributes are set as they change.
+    const run = (clock: Clock.Clock, span: Tracer.Span): Effect.Effect<A, AttemptError> => {
+      const deadline = clock.currentTimeMillisUnsafe() + totalMillis
       let attempts = 0
-      let lastStatus = 0
-      let deadline = Number.POSITIVE_INFINITY
-      // The call's deadline covers everything: waiting for compute units or a slot, attempts,
-      // retries. An attempt is bounded by whichever comes first, its own timeout or the deadline;
-      // a wait is raced against the deadline only when there is one (a budget that may pause, no
-      // free slot, a retry), so the common call runs no race at all.
       const withinDeadline = <X, Y>(effect: Effect.Effect<X, Y>) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.suspend(() =>
           Effect.timeoutOrElse(effect, {
-            duration: Duration.millis(Math.max(0, deadline - now)),
+            duration: Duration.millis(Math.max(0, deadline - clock.currentTimeMillisUnsafe())),
             orElse: () => Effect.fail(callTimedOut())
-          }))
-      const exchanged = Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const left = deadline - now
+          })
+        )
+      const exchanged = Effect.suspend(() => {
+        const left = deadline - clock.currentTimeMillisUnsafe()
         if (left <= 0) return Effect.fail(callTimedOut())
-        attempts++
+        span.attribute("chainquery.attempts", ++attempts)
         const limit = left < attemptLimit.millis ? { millis: left, timedOut: callTimedOut } : attemptLimit
         return Effect.flatMap(exchange(url, limit), (answer) => {
-          lastStatus = answer.status
+          span.attribute("http.status_code", answer.status)
           return readAnswer(answer, url, maxPause)
         })
       })
@@ -279,36 +282,30 @@ const build = Effect.fnUntraced(function*(options: Options, makeExchange: (setti
         slots.withPermitsIfAvailable(1)(exchanged),
         (done) => Option.isSome(done) ? Effect.succeed(done.value) : withinDeadline(slots.withPermits(1)(exchanged))
       )
-      const attempt = Effect.andThen(
-        budgetMayWait ? withinDeadline(budget.take(request.operation)) : budget.take(request.operation),
-        Effect.tap(slotted, () => budget.succeeded)
-      )
-      const started = Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        deadline = now + totalMillis
-        return RetryPolicy.retry(attempt, policy, withinDeadline)
-      })
-      return started.pipe(
-        Effect.flatMap((body) => {
-          const decoded = request.decode(body)
-          if (Result.isSuccess(decoded)) {
-            const value = scrubRejected(decoded.success, scrub)
-            const rejected = rejectedOf(value)
-            return rejected === undefined || rejected.length === 0 ? Effect.succeed(value) : Effect.as(logRejected(request.operation, rejected), value)
-          }
-          return Effect.fail(new Errors.ResponseDecode({
-            path: scrub(IssuePath.format(IssuePath.of(decoded.failure.issue))),
-            message: scrub(decoded.failure.message.split("\n")[0] ?? "the response does not match the operation's schema")
-          }))
-        }),
-        Effect.ensuring(Effect.suspend(() =>
-          Effect.annotateCurrentSpan({ "http.status_code": lastStatus, "chainquery.attempts": attempts })
-        ))
-      )
-    }).pipe(
-      Effect.withSpan(`chainquery.${request.operation}`, {
-        attributes: { "chainquery.operation": request.operation, "chainquery.chain": request.chain ?? "" }
-      }, noStackTrace)
+      const metered = Effect.andThen(withinDeadline(budget.take(request.operation)), Effect.tap(slotted, () => budget.succeeded))
+      const attempt = Effect.suspend(() => budget.unmetered() ? slotted : metered)
+      return Effect.flatMap(RetryPolicy.retry(attempt, policy, withinDeadline), (body) => decodeBody(request, body))
+    }
+
+    return Effect.useSpan(
+      `chainquery.${request.operation}`,
+      { attributes },
+      (span) => Effect.withParentSpan(Effect.clockWith((clock) => run(clock, span)), span, noStackTrace)
     )
+  }
+
+  /** The page or value of a 2xx body, or a `ResponseDecode` naming where it does not fit. */
+  const decodeBody = <A>(request: Request<A>, body: unknown): Effect.Effect<A, AttemptError> => {
+    const decoded = request.decode(body)
+    if (Result.isSuccess(decoded)) {
+      const value = scrubRejected(decoded.success, scrub)
+      const rejected = rejectedOf(value)
+      return rejected === undefined || rejected.length === 0 ? Effect.succeed(value) : Effect.as(logRejected(request.operation, rejected), value)
+    }
+    return Effect.fail(new Errors.ResponseDecode({
+      path: scrub(IssuePath.format(IssuePath.of(decoded.failure.issue))),
+      message: scrub(decoded.failure.message.split("\n")[0] ?? "the response does not match the operation's schema")
+    }))
   }
 
   return { send } satisfies Transport

@@ -1,11 +1,12 @@
 /**
  * Small pieces every operation's `prepare` uses: validating the paging parameters, rejecting two
- * alternatives given together, and dropping absent query values.
+ * alternatives given together, and dropping absent query values. They validate with the `check`
+ * of `Input.checked`, so a `prepare` stays a plain function.
  *
  * @internal
  */
-import { type Errors, Input, Paging } from "@chainquery/schema"
-import { Effect, Schema } from "effect"
+import { type Input, Paging } from "@chainquery/schema"
+import { Schema } from "effect"
 
 /** The query with its `undefined` values dropped (the endpoint's schemas want absent keys). */
 export const compact = (query: Record<string, unknown>): Record<string, unknown> => {
@@ -19,24 +20,27 @@ export const compact = (query: Record<string, unknown>): Record<string, unknown>
  * it out; this catches callers that go around them). The service would silently use the first.
  */
 export const exclusive = (
+  check: Input.Check,
   first: string,
   firstValue: unknown,
   second: string,
   secondValue: unknown
-): Effect.Effect<void, Errors.InvalidInput> =>
-  firstValue !== undefined && secondValue !== undefined
-    ? Input.validate(
+): void => {
+  if (firstValue !== undefined && secondValue !== undefined) {
+    check.value(
       Schema.Undefined.annotate({ description: `no ${second} when ${first} is given (give one of them, not both)` }),
       second,
       secondValue
-    ).pipe(Effect.asVoid)
-    : Effect.void
+    )
+  }
+}
 
-/** Validates `limit` and `cursor`. */
+/** Validates `limit` and `cursor`, in that order. */
 export const paging = (
+  check: Input.Check,
   params: { readonly limit?: unknown; readonly cursor?: unknown }
-): Effect.Effect<{ readonly limit: number | undefined; readonly cursor: string | undefined }, Errors.InvalidInput> =>
-  Effect.all({
-    limit: Input.validateOptional(Paging.Limit, "limit", params.limit),
-    cursor: Input.validateOptional(Paging.Cursor, "cursor", params.cursor)
-  })
+): { readonly limit: number | undefined; readonly cursor: string | undefined } => {
+  const limit = check.optional(Paging.Limit, "limit", params.limit)
+  const cursor = check.optional(Paging.Cursor, "cursor", params.cursor)
+  return { limit, cursor }
+}

@@ -66,16 +66,17 @@ export type ErrorType = Operation.ErrorType
 /** The operation: validates the parameters into the endpoint's wire values. */
 const definition = Operation.define(
   EvmApi.EvmGroup.endpoints.getBlock,
-  Effect.fnUntraced(function*(params: Parameters) {
-    const block = yield* Input.validate(BlockNumberOrHash.BlockNumberOrHash, "block", params.block)
-    const chain = yield* Input.validateOptional(Chain.Chain, "chain", params.chain)
-    const internal = yield* Input.validateOptional(Schema.Boolean, "includeInternalTransactions", params.includeInternalTransactions)
-    return {
-      params: { block_number_or_hash: block },
-      query: compact({ chain, include: internal === true ? "internal_transactions" : undefined }),
-      chain
-    }
-  })
+  (params: Parameters) =>
+    Input.checked((check) => {
+      const block = check.value(BlockNumberOrHash.BlockNumberOrHash, "block", params.block)
+      const chain = check.optional(Chain.Chain, "chain", params.chain)
+      const internal = check.optional(Schema.Boolean, "includeInternalTransactions", params.includeInternalTransactions)
+      return {
+        params: { block_number_or_hash: block },
+        query: compact({ chain, include: internal === true ? "internal_transactions" : undefined }),
+        chain
+      }
+    })
 )
 
 /**

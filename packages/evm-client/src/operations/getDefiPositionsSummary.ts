@@ -6,7 +6,7 @@
  */
 import { Chain, type DefiPositions, EvmAddress, EvmApi, Input } from "@chainquery/schema"
 import { Operation, type Transport } from "@chainquery/transport"
-import { Effect } from "effect"
+import type { Effect } from "effect"
 import type * as Inputs from "../Inputs.js"
 import { compact } from "../internal/prepare.js"
 
@@ -59,11 +59,12 @@ export type ErrorType = Operation.ErrorType
 /** The operation: validates the parameters into the endpoint's wire values. */
 const definition = Operation.define(
   EvmApi.EvmGroup.endpoints.getDefiPositionsSummary,
-  Effect.fnUntraced(function*(params: Parameters) {
-    const address = yield* Input.validate(EvmAddress.EvmAddress, "address", params.address)
-    const chain = yield* Input.validateOptional(Chain.Chain, "chain", params.chain)
-    return { params: { address }, query: compact({ chain }), chain }
-  })
+  (params: Parameters) =>
+    Input.checked((check) => {
+      const address = check.value(EvmAddress.EvmAddress, "address", params.address)
+      const chain = check.optional(Chain.Chain, "chain", params.chain)
+      return { params: { address }, query: compact({ chain }), chain }
+    })
 )
 
 /**

@@ -8,7 +8,7 @@
  */
 import { Chain, EvmAddress, EvmApi, type EvmPage, Input, TokenId } from "@chainquery/schema"
 import { Operation, type Transport } from "@chainquery/transport"
-import { Effect, Schema } from "effect"
+import { type Effect, Schema } from "effect"
 import type * as Inputs from "../Inputs.js"
 import { compact, paging } from "../internal/prepare.js"
 
@@ -74,19 +74,20 @@ export type ErrorType = Operation.ErrorType
 /** The operation: validates the parameters into the endpoint's wire values. */
 const definition = Operation.define(
   EvmApi.EvmGroup.endpoints.getNFTOwners,
-  Effect.fnUntraced(function*(params: Parameters) {
-    const address = yield* Input.validate(EvmAddress.EvmAddress, "address", params.address)
-    const chain = yield* Input.validateOptional(Chain.Chain, "chain", params.chain)
-    const format = yield* Input.validateOptional(TokenId.TokenIdFormat, "format", params.format)
-    const { limit, cursor } = yield* paging(params)
-    const normalizeMetadata = yield* Input.validateOptional(Schema.Boolean, "normalizeMetadata", params.normalizeMetadata)
-    const mediaItems = yield* Input.validateOptional(Schema.Boolean, "mediaItems", params.mediaItems)
-    return {
-      params: { address },
-      query: compact({ chain, format, limit, cursor, normalizeMetadata, media_items: mediaItems }),
-      chain
-    }
-  })
+  (params: Parameters) =>
+    Input.checked((check) => {
+      const address = check.value(EvmAddress.EvmAddress, "address", params.address)
+      const chain = check.optional(Chain.Chain, "chain", params.chain)
+      const format = check.optional(TokenId.TokenIdFormat, "format", params.format)
+      const { limit, cursor } = paging(check, params)
+      const normalizeMetadata = check.optional(Schema.Boolean, "normalizeMetadata", params.normalizeMetadata)
+      const mediaItems = check.optional(Schema.Boolean, "mediaItems", params.mediaItems)
+      return {
+        params: { address },
+        query: compact({ chain, format, limit, cursor, normalizeMetadata, media_items: mediaItems }),
+        chain
+      }
+    })
 )
 
 /**

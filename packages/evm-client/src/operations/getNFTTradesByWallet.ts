@@ -7,7 +7,7 @@
  */
 import { BlockNumberOrHash, Chain, DateInput, EvmAddress, EvmApi, type EvmPage, Input } from "@chainquery/schema"
 import { Operation, type Transport } from "@chainquery/transport"
-import { Effect } from "effect"
+import type { Effect } from "effect"
 import type * as Inputs from "../Inputs.js"
 import { compact, exclusive, paging } from "../internal/prepare.js"
 
@@ -71,22 +71,23 @@ export type ErrorType = Operation.ErrorType
 /** The operation: validates the parameters into the endpoint's wire values. */
 const definition = Operation.define(
   EvmApi.EvmGroup.endpoints.getNFTTradesByWallet,
-  Effect.fnUntraced(function*(params: Parameters) {
-    const address = yield* Input.validate(EvmAddress.EvmAddress, "address", params.address)
-    const chain = yield* Input.validateOptional(Chain.TradeChain, "chain", params.chain)
-    yield* exclusive("fromBlock", params.fromBlock, "fromDate", params.fromDate)
-    yield* exclusive("toBlock", params.toBlock, "toDate", params.toDate)
-    const fromBlock = yield* Input.validateOptional(BlockNumberOrHash.BlockNumber, "fromBlock", params.fromBlock)
-    const fromDate = yield* Input.validateOptional(DateInput.DateInputOrSeconds, "fromDate", params.fromDate)
-    const toBlock = yield* Input.validateOptional(BlockNumberOrHash.BlockNumber, "toBlock", params.toBlock)
-    const toDate = yield* Input.validateOptional(DateInput.DateInputOrSeconds, "toDate", params.toDate)
-    const { limit, cursor } = yield* paging(params)
-    return {
-      params: { address },
-      query: compact({ chain, from_block: fromBlock, to_block: toBlock, from_date: fromDate, to_date: toDate, limit, cursor }),
-      chain
-    }
-  })
+  (params: Parameters) =>
+    Input.checked((check) => {
+      const address = check.value(EvmAddress.EvmAddress, "address", params.address)
+      const chain = check.optional(Chain.TradeChain, "chain", params.chain)
+      exclusive(check, "fromBlock", params.fromBlock, "fromDate", params.fromDate)
+      exclusive(check, "toBlock", params.toBlock, "toDate", params.toDate)
+      const fromBlock = check.optional(BlockNumberOrHash.BlockNumber, "fromBlock", params.fromBlock)
+      const fromDate = check.optional(DateInput.DateInputOrSeconds, "fromDate", params.fromDate)
+      const toBlock = check.optional(BlockNumberOrHash.BlockNumber, "toBlock", params.toBlock)
+      const toDate = check.optional(DateInput.DateInputOrSeconds, "toDate", params.toDate)
+      const { limit, cursor } = paging(check, params)
+      return {
+        params: { address },
+        query: compact({ chain, from_block: fromBlock, to_block: toBlock, from_date: fromDate, to_date: toDate, limit, cursor }),
+        chain
+      }
+    })
 )
 
 /**

@@ -6,7 +6,7 @@
  */
 import { Chain, EvmAddress, EvmApi, type EvmPage, Input, Paging, TokenId } from "@chainquery/schema"
 import { Operation, type Transport } from "@chainquery/transport"
-import { Effect } from "effect"
+import type { Effect } from "effect"
 import type * as Inputs from "../Inputs.js"
 import { compact, paging } from "../internal/prepare.js"
 
@@ -71,15 +71,16 @@ export type ErrorType = Operation.ErrorType
 /** The operation: validates the parameters into the endpoint's wire values. */
 const definition = Operation.define(
   EvmApi.EvmGroup.endpoints.getNFTTransfers,
-  Effect.fnUntraced(function*(params: Parameters) {
-    const address = yield* Input.validate(EvmAddress.EvmAddress, "address", params.address)
-    const tokenId = yield* Input.validate(TokenId.TokenId, "tokenId", params.tokenId)
-    const chain = yield* Input.validateOptional(Chain.Chain, "chain", params.chain)
-    const format = yield* Input.validateOptional(TokenId.TokenIdFormat, "format", params.format)
-    const order = yield* Input.validateOptional(Paging.Order, "order", params.order)
-    const { limit, cursor } = yield* paging(params)
-    return { params: { address, token_id: tokenId }, query: compact({ chain, format, limit, order, cursor }), chain }
-  })
+  (params: Parameters) =>
+    Input.checked((check) => {
+      const address = check.value(EvmAddress.EvmAddress, "address", params.address)
+      const tokenId = check.value(TokenId.TokenId, "tokenId", params.tokenId)
+      const chain = check.optional(Chain.Chain, "chain", params.chain)
+      const format = check.optional(TokenId.TokenIdFormat, "format", params.format)
+      const order = check.optional(Paging.Order, "order", params.order)
+      const { limit, cursor } = paging(check, params)
+      return { params: { address, token_id: tokenId }, query: compact({ chain, format, limit, order, cursor }), chain }
+    })
 )
 
 /**

@@ -6,7 +6,7 @@
  */
 import { BlockNumberOrHash, Chain, EvmApi, type EvmPage, Input, Paging } from "@chainquery/schema"
 import { Operation, type Transport } from "@chainquery/transport"
-import { Effect } from "effect"
+import type { Effect } from "effect"
 import type * as Inputs from "../Inputs.js"
 import { compact, paging } from "../internal/prepare.js"
 
@@ -61,13 +61,14 @@ export type ErrorType = Operation.ErrorType
 /** The operation: validates the parameters into the endpoint's wire values. */
 const definition = Operation.define(
   EvmApi.EvmGroup.endpoints.getNFTTransfersByBlock,
-  Effect.fnUntraced(function*(params: Parameters) {
-    const block = yield* Input.validate(BlockNumberOrHash.BlockNumberOrHash, "block", params.block)
-    const chain = yield* Input.validateOptional(Chain.Chain, "chain", params.chain)
-    const order = yield* Input.validateOptional(Paging.Order, "order", params.order)
-    const { limit, cursor } = yield* paging(params)
-    return { params: { block_number_or_hash: block }, query: compact({ chain, limit, order, cursor }), chain }
-  })
+  (params: Parameters) =>
+    Input.checked((check) => {
+      const block = check.value(BlockNumberOrHash.BlockNumberOrHash, "block", params.block)
+      const chain = check.optional(Chain.Chain, "chain", params.chain)
+      const order = check.optional(Paging.Order, "order", params.order)
+      const { limit, cursor } = paging(check, params)
+      return { params: { block_number_or_hash: block }, query: compact({ chain, limit, order, cursor }), chain }
+    })
 )
 
 /**

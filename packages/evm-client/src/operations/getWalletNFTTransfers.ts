@@ -17,7 +17,7 @@ import {
   TokenId
 } from "@chainquery/schema"
 import { Operation, type Transport } from "@chainquery/transport"
-import { Effect } from "effect"
+import type { Effect } from "effect"
 import type * as Inputs from "../Inputs.js"
 import { compact, exclusive, paging } from "../internal/prepare.js"
 
@@ -89,38 +89,39 @@ export type ErrorType = Operation.ErrorType
 /** The operation: validates the parameters into the endpoint's wire values. */
 const definition = Operation.define(
   EvmApi.EvmGroup.endpoints.getWalletNFTTransfers,
-  Effect.fnUntraced(function*(params: Parameters) {
-    const address = yield* Input.validate(EvmAddress.EvmAddress, "address", params.address)
-    const chain = yield* Input.validateOptional(Chain.Chain, "chain", params.chain)
-    const contractAddresses = params.contractAddresses === undefined
-      ? undefined
-      : yield* Input.validateAll(EvmAddress.EvmAddress, "contractAddresses", params.contractAddresses, { nonEmpty: true })
-    const format = yield* Input.validateOptional(TokenId.TokenIdFormat, "format", params.format)
-    yield* exclusive("fromBlock", params.fromBlock, "fromDate", params.fromDate)
-    yield* exclusive("toBlock", params.toBlock, "toDate", params.toDate)
-    const fromBlock = yield* Input.validateOptional(BlockNumberOrHash.BlockNumber, "fromBlock", params.fromBlock)
-    const fromDate = yield* Input.validateOptional(DateInput.DateInput, "fromDate", params.fromDate)
-    const toBlock = yield* Input.validateOptional(BlockNumberOrHash.BlockNumber, "toBlock", params.toBlock)
-    const toDate = yield* Input.validateOptional(DateInput.DateInput, "toDate", params.toDate)
-    const order = yield* Input.validateOptional(Paging.Order, "order", params.order)
-    const { limit, cursor } = yield* paging(params)
-    return {
-      params: { address },
-      query: compact({
-        chain,
-        contract_addresses: contractAddresses,
-        format,
-        from_block: fromBlock,
-        to_block: toBlock,
-        from_date: fromDate,
-        to_date: toDate,
-        limit,
-        order,
-        cursor
-      }),
-      chain
-    }
-  })
+  (params: Parameters) =>
+    Input.checked((check) => {
+      const address = check.value(EvmAddress.EvmAddress, "address", params.address)
+      const chain = check.optional(Chain.Chain, "chain", params.chain)
+      const contractAddresses = params.contractAddresses === undefined
+        ? undefined
+        : check.all(EvmAddress.EvmAddress, "contractAddresses", params.contractAddresses, { nonEmpty: true })
+      const format = check.optional(TokenId.TokenIdFormat, "format", params.format)
+      exclusive(check, "fromBlock", params.fromBlock, "fromDate", params.fromDate)
+      exclusive(check, "toBlock", params.toBlock, "toDate", params.toDate)
+      const fromBlock = check.optional(BlockNumberOrHash.BlockNumber, "fromBlock", params.fromBlock)
+      const fromDate = check.optional(DateInput.DateInput, "fromDate", params.fromDate)
+      const toBlock = check.optional(BlockNumberOrHash.BlockNumber, "toBlock", params.toBlock)
+      const toDate = check.optional(DateInput.DateInput, "toDate", params.toDate)
+      const order = check.optional(Paging.Order, "order", params.order)
+      const { limit, cursor } = paging(check, params)
+      return {
+        params: { address },
+        query: compact({
+          chain,
+          contract_addresses: contractAddresses,
+          format,
+          from_block: fromBlock,
+          to_block: toBlock,
+          from_date: fromDate,
+          to_date: toDate,
+          limit,
+          order,
+          cursor
+        }),
+        chain
+      }
+    })
 )
 
 /**

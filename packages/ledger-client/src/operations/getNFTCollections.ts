@@ -7,7 +7,6 @@
  */
 import { Input, LedgerApi, type LedgerPage } from "@chainquery/schema"
 import { Operation } from "@chainquery/transport"
-import { Effect } from "effect"
 import { compact, paging } from "../internal/prepare.js"
 import type { LedgerOperation, OnNetwork, PagingParameters } from "../LedgerOperation.js"
 
@@ -72,10 +71,11 @@ export type ErrorType = Operation.ErrorType
  */
 export const operation: LedgerOperation<Parameters, ReturnType> = Operation.define(
   LedgerApi.LedgerGroup.endpoints.getNFTCollections,
-  Effect.fnUntraced(function*({ network, params }: OnNetwork<Parameters>) {
-    const page = yield* paging(params)
-    const fromName = yield* Input.validateOptional(Name, "fromName", params.fromName)
-    const toName = yield* Input.validateOptional(Name, "toName", params.toName)
-    return { query: compact({ ...page, fromName, toName }), chain: network }
-  })
+  ({ network, params }: OnNetwork<Parameters>) =>
+    Input.checked((check) => {
+      const page = paging(check, params)
+      const fromName = check.optional(Name, "fromName", params.fromName)
+      const toName = check.optional(Name, "toName", params.toName)
+      return { query: compact({ ...page, fromName, toName }), chain: network }
+    })
 )

@@ -7,7 +7,6 @@
  */
 import { AptosAddress, Input, LedgerApi, type LedgerPage } from "@chainquery/schema"
 import { Operation } from "@chainquery/transport"
-import { Effect } from "effect"
 import { compact, optionalList, paging } from "../internal/prepare.js"
 import type { LedgerOperation, OnNetwork, PagingParameters } from "../LedgerOperation.js"
 
@@ -82,15 +81,16 @@ export type ErrorType = Operation.ErrorType
  */
 export const operation: LedgerOperation<Parameters, ReturnType> = Operation.define(
   LedgerApi.LedgerGroup.endpoints.getNFTOwnersByCollection,
-  Effect.fnUntraced(function*({ network, params }: OnNetwork<Parameters>) {
-    const collection_data_id_hash = yield* Input.validate(AptosAddress.AptosHash, "collectionDataIdHash", params.collectionDataIdHash)
-    const page = yield* paging(params)
-    const wallet_blacklist = yield* optionalList(AptosAddress.AptosAddress, "walletBlacklist", params.walletBlacklist)
-    const wallet_whitelist = yield* optionalList(AptosAddress.AptosAddress, "walletWhitelist", params.walletWhitelist)
-    return {
-      params: { collection_data_id_hash },
-      query: compact({ ...page, wallet_blacklist, wallet_whitelist }),
-      chain: network
-    }
-  })
+  ({ network, params }: OnNetwork<Parameters>) =>
+    Input.checked((check) => {
+      const collection_data_id_hash = check.value(AptosAddress.AptosHash, "collectionDataIdHash", params.collectionDataIdHash)
+      const page = paging(check, params)
+      const wallet_blacklist = optionalList(check, AptosAddress.AptosAddress, "walletBlacklist", params.walletBlacklist)
+      const wallet_whitelist = optionalList(check, AptosAddress.AptosAddress, "walletWhitelist", params.walletWhitelist)
+      return {
+        params: { collection_data_id_hash },
+        query: compact({ ...page, wallet_blacklist, wallet_whitelist }),
+        chain: network
+      }
+    })
 )

@@ -6,7 +6,6 @@
  */
 import { AptosAddress, Input, LedgerApi, type LedgerPage } from "@chainquery/schema"
 import { Operation } from "@chainquery/transport"
-import { Effect } from "effect"
 import { compact, paging } from "../internal/prepare.js"
 import type { LedgerOperation, OnNetwork, PagingParameters } from "../LedgerOperation.js"
 
@@ -67,9 +66,10 @@ export type ErrorType = Operation.ErrorType
  */
 export const operation: LedgerOperation<Parameters, ReturnType> = Operation.define(
   LedgerApi.LedgerGroup.endpoints.getNFTOwnersByTokens,
-  Effect.fnUntraced(function*({ network, params }: OnNetwork<Parameters>) {
-    const token_ids = yield* Input.validateAll(AptosAddress.AptosHash, "tokenIds", params.tokenIds, { nonEmpty: true })
-    const page = yield* paging(params)
-    return { query: compact({ ...page, token_ids }), chain: network }
-  })
+  ({ network, params }: OnNetwork<Parameters>) =>
+    Input.checked((check) => {
+      const token_ids = check.all(AptosAddress.AptosHash, "tokenIds", params.tokenIds, { nonEmpty: true })
+      const page = paging(check, params)
+      return { query: compact({ ...page, token_ids }), chain: network }
+    })
 )

@@ -7,7 +7,6 @@
  */
 import { AptosAddress, Input, LedgerApi, type LedgerPage } from "@chainquery/schema"
 import { Operation } from "@chainquery/transport"
-import { Effect } from "effect"
 import { compact, optionalList, paging } from "../internal/prepare.js"
 import type { LedgerOperation, OnNetwork, PagingParameters } from "../LedgerOperation.js"
 
@@ -76,14 +75,15 @@ export type ErrorType = Operation.ErrorType
  */
 export const operation: LedgerOperation<Parameters, ReturnType> = Operation.define(
   LedgerApi.LedgerGroup.endpoints.getNFTTransfersByCreators,
-  Effect.fnUntraced(function*({ network, params }: OnNetwork<Parameters>) {
-    const creator_addresses = yield* Input.validateAll(AptosAddress.AptosAddress, "creatorAddresses", params.creatorAddresses, { nonEmpty: true })
-    const page = yield* paging(params)
-    const collection_blacklist = yield* optionalList(AptosAddress.AptosHash, "collectionBlacklist", params.collectionBlacklist)
-    const collection_whitelist = yield* optionalList(AptosAddress.AptosHash, "collectionWhitelist", params.collectionWhitelist)
-    return {
-      query: compact({ ...page, creator_addresses, collection_blacklist, collection_whitelist }),
-      chain: network
-    }
-  })
+  ({ network, params }: OnNetwork<Parameters>) =>
+    Input.checked((check) => {
+      const creator_addresses = check.all(AptosAddress.AptosAddress, "creatorAddresses", params.creatorAddresses, { nonEmpty: true })
+      const page = paging(check, params)
+      const collection_blacklist = optionalList(check, AptosAddress.AptosHash, "collectionBlacklist", params.collectionBlacklist)
+      const collection_whitelist = optionalList(check, AptosAddress.AptosHash, "collectionWhitelist", params.collectionWhitelist)
+      return {
+        query: compact({ ...page, creator_addresses, collection_blacklist, collection_whitelist }),
+        chain: network
+      }
+    })
 )
