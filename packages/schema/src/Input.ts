@@ -156,7 +156,10 @@ const check: Check = {
     if (options?.nonEmpty === true && values.length === 0) {
       throw new Stop(new InvalidInput({ field, value: "[]", expected: "a list with at least one element" }))
     }
-    return values.map((value, index) => check.value(schema, `${field}[${index}]`, value))
+    // Every index, holes included (`map` would skip them and let a hole through unchecked).
+    const decoded: Array<unknown> = []
+    for (let index = 0; index < values.length; index++) decoded.push(check.value(schema, `${field}[${index}]`, values[index]))
+    return decoded
   },
   fail: (error) => {
     throw new Stop(error)

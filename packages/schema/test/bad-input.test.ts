@@ -576,3 +576,19 @@ describe("Input.checked", () => {
     expect(() => Input.checked(() => { throw new TypeError("a bug") })).toThrow(TypeError)
   })
 })
+
+describe("a list with holes", () => {
+  it("checks every index, holes included: a hole is a bad element, named by its index", () => {
+    const holed: Array<unknown> = Array.from({ length: 2 })
+    delete holed[0]
+    holed[1] = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
+    expect(0 in holed).toBe(false)
+    const viaChecked = Input.checked((check) => check.all(EvmAddress.EvmAddress, "contracts", holed, { nonEmpty: true }))
+    expect(Exit.isFailure(viaChecked) && (Cause.squash(viaChecked.cause) as Errors.InvalidInput).field).toBe("contracts[0]")
+    const viaValidate = Effect.runSync(Effect.result(Input.validateAll(EvmAddress.EvmAddress, "contracts", holed)))
+    expect(Result.isFailure(viaValidate) && viaValidate.failure.field).toBe("contracts[0]")
+    const onlyHole: Array<unknown> = ["0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"]
+    delete onlyHole[0]
+    expect(Exit.isFailure(Input.checked((check) => check.all(EvmAddress.EvmAddress, "contracts", onlyHole, { nonEmpty: true })))).toBe(true)
+  })
+})

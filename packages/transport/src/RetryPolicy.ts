@@ -188,19 +188,19 @@ export const retry = <A, E extends AttemptError, R, E2 = E>(
   policy: RetryPolicy = {},
   retrying?: (retries: Effect.Effect<A, E, R>) => Effect.Effect<A, E2, R>
 ): Effect.Effect<A, E | E2, R> => {
-  const maxRetryAfter = Duration.fromInputUnsafe(policy.maxRetryAfter ?? defaults.maxRetryAfter)
   const times = policy.times ?? defaults.times
   if (times <= 0) return effect as Effect.Effect<A, E | E2, R>
-  const worthIt = (error: E) =>
-    isRetryable(error) &&
-    Option.match(retryAfterOf(error), {
-      onNone: () => true,
-      onSome: (asked) => Duration.isLessThanOrEqualTo(asked, maxRetryAfter)
-    })
-  // The first attempt runs bare (no schedule to build on the common, successful path). After a
-  // failure worth retrying, the schedule starts with that failure as its first input, exactly as
+  // The first attempt runs bare (nothing to build or parse on the common, successful path). After
+  // a failure worth retrying, the schedule starts with that failure as its first input, exactly as
   // `Effect.retry` around the whole effect would.
   return Effect.catch(effect, (first): Effect.Effect<A, E | E2, R> => {
+    const maxRetryAfter = Duration.fromInputUnsafe(policy.maxRetryAfter ?? defaults.maxRetryAfter)
+    const worthIt = (error: E) =>
+      isRetryable(error) &&
+      Option.match(retryAfterOf(error), {
+        onNone: () => true,
+        onSome: (asked) => Duration.isLessThanOrEqualTo(asked, maxRetryAfter)
+      })
     if (!worthIt(first)) return Effect.fail(first)
     let replayed = false
     const again = Effect.suspend(() => {

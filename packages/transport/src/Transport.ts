@@ -13,7 +13,7 @@
  * @since 0.1.0
  */
 import { Errors, ErrorBody, IssuePath } from "@chainquery/schema"
-import { Clock, Duration, Effect, Option, Redacted, Result, Semaphore, type Tracer } from "effect"
+import { Clock, Context, Duration, Effect, Option, Redacted, Result, type Tracer } from "effect"
 import { HttpClient } from "effect/http"
 import * as BaseUrl from "./BaseUrl.js"
 import * as ComputeBudget from "./ComputeBudget.js"
@@ -21,6 +21,7 @@ import type { Request } from "./Endpoint.js"
 import * as ResponseBody from "./ResponseBody.js"
 import * as Exchange from "./internal/exchange.js"
 import * as Redirect from "./internal/redirect.js"
+import * as Slots from "./internal/slots.js"
 import * as RetryPolicy from "./RetryPolicy.js"
 import * as Scrub from "./Scrub.js"
 import { version } from "./Version.js"
@@ -179,7 +180,7 @@ const build = Effect.fnUntraced(function*(options: Options, makeExchange: (setti
   const scrub = Scrub.make(apiKey)
   const scrubTarget = Scrub.make(apiKey, { ignoreCase: true })
   const budget = yield* ComputeBudget.make(options.rateLimit ?? {})
-  const slots = yield* Semaphore.make(options.rateLimit?.maxConcurrency ?? 8)
+  const slots = Slots.make(options.rateLimit?.maxConcurrency ?? 8)
   const attemptTimeout = Duration.fromInputUnsafe(options.attemptTimeout ?? "10 seconds")
   const totalTimeout = Duration.fromInputUnsafe(options.totalTimeout ?? "60 seconds")
   const maxBodyBytes = options.maxBodyBytes ?? ResponseBody.defaultMaxBytes
@@ -258,7 +259,8 @@ const build = Effect.fnUntraced(function*(options: Options, makeExchange: (setti
     // bounded by whichever comes first, its own timeout or the deadline; a wait is raced against
     // the deadline only when there is one (a metered budget, no free slot, a retry), so the
     // common call runs no race at all, and its span's attributes are set as they change.
-    const run = (clock: Clock.Clock, span: Tracer.Span): Effect.Effect<A, AttemptError> => {
+    const run = (context: Context.Context<never>, span: Tracer.Span): Effect.Effect<A, AttemptError> => {
+      const clock = Context.get(context, Clock.Clock)
       const deadline = clock.currentTimeMillisUnsafe() + totalMillis
       let attempts = 0
       const withinDeadline = <X, Y>(effect: Effect.Effect<X, Y>) =>
@@ -268,39 +270,86 @@ const build = Effect.fnUntraced(function*(options: Options, makeExchange: (setti
             orElse: () => Effect.fail(callTimedOut())
           })
         )
-      const exchanged = Effect.suspend(() => {
+      /** The limit of the next attempt, counted; `undefined` once the deadline has passed. */
+      const nextLimit = (): Exchange.Limit | undefined => {
         const left = deadline - clock.currentTimeMillisUnsafe()
-        if (left <= 0) return Effect.fail(callTimedOut())
+        if (left <= 0) return undefined
         span.attribute("chainquery.attempts", ++attempts)
-        const limit = left < attemptLimit.millis ? { millis: left, timedOut: callTimedOut } : attemptLimit
-        return Effect.flatMap(exchange(url, limit), (answer) => {
-          span.attribute("http.status_code", answer.status)
-          return readAnswer(answer, url, maxPause)
+        return left < attemptLimit.millis ? { millis: left, timedOut: callTimedOut } : attemptLimit
+      }
+      const answered = (answer: Exchange.Answer) => {
+        span.attribute("http.status_code", answer.status)
+        return readAnswer(answer, url, maxPause)
+      }
+      const exchanged = Effect.suspend(() => {
+        const limit = nextLimit()
+        return limit === undefined ? Effect.fail(callTimedOut()) : Effect.flatMap(exchange.send(url, limit), answered)
+      })
+      // What runs inside the call may make spans of its own (an HttpClient does): it runs with the
+      // call's span as its parent. The common attempt has nothing inside and skips that step.
+      const within = <X, Y>(effect: Effect.Effect<X, Y>) => Effect.withParentSpan(effect, span, noStackTrace)
+      /** The general attempt: waits for compute units and a slot when it must, within the deadline. */
+      const general = (): Effect.Effect<unknown, AttemptError> => {
+        const slotted = slots.withSlot(exchanged, withinDeadline)
+        if (budget.unmetered()) return within(slotted)
+        return within(Effect.andThen(withinDeadline(budget.take(request.operation)), Effect.tap(slotted, () => budget.succeeded)))
+      }
+      // The common attempt (on the fetch way, nothing to count, a free slot) is one promise: the
+      // slot is taken and given back without a fiber step. Anything else goes the general way.
+      const attempt = Effect.callback<unknown, AttemptError>((resume) => {
+        const start = exchange.start
+        if (start === undefined || !budget.unmetered() || !slots.tryTake()) return resume(general())
+        let holding = true
+        const letGo = () => {
+          if (holding) slots.release()
+          holding = false
+        }
+        // Outside the fiber, a throw (a tracer's, a `fetch` of the user's answering nonsense) would
+        // be lost: it ends the attempt as a defect instead, the slot given back.
+        const settle = (outcome: () => Effect.Effect<unknown, AttemptError>) => {
+          letGo()
+          try {
+            resume(outcome())
+          } catch (defect) {
+            resume(Effect.die(defect))
+          }
+        }
+        let pending: Exchange.Pending
+        try {
+          const limit = nextLimit()
+          if (limit === undefined) return settle(() => Effect.fail(callTimedOut()))
+          pending = start(context, url, limit)
+        } catch (defect) {
+          return settle(() => Effect.die(defect))
+        }
+        pending.answer.then(
+          (answer) => settle(() => answered(answer)),
+          (error: Errors.Transport) => settle(() => Effect.fail(error))
+        )
+        // Interrupted (the call's deadline, or the caller): let go of the slot and the request.
+        return Effect.sync(() => {
+          letGo()
+          pending.cancel()
         })
       })
-      const slotted = Effect.flatMap(
-        slots.withPermitsIfAvailable(1)(exchanged),
-        (done) => Option.isSome(done) ? Effect.succeed(done.value) : withinDeadline(slots.withPermits(1)(exchanged))
-      )
-      const metered = Effect.andThen(withinDeadline(budget.take(request.operation)), Effect.tap(slotted, () => budget.succeeded))
-      const attempt = Effect.suspend(() => budget.unmetered() ? slotted : metered)
-      return Effect.flatMap(RetryPolicy.retry(attempt, policy, withinDeadline), (body) => decodeBody(request, body))
+      const retrying = <X, Y>(retries: Effect.Effect<X, Y>) => within(withinDeadline(retries))
+      return Effect.flatMap(RetryPolicy.retry(attempt, policy, retrying), (body) => decodeBody(request, body, within))
     }
 
-    return Effect.useSpan(
-      `chainquery.${request.operation}`,
-      { attributes },
-      (span) => Effect.withParentSpan(Effect.clockWith((clock) => run(clock, span)), span, noStackTrace)
-    )
+    return Effect.useSpan(`chainquery.${request.operation}`, { attributes }, (span) => Effect.contextWith((context: Context.Context<never>) => run(context, span)))
   }
 
   /** The page or value of a 2xx body, or a `ResponseDecode` naming where it does not fit. */
-  const decodeBody = <A>(request: Request<A>, body: unknown): Effect.Effect<A, AttemptError> => {
+  const decodeBody = <A>(
+    request: Request<A>,
+    body: unknown,
+    within: (log: Effect.Effect<void>) => Effect.Effect<void>
+  ): Effect.Effect<A, AttemptError> => {
     const decoded = request.decode(body)
     if (Result.isSuccess(decoded)) {
       const value = scrubRejected(decoded.success, scrub)
       const rejected = rejectedOf(value)
-      return rejected === undefined || rejected.length === 0 ? Effect.succeed(value) : Effect.as(logRejected(request.operation, rejected), value)
+      return rejected === undefined || rejected.length === 0 ? Effect.succeed(value) : Effect.as(within(logRejected(request.operation, rejected)), value)
     }
     return Effect.fail(new Errors.ResponseDecode({
       path: scrub(IssuePath.format(IssuePath.of(decoded.failure.issue))),

@@ -1,7 +1,8 @@
 /**
  * What a `fetch` of the user's (a `FetchHttpClient.Fetch`) or an odd setting could break, on both
  * ways of sending, over real HTTP on 127.0.0.1: a `fetch` that ignores its signal, one that answers
- * without a promise, one that writes to the headers it is given, one that follows redirects
+ * without a promise, one that answers with something that is not a `Response`, one that writes to
+ * the headers it is given, one that follows redirects
  * itself to an origin that stalls; an attempt timeout too long for a timer; JSON nested deeper
  * than a recursive walk goes.
  */
@@ -106,6 +107,18 @@ describe.each(paths)("a fetch of the user's, odd settings, $name", (path) => {
       const thrown = yield* Effect.flip(call({ fetch: throwing }))
       assert.strictEqual(thrown._tag, "Transport")
       assert.strictEqual((thrown as { reason: string }).reason, "Network")
+    }))
+
+  it.live("a fetch that answers with something that is not a Response: the call ends (a defect at worst), never hangs", () =>
+    Effect.gen(function*() {
+      // A redirect whose headers cannot be read: reading its `Location` throws.
+      const nonsense = (() => Promise.resolve({ status: 302, url: "", headers: {}, body: null })) as unknown as Fetch
+      const exit = yield* Effect.exit(call({ fetch: nonsense }).pipe(Effect.timeoutOrElse({ duration: "5 seconds", orElse: () => Effect.die("the call hung") })))
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) assert.notInclude(Cause.pretty(exit.cause), "the call hung")
+      // The transport still works afterwards.
+      const after = yield* call()
+      assert.deepStrictEqual((after as { result: unknown }).result, [])
     }))
 
   it.live("a fetch that writes to the headers it is given changes only its own request", () =>

@@ -2,11 +2,12 @@
  * Two promises of the transport that no other test holds, on both ways of sending, over real HTTP
  * on 127.0.0.1: one span per call (named after the operation, a child of the caller's span, with
  * the chain, the final status and the number of attempts, ended with the call's outcome), and at
- * most `maxConcurrency` requests in flight, the others waiting for a slot.
+ * most `maxConcurrency` requests in flight, the others waiting for a slot that is never lost.
  */
 import { EvmApi } from "@chainquery/schema"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Effect, Exit, Option, Tracer } from "effect"
+import { Effect, Exit, Fiber, Option, Tracer } from "effect"
+import { FetchHttpClient } from "effect/http"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Endpoint } from "../src/index.js"
@@ -36,11 +37,19 @@ beforeAll(async () => {
       res.writeHead(400, { "content-type": "application/json" }).end(`{"message":"no such chain"}`)
       return
     }
+    // In flight until answered, or until the client lets go of it.
     inFlight++
     mostInFlight = Math.max(mostInFlight, inFlight)
+    let counted = true
+    const done = () => {
+      if (counted) inFlight--
+      counted = false
+    }
+    res.once("close", done)
     // Held long enough that every call of a batch is started while the first ones are still in flight.
     setTimeout(() => {
-      inFlight--
+      if (res.destroyed) return
+      done()
       res.writeHead(200, { "content-type": "application/json" }).end(page)
     }, path.includes("slow") ? 150 : 0)
   })
@@ -51,6 +60,12 @@ afterAll(async () => {
   server.closeAllConnections()
   await new Promise<void>((resolve) => server.close(() => resolve()))
 })
+
+/** Waits until `condition` holds (what the service saw), looking every few milliseconds. */
+const until = (condition: () => boolean) =>
+  Effect.gen(function*() {
+    while (!condition()) yield* Effect.sleep("5 millis")
+  })
 
 /** A tracer that keeps every span it makes. */
 const recordingTracer = () => {
@@ -117,5 +132,42 @@ describe.each(paths)("transport $name", (path) => {
       const wide = yield* path.make({ baseUrl, apiKey: "key", rateLimit: { maxConcurrency: 4 } })
       yield* Effect.all(Array.from({ length: 4 }, () => wide.send(request("slow"))), { concurrency: "unbounded" })
       assert.strictEqual(mostInFlight, 4, "the cap is the option's, not a fixed one")
+    }))
+
+  it.live("a slot is never lost: not by a call interrupted in flight, nor by calls whose deadline passed while waiting", () =>
+    Effect.gen(function*() {
+      const transport = yield* path.make({ baseUrl, apiKey: "key", rateLimit: { maxConcurrency: 1 } })
+      inFlight = 0
+      mostInFlight = 0
+      const interrupted = yield* Effect.forkChild(transport.send(request("slow")))
+      yield* until(() => inFlight > 0)
+      yield* Fiber.interrupt(interrupted)
+      // The service hears of the abandoned request a moment later; count from then on.
+      yield* until(() => inFlight === 0)
+      mostInFlight = 0
+
+      const holder = yield* Effect.forkChild(transport.send(request("slow")))
+      yield* until(() => inFlight > 0)
+      const waiting = yield* Effect.all(
+        Array.from({ length: 2 }, () => Effect.flip(transport.send(request("slow"), { timeout: "40 millis" }))),
+        { concurrency: "unbounded" }
+      )
+      for (const error of waiting) assert.strictEqual(error._tag === "Transport" && error.reason, "Timeout")
+      assert.strictEqual(mostInFlight, 1, "the calls whose deadline passed while waiting were never sent")
+      yield* Fiber.join(holder)
+
+      const after = yield* Effect.all(Array.from({ length: 3 }, () => transport.send(request("slow"), { timeout: "10 seconds" })), {
+        concurrency: "unbounded"
+      })
+      assert.strictEqual(after.length, 3, "every later call got the slot in turn")
+      assert.strictEqual(mostInFlight, 1)
+
+      // A `fetch` that never answers and ignores its signal: interrupting the call still frees its slot.
+      const silent = (() => new Promise<Response>(() => {})) as typeof globalThis.fetch
+      const stuck = yield* Effect.forkChild(transport.send(request("slow")).pipe(Effect.provideService(FetchHttpClient.Fetch, silent)))
+      yield* Effect.sleep("20 millis")
+      yield* Fiber.interrupt(stuck)
+      const next = yield* transport.send(request("slow"), { timeout: "10 seconds" })
+      assert.deepStrictEqual(next.result, [], "the next call got the slot")
     }))
 })

@@ -51,8 +51,22 @@ export interface Limit {
   readonly timedOut: () => Errors.Transport
 }
 
-/** Sends `GET url` and brings its answer back within `limit`. */
-export type Exchange = (url: string, limit: Limit) => Effect.Effect<Answer, Errors.Transport>
+/** How a transport sends: `GET url`, its answer back within `limit`. */
+export interface Exchange {
+  readonly send: (url: string, limit: Limit) => Effect.Effect<Answer, Errors.Transport>
+  /**
+   * The same started at once, as a promise, where there is one (the fetch way), with the context
+   * of the call: `answer` rejects with an `Errors.Transport` only; `cancel` lets go of the request,
+   * its body and its timer.
+   */
+  readonly start?: ((context: Context.Context<never>, url: string, limit: Limit) => Pending) | undefined
+}
+
+/** An exchange under way. */
+export interface Pending {
+  readonly answer: Promise<Answer>
+  readonly cancel: () => void
+}
 
 /** Whether the answer is refused whatever its body says: a redirect, or one from elsewhere. */
 const refused = (status: number, answeredFrom: string, url: string, settings: Settings) =>
@@ -61,7 +75,7 @@ const refused = (status: number, answeredFrom: string, url: string, settings: Se
 /** The exchange through the `HttpClient` `client`; `madeIn` is the context the transport was made in. */
 export const onHttpClient = (client: HttpClient.HttpClient, madeIn: Context.Context<never>) => (settings: Settings): Exchange => {
   const guarded = Redirect.guard(madeIn)
-  return (url, limit) =>
+  const send: Exchange["send"] = (url, limit) =>
     guarded(client.execute(HttpClientRequest.get(url, { headers: settings.headers }))).pipe(
       Effect.mapError(settings.failed),
       Effect.flatMap((response) => {
@@ -76,6 +90,7 @@ export const onHttpClient = (client: HttpClient.HttpClient, madeIn: Context.Cont
       }),
       Effect.timeoutOrElse({ duration: Duration.millis(limit.millis), orElse: () => Effect.fail(limit.timedOut()) })
     )
+  return { send }
 }
 
 /** Merges a `RequestInit`'s headers under ours (ours win, names compared without case). */
@@ -152,43 +167,55 @@ const timerFor = (millis: number, fire: () => void): ReturnType<typeof setTimeou
 /** The exchange straight on `fetch`; `madeIn` is the context the transport was made in. */
 export const onFetch = (madeIn: Context.Context<never>) => (settings: Settings): Exchange => {
   const madeWith = Context.getOrUndefined(madeIn, FetchHttpClient.Fetch)
-  return (url, limit) =>
-    Effect.contextWith((context: Context.Context<never>) => {
+  const start = (context: Context.Context<never>, url: string, limit: Limit): Pending => {
+    const controller = new AbortController()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const answer = new Promise<Answer>((resolve, reject) => {
       const fetch = Context.getOrUndefined(context, FetchHttpClient.Fetch) ?? madeWith ?? globalThis.fetch
       const init = Context.getOrUndefined(context, FetchHttpClient.RequestInit)
-      return Effect.callback<Answer, Errors.Transport>((resume) => {
-        const controller = new AbortController()
-        // `resume` takes the first answer only: the timer's, or the exchange's.
-        const timer = timerFor(limit.millis, () => {
-          controller.abort()
-          resume(Effect.fail(limit.timedOut()))
-        })
-        let sent: Promise<Response>
-        try {
-          // A copy of our headers: a `fetch` of the user's may write to what it is given.
-          const headers = mergeHeaders(init?.headers, settings.headers)
-          sent = Promise.resolve(fetch(url, { ...init, method: "GET", headers, redirect: "manual", signal: controller.signal }))
-        } catch (cause) {
-          sent = Promise.reject(cause)
-        }
-        sent.then((response) => answerOf(response, url, settings)).then(
-          (answer) => {
-            clearTimeout(timer)
-            resume(Effect.succeed(answer))
-          },
-          (cause: unknown) => {
-            clearTimeout(timer)
-            controller.abort()
-            // The body's failures are the transport's errors already; the rest are fetch's own.
-            if (cause instanceof Errors.Transport) return resume(Effect.fail(settings.scrubbed(cause)))
-            resume(Effect.fail(settings.failed({ message: describeFailure(cause) })))
-          }
-        )
-        // Interrupted (the call's deadline, or the caller): let go of the request and its body.
-        return Effect.sync(() => {
+      // The promise settles once: with the timer, or with the exchange.
+      timer = timerFor(limit.millis, () => {
+        controller.abort()
+        reject(limit.timedOut())
+      })
+      let sent: Promise<Response>
+      try {
+        // A copy of our headers: a `fetch` of the user's may write to what it is given.
+        const headers = mergeHeaders(init?.headers, settings.headers)
+        sent = Promise.resolve(fetch(url, { ...init, method: "GET", headers, redirect: "manual", signal: controller.signal }))
+      } catch (cause) {
+        sent = Promise.reject(cause)
+      }
+      sent.then((response) => answerOf(response, url, settings)).then(
+        (answered) => {
+          clearTimeout(timer)
+          resolve(answered)
+        },
+        (cause: unknown) => {
           clearTimeout(timer)
           controller.abort()
-        })
-      })
+          // The body's failures are the transport's errors already; the rest are fetch's own.
+          reject(cause instanceof Errors.Transport ? settings.scrubbed(cause) : settings.failed({ message: describeFailure(cause) }))
+        }
+      )
     })
+    const cancel = () => {
+      clearTimeout(timer)
+      controller.abort()
+    }
+    return { answer, cancel }
+  }
+  const send: Exchange["send"] = (url, limit) =>
+    Effect.contextWith((context: Context.Context<never>) =>
+      Effect.callback<Answer, Errors.Transport>((resume) => {
+        const pending = start(context, url, limit)
+        pending.answer.then(
+          (answer) => resume(Effect.succeed(answer)),
+          (error: Errors.Transport) => resume(Effect.fail(error))
+        )
+        // Interrupted (the call's deadline, or the caller): let go of the request and its body.
+        return Effect.sync(pending.cancel)
+      })
+    )
+  return { send, start }
 }
