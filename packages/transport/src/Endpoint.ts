@@ -45,7 +45,8 @@ export interface Request<A> {
  * Builds requests for one HttpApi endpoint: `build(params, query)` takes the endpoint's decoded
  * path parameters and query (the `Type` side of its schemas, i.e. already validated values),
  * encodes them with the endpoint's own schemas, fills the path template, and spells list
- * parameters as `name[]=` (as the official SDK does).
+ * parameters as `name[]=` (as the official SDK does). A query value `undefined` is a parameter
+ * left out.
  *
  * @example
  * ```ts
@@ -66,6 +67,8 @@ export const fromHttpApi = <E extends HttpApiEndpoint.Constraint>(endpoint: E) =
   const encodeQuery = querySchema === undefined ? undefined : remembered(S.encodeSync(querySchema as Schema.Codec<unknown, unknown>))
   const decode = Decode.decoder(success as Schema.Decoder<unknown>)
   const { identifier: name, path: template } = endpoint as unknown as { readonly identifier: string; readonly path: string }
+  // The path template split once: text, parameter name, text, … (`/block/:block` -> ["/block/", "block", ""]).
+  const segments = template.split(/:([A-Za-z_]+)/)
   return {
     name,
     build: <A = SuccessOf<E>>(
@@ -74,8 +77,9 @@ export const fromHttpApi = <E extends HttpApiEndpoint.Constraint>(endpoint: E) =
       chain?: string
     ): Request<A> => {
       const wireParams = (encodeParams === undefined ? {} : encodeParams(params ?? {})) as Record<string, string>
-      const path = template.replace(/:([A-Za-z_]+)/g, (_, key: string) => encodeURIComponent(String(wireParams[key])))
-      const wireQuery = (encodeQuery === undefined ? {} : encodeQuery(query ?? {})) as Record<string, unknown>
+      let path = segments[0]!
+      for (let i = 1; i < segments.length; i += 2) path += encodeURIComponent(String(wireParams[segments[i]!])) + segments[i + 1]!
+      const wireQuery = (encodeQuery === undefined ? {} : encodeQuery(definedOnly(query))) as Record<string, unknown>
       const pairs: Array<readonly [string, string]> = []
       for (const [key, value] of Object.entries(wireQuery)) {
         if (value === undefined) continue
@@ -88,6 +92,13 @@ export const fromHttpApi = <E extends HttpApiEndpoint.Constraint>(endpoint: E) =
       return { operation: name, path, query: pairs, decode: decode as Request<A>["decode"], chain }
     }
   }
+}
+
+/** The query without its `undefined` values: an absent parameter (the schemas' keys are optional, not `undefined`). */
+const definedOnly = (query: Record<string, unknown> | undefined): Record<string, unknown> => {
+  const defined: Record<string, unknown> = {}
+  for (const key in query) if (query[key] !== undefined) defined[key] = query[key]
+  return defined
 }
 
 /** Most remembered encodings per endpoint part; past it, its memory starts again. */

@@ -51,17 +51,11 @@ export const readText = (
       (text) => text.length > maxBytes ? Effect.fail(Body.tooLarge(maxBytes)) : Effect.succeed(text)
     )
   }
-  const chunks: Array<Uint8Array> = []
-  let size = 0
+  const collected = Body.collector(maxBytes)
   return response.stream.pipe(
     Stream.mapError(Body.readFailed),
-    Stream.runForEach((chunk) => {
-      size += chunk.length
-      if (size > maxBytes) return Effect.fail(Body.tooLarge(maxBytes))
-      chunks.push(chunk)
-      return Effect.void
-    }),
-    Effect.map(() => new TextDecoder().decode(Buffer.concat(chunks, size)))
+    Stream.runForEach((chunk) => collected.add(chunk) ? Effect.void : Effect.fail(Body.tooLarge(maxBytes))),
+    Effect.map(collected.text)
   )
 }
 

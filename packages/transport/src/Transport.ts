@@ -220,9 +220,9 @@ const build = Effect.fnUntraced(function*(options: Options, makeExchange: (setti
     })
 
   const readAnswer = (answer: Exchange.Answer, url: string, maxPause: Duration.Duration): Effect.Effect<unknown, AttemptError> => {
-    const redirected = Redirect.redirectError(answer, url, origin, scrubTarget)
-    if (redirected !== undefined) return Effect.fail(redirected)
-    const text = answer.text ?? ""
+    // Refused unread by the exchange: a redirect, or an answer from elsewhere.
+    if (answer.text === undefined) return Effect.fail(Redirect.refusal(answer, url, scrubTarget))
+    const text = answer.text
     const body = ResponseBody.parseJson(text)
     if (answer.status < 200 || answer.status >= 300) return statusFailure(answer, body ?? text, maxPause)
     if (body !== undefined) return Effect.succeed(body)

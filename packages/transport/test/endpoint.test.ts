@@ -29,6 +29,13 @@ describe("Endpoint.fromHttpApi", () => {
     ])
   })
 
+  it("leaves out a query value that is undefined, as if it were not given", () => {
+    const wallet = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
+    const transfers = Endpoint.fromHttpApi(EvmApi.EvmGroup.endpoints.getWalletNFTTransfers)
+    const request = transfers.build({ address: wallet }, { chain: "0x1", cursor: undefined, limit: 5, order: undefined })
+    expect(request.query).toEqual([["chain", "0x1"], ["limit", "5"]])
+  })
+
   it("builds family B paths without a prefix", () => {
     const request = Endpoint.fromHttpApi(LedgerApi.LedgerGroup.endpoints.getNFTOwnersByCollection).build(
       { collection_data_id_hash: "ab".repeat(32) },

@@ -1,25 +1,18 @@
 /**
- * Small pieces every operation's `prepare` uses: validating the paging parameters, rejecting two
- * alternatives given together, and dropping absent query values. They validate with the `check`
- * of `Input.checked`, so a `prepare` stays a plain function.
+ * Small pieces every operation's `prepare` uses: validating the paging parameters, a block or
+ * date range, and rejecting two alternatives given together. They validate with the `check` of `Input.checked`, so a
+ * `prepare` stays a plain function.
  *
  * @internal
  */
-import { type Input, Paging } from "@chainquery/schema"
+import { BlockNumberOrHash, type Input, Paging } from "@chainquery/schema"
 import { Schema } from "effect"
-
-/** The query with its `undefined` values dropped (the endpoint's schemas want absent keys). */
-export const compact = (query: Record<string, unknown>): Record<string, unknown> => {
-  const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) out[key] = value
-  return out
-}
 
 /**
  * Fails with `InvalidInput` on `second` when both alternatives are given (the types already rule
  * it out; this catches callers that go around them). The service would silently use the first.
  */
-export const exclusive = (
+const exclusive = (
   check: Input.Check,
   first: string,
   firstValue: unknown,
@@ -43,4 +36,22 @@ export const paging = (
   const limit = check.optional(Paging.Limit, "limit", params.limit)
   const cursor = check.optional(Paging.Cursor, "cursor", params.cursor)
   return { limit, cursor }
+}
+
+/**
+ * Validates a range bounded by blocks or dates (one kind per bound, never both), in the order
+ * `fromBlock`, `fromDate`, `toBlock`, `toDate`, with `dates` for the date bounds.
+ */
+export const range = <D extends Schema.Decoder<unknown>>(
+  check: Input.Check,
+  dates: D,
+  params: { readonly fromBlock?: unknown; readonly fromDate?: unknown; readonly toBlock?: unknown; readonly toDate?: unknown }
+) => {
+  exclusive(check, "fromBlock", params.fromBlock, "fromDate", params.fromDate)
+  exclusive(check, "toBlock", params.toBlock, "toDate", params.toDate)
+  const from_block = check.optional(BlockNumberOrHash.BlockNumber, "fromBlock", params.fromBlock)
+  const from_date = check.optional(dates, "fromDate", params.fromDate)
+  const to_block = check.optional(BlockNumberOrHash.BlockNumber, "toBlock", params.toBlock)
+  const to_date = check.optional(dates, "toDate", params.toDate)
+  return { from_block, to_block, from_date, to_date }
 }

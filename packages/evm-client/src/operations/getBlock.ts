@@ -9,7 +9,6 @@ import { type Block, BlockNumberOrHash, Chain, EvmApi, Input } from "@chainquery
 import { Operation, type Transport } from "@chainquery/transport"
 import { Effect, Option, Schema } from "effect"
 import type * as Inputs from "../Inputs.js"
-import { compact } from "../internal/prepare.js"
 
 /**
  * The parameters of {@link make}: the block, and optionally the chain and whether to include
@@ -73,7 +72,7 @@ const definition = Operation.define(
       const internal = check.optional(Schema.Boolean, "includeInternalTransactions", params.includeInternalTransactions)
       return {
         params: { block_number_or_hash: block },
-        query: compact({ chain, include: internal === true ? "internal_transactions" : undefined }),
+        query: { chain, include: internal === true ? "internal_transactions" : undefined },
         chain
       }
     })

@@ -8,7 +8,6 @@ import { Chain, type DefiPositions, EvmAddress, EvmApi, Input } from "@chainquer
 import { Operation, type Transport } from "@chainquery/transport"
 import type { Effect } from "effect"
 import type * as Inputs from "../Inputs.js"
-import { compact } from "../internal/prepare.js"
 
 /**
  * The parameters of {@link make}: the wallet and optionally the chain.
@@ -63,7 +62,7 @@ const definition = Operation.define(
     Input.checked((check) => {
       const address = check.value(EvmAddress.EvmAddress, "address", params.address)
       const chain = check.optional(Chain.Chain, "chain", params.chain)
-      return { params: { address }, query: compact({ chain }), chain }
+      return { params: { address }, query: { chain }, chain }
     })
 )
 

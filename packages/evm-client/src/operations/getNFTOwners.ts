@@ -10,7 +10,7 @@ import { Chain, EvmAddress, EvmApi, type EvmPage, Input, TokenId } from "@chainq
 import { Operation, type Transport } from "@chainquery/transport"
 import { type Effect, Schema } from "effect"
 import type * as Inputs from "../Inputs.js"
-import { compact, paging } from "../internal/prepare.js"
+import { paging } from "../internal/prepare.js"
 
 /**
  * The parameters of {@link make}: the contract, and optionally the chain, the token id format,
@@ -84,7 +84,7 @@ const definition = Operation.define(
       const mediaItems = check.optional(Schema.Boolean, "mediaItems", params.mediaItems)
       return {
         params: { address },
-        query: compact({ chain, format, limit, cursor, normalizeMetadata, media_items: mediaItems }),
+        query: { chain, format, limit, cursor, normalizeMetadata, media_items: mediaItems },
         chain
       }
     })

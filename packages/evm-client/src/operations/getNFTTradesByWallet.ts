@@ -5,11 +5,11 @@
  *
  * @since 0.1.0
  */
-import { BlockNumberOrHash, Chain, DateInput, EvmAddress, EvmApi, type EvmPage, Input } from "@chainquery/schema"
+import { Chain, DateInput, EvmAddress, EvmApi, type EvmPage, Input } from "@chainquery/schema"
 import { Operation, type Transport } from "@chainquery/transport"
 import type { Effect } from "effect"
 import type * as Inputs from "../Inputs.js"
-import { compact, exclusive, paging } from "../internal/prepare.js"
+import { paging, range } from "../internal/prepare.js"
 
 /**
  * The parameters of {@link make}. `chain` must be one of the chains with trades (eth, polygon,
@@ -75,16 +75,11 @@ const definition = Operation.define(
     Input.checked((check) => {
       const address = check.value(EvmAddress.EvmAddress, "address", params.address)
       const chain = check.optional(Chain.TradeChain, "chain", params.chain)
-      exclusive(check, "fromBlock", params.fromBlock, "fromDate", params.fromDate)
-      exclusive(check, "toBlock", params.toBlock, "toDate", params.toDate)
-      const fromBlock = check.optional(BlockNumberOrHash.BlockNumber, "fromBlock", params.fromBlock)
-      const fromDate = check.optional(DateInput.DateInputOrSeconds, "fromDate", params.fromDate)
-      const toBlock = check.optional(BlockNumberOrHash.BlockNumber, "toBlock", params.toBlock)
-      const toDate = check.optional(DateInput.DateInputOrSeconds, "toDate", params.toDate)
+      const bounds = range(check, DateInput.DateInputOrSeconds, params)
       const { limit, cursor } = paging(check, params)
       return {
         params: { address },
-        query: compact({ chain, from_block: fromBlock, to_block: toBlock, from_date: fromDate, to_date: toDate, limit, cursor }),
+        query: { chain, ...bounds, limit, cursor },
         chain
       }
     })

@@ -8,7 +8,7 @@ import { Chain, EvmAddress, EvmApi, type EvmPage, Input, Paging, TokenId } from 
 import { Operation, type Transport } from "@chainquery/transport"
 import type { Effect } from "effect"
 import type * as Inputs from "../Inputs.js"
-import { compact, paging } from "../internal/prepare.js"
+import { paging } from "../internal/prepare.js"
 
 /**
  * The parameters of {@link make}: the NFT (contract and token id), and optionally the chain, the
@@ -79,7 +79,7 @@ const definition = Operation.define(
       const format = check.optional(TokenId.TokenIdFormat, "format", params.format)
       const order = check.optional(Paging.Order, "order", params.order)
       const { limit, cursor } = paging(check, params)
-      return { params: { address, token_id: tokenId }, query: compact({ chain, format, limit, order, cursor }), chain }
+      return { params: { address, token_id: tokenId }, query: { chain, format, limit, order, cursor }, chain }
     })
 )
 

@@ -8,7 +8,7 @@ import { BlockNumberOrHash, Chain, EvmApi, type EvmPage, Input, Paging } from "@
 import { Operation, type Transport } from "@chainquery/transport"
 import type { Effect } from "effect"
 import type * as Inputs from "../Inputs.js"
-import { compact, paging } from "../internal/prepare.js"
+import { paging } from "../internal/prepare.js"
 
 /**
  * The parameters of {@link make}: the block, and optionally the chain and paging.
@@ -67,7 +67,7 @@ const definition = Operation.define(
       const chain = check.optional(Chain.Chain, "chain", params.chain)
       const order = check.optional(Paging.Order, "order", params.order)
       const { limit, cursor } = paging(check, params)
-      return { params: { block_number_or_hash: block }, query: compact({ chain, limit, order, cursor }), chain }
+      return { params: { block_number_or_hash: block }, query: { chain, limit, order, cursor }, chain }
     })
 )
 

@@ -6,7 +6,6 @@
  * @since 0.1.0
  */
 import {
-  BlockNumberOrHash,
   Chain,
   DateInput,
   EvmAddress,
@@ -19,7 +18,7 @@ import {
 import { Operation, type Transport } from "@chainquery/transport"
 import type { Effect } from "effect"
 import type * as Inputs from "../Inputs.js"
-import { compact, exclusive, paging } from "../internal/prepare.js"
+import { paging, range } from "../internal/prepare.js"
 
 /**
  * The parameters of {@link make}. `fromBlock`/`fromDate` and `toBlock`/`toDate` are alternatives:
@@ -97,28 +96,20 @@ const definition = Operation.define(
         ? undefined
         : check.all(EvmAddress.EvmAddress, "contractAddresses", params.contractAddresses, { nonEmpty: true })
       const format = check.optional(TokenId.TokenIdFormat, "format", params.format)
-      exclusive(check, "fromBlock", params.fromBlock, "fromDate", params.fromDate)
-      exclusive(check, "toBlock", params.toBlock, "toDate", params.toDate)
-      const fromBlock = check.optional(BlockNumberOrHash.BlockNumber, "fromBlock", params.fromBlock)
-      const fromDate = check.optional(DateInput.DateInput, "fromDate", params.fromDate)
-      const toBlock = check.optional(BlockNumberOrHash.BlockNumber, "toBlock", params.toBlock)
-      const toDate = check.optional(DateInput.DateInput, "toDate", params.toDate)
+      const bounds = range(check, DateInput.DateInput, params)
       const order = check.optional(Paging.Order, "order", params.order)
       const { limit, cursor } = paging(check, params)
       return {
         params: { address },
-        query: compact({
+        query: {
           chain,
           contract_addresses: contractAddresses,
           format,
-          from_block: fromBlock,
-          to_block: toBlock,
-          from_date: fromDate,
-          to_date: toDate,
+          ...bounds,
           limit,
           order,
           cursor
-        }),
+        },
         chain
       }
     })

@@ -1,12 +1,11 @@
 /**
- * What the seven operations' `prepare` functions share: the paging parameters, optional lists,
- * name bounds, and dropping absent query keys (the endpoints' query schemas use optional keys,
- * which must be absent rather than `undefined`). They validate with the `check` of
- * `Input.checked`, so a `prepare` stays a plain function.
+ * What the seven operations' `prepare` functions share: the paging parameters, optional lists and
+ * the collection filters. They validate with the `check` of `Input.checked`, so a `prepare` stays
+ * a plain function.
  *
  * @internal
  */
-import { type Input, Paging } from "@chainquery/schema"
+import { AptosAddress, type Input, Paging } from "@chainquery/schema"
 import type { Schema } from "effect"
 import type { PagingParameters } from "../LedgerOperation.js"
 
@@ -30,9 +29,11 @@ export const optionalList = <S extends Schema.Decoder<unknown>>(
   values: unknown
 ): ReadonlyArray<S["Type"]> | undefined => values === undefined ? undefined : check.all(schema, field, values)
 
-/** The record without its `undefined` entries. */
-export const compact = (record: Record<string, unknown>): Record<string, unknown> => {
-  const out: Record<string, unknown> = {}
-  for (const key of Object.keys(record)) if (record[key] !== undefined) out[key] = record[key]
-  return out
-}
+/** Validates the optional `collectionBlacklist` and `collectionWhitelist`, in that order. */
+export const collectionFilters = (
+  check: Input.Check,
+  params: { readonly collectionBlacklist?: unknown; readonly collectionWhitelist?: unknown }
+): { readonly collection_blacklist: ReadonlyArray<string> | undefined; readonly collection_whitelist: ReadonlyArray<string> | undefined } => ({
+  collection_blacklist: optionalList(check, AptosAddress.AptosHash, "collectionBlacklist", params.collectionBlacklist),
+  collection_whitelist: optionalList(check, AptosAddress.AptosHash, "collectionWhitelist", params.collectionWhitelist)
+})

@@ -7,7 +7,7 @@
  */
 import { Input, LedgerApi, type LedgerPage } from "@chainquery/schema"
 import { Operation } from "@chainquery/transport"
-import { compact, paging } from "../internal/prepare.js"
+import { paging } from "../internal/prepare.js"
 import type { LedgerOperation, OnNetwork, PagingParameters } from "../LedgerOperation.js"
 
 const Name = LedgerApi.CoinNameBound
@@ -76,6 +76,6 @@ export const operation: LedgerOperation<Parameters, ReturnType> = Operation.defi
       const page = paging(check, params)
       const from_name = check.optional(Name, "fromName", params.fromName)
       const to_name = check.optional(Name, "toName", params.toName)
-      return { query: compact({ ...page, from_name, to_name }), chain: network }
+      return { query: { ...page, from_name, to_name }, chain: network }
     })
 )

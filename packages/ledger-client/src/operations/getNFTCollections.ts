@@ -7,7 +7,7 @@
  */
 import { Input, LedgerApi, type LedgerPage } from "@chainquery/schema"
 import { Operation } from "@chainquery/transport"
-import { compact, paging } from "../internal/prepare.js"
+import { paging } from "../internal/prepare.js"
 import type { LedgerOperation, OnNetwork, PagingParameters } from "../LedgerOperation.js"
 
 const Name = LedgerApi.CollectionNameBound
@@ -76,6 +76,6 @@ export const operation: LedgerOperation<Parameters, ReturnType> = Operation.defi
       const page = paging(check, params)
       const fromName = check.optional(Name, "fromName", params.fromName)
       const toName = check.optional(Name, "toName", params.toName)
-      return { query: compact({ ...page, fromName, toName }), chain: network }
+      return { query: { ...page, fromName, toName }, chain: network }
     })
 )

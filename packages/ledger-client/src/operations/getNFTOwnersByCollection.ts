@@ -7,7 +7,7 @@
  */
 import { AptosAddress, Input, LedgerApi, type LedgerPage } from "@chainquery/schema"
 import { Operation } from "@chainquery/transport"
-import { compact, optionalList, paging } from "../internal/prepare.js"
+import { optionalList, paging } from "../internal/prepare.js"
 import type { LedgerOperation, OnNetwork, PagingParameters } from "../LedgerOperation.js"
 
 /**
@@ -89,7 +89,7 @@ export const operation: LedgerOperation<Parameters, ReturnType> = Operation.defi
       const wallet_whitelist = optionalList(check, AptosAddress.AptosAddress, "walletWhitelist", params.walletWhitelist)
       return {
         params: { collection_data_id_hash },
-        query: compact({ ...page, wallet_blacklist, wallet_whitelist }),
+        query: { ...page, wallet_blacklist, wallet_whitelist },
         chain: network
       }
     })

@@ -6,7 +6,7 @@
  */
 import { AptosAddress, Input, LedgerApi, type LedgerPage } from "@chainquery/schema"
 import { Operation } from "@chainquery/transport"
-import { compact, paging } from "../internal/prepare.js"
+import { paging } from "../internal/prepare.js"
 import type { LedgerOperation, OnNetwork, PagingParameters } from "../LedgerOperation.js"
 
 /**
@@ -70,6 +70,6 @@ export const operation: LedgerOperation<Parameters, ReturnType> = Operation.defi
     Input.checked((check) => {
       const token_ids = check.all(AptosAddress.AptosHash, "tokenIds", params.tokenIds, { nonEmpty: true })
       const page = paging(check, params)
-      return { query: compact({ ...page, token_ids }), chain: network }
+      return { query: { ...page, token_ids }, chain: network }
     })
 )

@@ -7,7 +7,7 @@
  */
 import { AptosAddress, Input, LedgerApi, type LedgerPage } from "@chainquery/schema"
 import { Operation } from "@chainquery/transport"
-import { compact, optionalList, paging } from "../internal/prepare.js"
+import { collectionFilters, paging } from "../internal/prepare.js"
 import type { LedgerOperation, OnNetwork, PagingParameters } from "../LedgerOperation.js"
 
 /**
@@ -77,10 +77,9 @@ export const operation: LedgerOperation<Parameters, ReturnType> = Operation.defi
     Input.checked((check) => {
       const wallet_addresses = check.all(AptosAddress.AptosAddress, "walletAddresses", params.walletAddresses, { nonEmpty: true })
       const page = paging(check, params)
-      const collection_blacklist = optionalList(check, AptosAddress.AptosHash, "collectionBlacklist", params.collectionBlacklist)
-      const collection_whitelist = optionalList(check, AptosAddress.AptosHash, "collectionWhitelist", params.collectionWhitelist)
+      const filters = collectionFilters(check, params)
       return {
-        query: compact({ ...page, wallet_addresses, collection_blacklist, collection_whitelist }),
+        query: { ...page, wallet_addresses, ...filters },
         chain: network
       }
     })

@@ -1,8 +1,8 @@
 /**
  * How a body is read under the cap, shared by both ways of sending: what its headers allow
  * (refused at once when `Content-Length` is past the cap; read whole when it has a length and is
- * not compressed, HTTP framing stopping it at that length; counted chunk by chunk otherwise), and
- * the errors of reading it.
+ * not compressed, HTTP framing stopping it at that length; counted chunk by chunk otherwise), the
+ * counting, and the errors of reading it.
  */
 import { Errors } from "@chainquery/schema"
 
@@ -23,3 +23,19 @@ export const tooLarge = (maxBytes: number) =>
 /** Reading a body failed on the way. */
 export const readFailed = (error: { readonly message: string }) =>
   new Errors.Transport({ reason: "Network", message: `reading the response failed: ${error.message}` })
+
+/** Collects a body's chunks under the cap: `add` answers false once the body is past it. */
+export const collector = (maxBytes: number) => {
+  const chunks: Array<Uint8Array> = []
+  let size = 0
+  return {
+    add: (chunk: Uint8Array): boolean => {
+      size += chunk.length
+      if (size > maxBytes) return false
+      chunks.push(chunk)
+      return true
+    },
+    /** What was added, as UTF-8 text. */
+    text: (): string => new TextDecoder().decode(Buffer.concat(chunks, size))
+  }
+}

@@ -22,7 +22,10 @@ import * as ResponseBody from "../ResponseBody.js"
 import * as Body from "./body.js"
 import * as Redirect from "./redirect.js"
 
-/** What an attempt brought back. `text` is `undefined` for a redirect (its body is not read). */
+/**
+ * What an attempt brought back. `text` is `undefined` for an answer refused unread (a redirect, or
+ * one from elsewhere: see `Redirect.refused`).
+ */
 export interface Answer {
   readonly status: number
   /** A response header, by its lower-case name. */
@@ -68,10 +71,6 @@ export interface Pending {
   readonly cancel: () => void
 }
 
-/** Whether the answer is refused whatever its body says: a redirect, or one from elsewhere. */
-const refused = (status: number, answeredFrom: string, url: string, settings: Settings) =>
-  Redirect.isRedirect(status) || Redirect.answeredElsewhere(answeredFrom, url, settings.origin)
-
 /** The exchange through the `HttpClient` `client`; `madeIn` is the context the transport was made in. */
 export const onHttpClient = (client: HttpClient.HttpClient, madeIn: Context.Context<never>) => (settings: Settings): Exchange => {
   const guarded = Redirect.guard(madeIn)
@@ -85,7 +84,7 @@ export const onHttpClient = (client: HttpClient.HttpClient, madeIn: Context.Cont
           url: response.url,
           text
         })
-        if (refused(response.status, response.url, url, settings)) return Effect.succeed(answer(undefined))
+        if (Redirect.refused(response.status, response.url, url, settings.origin)) return Effect.succeed(answer(undefined))
         return Effect.map(Effect.mapError(ResponseBody.readText(response, settings.maxBodyBytes), settings.scrubbed), answer)
       }),
       Effect.timeoutOrElse({ duration: Duration.millis(limit.millis), orElse: () => Effect.fail(limit.timedOut()) })
@@ -113,19 +112,15 @@ const describeFailure = (cause: unknown): string => {
 /** Reads a fetch body chunk by chunk, failing as soon as it grows past `maxBytes`. */
 const readCounted = async (body: ReadableStream<Uint8Array>, maxBytes: number): Promise<string> => {
   const reader = body.getReader()
-  const chunks: Array<Uint8Array> = []
-  let size = 0
+  const collected = Body.collector(maxBytes)
   for (;;) {
     const { done, value } = await reader.read()
-    if (done) break
-    size += value.length
-    if (size > maxBytes) {
+    if (done) return collected.text()
+    if (!collected.add(value)) {
       await reader.cancel()
       throw Body.tooLarge(maxBytes)
     }
-    chunks.push(value)
   }
-  return new TextDecoder().decode(Buffer.concat(chunks, size))
 }
 
 /** Reads a fetch answer's body under the cap (see `Body.plan`); a redirect's is not read. */
@@ -137,7 +132,7 @@ const answerOf = async (response: Response, url: string, settings: Settings): Pr
     url: response.url,
     text
   })
-  if (refused(response.status, response.url, url, settings)) {
+  if (Redirect.refused(response.status, response.url, url, settings.origin)) {
     await response.body?.cancel()
     return answer(undefined)
   }

@@ -87,34 +87,22 @@ const target = (location: string | undefined, from: string, scrub: Scrub.Scrubbe
 }
 
 /** Whether an answer is a redirect (a `3xx`), never followed. */
-export const isRedirect = (status: number): boolean => status >= 300 && status < 400
+const isRedirect = (status: number): boolean => status >= 300 && status < 400
 
 /**
- * Whether an answer came from elsewhere than `origin` (an HTTP client that followed a redirect
- * anyway); `answeredFrom` is `""` when the client does not say.
+ * Whether an answer is refused whatever its body says (and its body left unread): a redirect, or
+ * an answer from elsewhere than `origin` (an HTTP client that followed a redirect anyway);
+ * `answeredFrom` is `""` when the client does not say.
  */
-export const answeredElsewhere = (answeredFrom: string, requestUrl: string, origin: string): boolean =>
-  answeredFrom !== "" && answeredFrom !== requestUrl && !answeredFrom.startsWith(`${origin}/`)
+export const refused = (status: number, answeredFrom: string, requestUrl: string, origin: string): boolean =>
+  isRedirect(status) || (answeredFrom !== "" && answeredFrom !== requestUrl && !answeredFrom.startsWith(`${origin}/`))
 
-/**
- * The `Redirected` error for an answer that is a redirect or came from another origin than
- * `origin`; `undefined` for any other answer.
- */
-export const redirectError = (
+/** The `Redirected` error of an answer that {@link refused} refused. */
+export const refusal = (
   response: { readonly status: number; readonly header: (name: string) => string | undefined; readonly url: string },
   requestUrl: string,
-  origin: string,
   scrub: Scrub.Scrubber
-): Errors.Redirected | undefined => {
-  if (isRedirect(response.status)) {
-    return new Errors.Redirected({
-      status: response.status,
-      location: target(response.header("location"), requestUrl, scrub),
-      followed: false
-    })
-  }
-  if (answeredElsewhere(response.url, requestUrl, origin)) {
-    return new Errors.Redirected({ status: response.status, location: target(response.url, requestUrl, scrub), followed: true })
-  }
-  return undefined
-}
+): Errors.Redirected =>
+  isRedirect(response.status)
+    ? new Errors.Redirected({ status: response.status, location: target(response.header("location"), requestUrl, scrub), followed: false })
+    : new Errors.Redirected({ status: response.status, location: target(response.url, requestUrl, scrub), followed: true })
