@@ -8,11 +8,14 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { FetchHttpClient, HttpClient, type HttpClientRequest } from "effect/http"
 import { EvmClient } from "../src/index.js"
-import { busiest, clientOn, simulatorWithClient, stats } from "./support/fixtures.js"
+import { busiest, clientOn, clientWays, simulatorWithClient, stats } from "./support/fixtures.js"
+import { wireRecorder } from "./support/wire.js"
 
 const checksummed = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
 const badChecksum = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD"
 const hash = `0x${"ab".repeat(32)}`
+/** An address in capitals: not a checksum, but a spelling EIP-55 accepts (as it does all lower case). */
+const upper = (address: string) => `0x${address.slice(2).toUpperCase()}`
 
 describe("EvmClient errors", () => {
   layer(simulatorWithClient({ seed: 3, indexing: false, history: 20 }), { excludeTestServices: true })((it) => {
@@ -95,12 +98,38 @@ describe("EvmClient errors", () => {
         }
       }))
 
-    it.effect("a checksummed address and a hex chain id are accepted (and sent lower-cased / canonical)", () =>
+    it.effect("checksummed and upper-case addresses and any chain spelling are sent canonical: lower case, hex id", () =>
       Effect.gen(function*() {
-        const client = yield* EvmClient.EvmClient
-        const summaries = yield* client.getDefiPositionsSummary({ address: checksummed, chain: "0X01" })
-        assert.isTrue(Array.isArray(summaries))
-      }))
+        const sim = yield* Simulator.Simulator
+        const { chain, wallet, contract, tokenId, trader } = busiest(sim)
+        const held = chain.transfers[chain.transfersByWallet.get(wallet)![0]!]!.contract
+        const lower = checksummed.toLowerCase()
+        const recorder = yield* wireRecorder(sim.evmUrl)
+        for (const way of clientWays) {
+          const client = yield* way.make({ baseUrl: recorder.url, apiKey: sim.apiKey })
+          const sent = (): string => recorder.targets.at(-1)!
+          const direct = yield* EvmClient.EvmClient
+          // Each call gets the simulator's answer for the lower-case address, and the exact target.
+          assert.deepStrictEqual(
+            yield* client.getDefiPositionsSummary({ address: checksummed, chain: "0X01" }),
+            yield* direct.getDefiPositionsSummary({ address: lower, chain: "eth" })
+          )
+          assert.strictEqual(sent(), `/api/v2.2/wallets/${lower}/defi/positions?chain=0x1`, way.name)
+          const a2 = yield* client.getWalletNFTTransfers({ address: upper(wallet), chain: "ETH", contractAddresses: [upper(held), checksummed], limit: 3 })
+          assert.isTrue(a2.result.length > 0, "the wallet's transfers were found")
+          assert.strictEqual(sent(), `/api/v2.2/${wallet}/nft/transfers?chain=0x1&contract_addresses%5B%5D=${held}&contract_addresses%5B%5D=${lower}&limit=3`)
+          const a3 = yield* client.getNFTTransfers({ address: upper(contract), tokenId, chain: 1, limit: 2 })
+          assert.isTrue(a3.result.length > 0, "the token's transfers were found")
+          assert.strictEqual(sent(), `/api/v2.2/nft/${contract}/${tokenId}/transfers?chain=0x1&limit=2`)
+          const a4 = yield* client.getNFTTradesByWallet({ address: upper(trader), chain: "0x001", limit: 2 })
+          assert.isTrue(a4.result.length > 0, "the trader's trades were found")
+          assert.strictEqual(sent(), `/api/v2.2/wallets/${trader}/nfts/trades?chain=0x1&limit=2`)
+          const a5 = yield* client.getNFTOwners({ address: upper(contract), chain: " Eth ", limit: 1 })
+          assert.isTrue(a5.result.length > 0, "the collection's owners were found")
+          assert.strictEqual(sent(), `/api/v2.2/nft/${contract}/owners?chain=0x1&limit=1`)
+        }
+        assert.strictEqual(recorder.targets.length, 2 * 5)
+      }).pipe(Effect.scoped))
 
     it.effect("a 400 from the service comes back as BadRequest with its message", () =>
       Effect.gen(function*() {

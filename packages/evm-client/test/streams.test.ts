@@ -11,6 +11,7 @@ import { EvmClient } from "../src/index.js"
 import { busiest, type Sim, simulatorWithClient, stats } from "./support/fixtures.js"
 
 const transferKey = (t: { readonly transaction_hash: string; readonly log_index: number }) => `${t.transaction_hash}:${t.log_index}`
+const tradeKey = (t: { readonly block: bigint | number; readonly hash: string }) => `${t.block}:${t.hash}`
 
 /** Ground truth: the transfers of an index list at or before `snapshot`, as keys. */
 const truthOf = (sim: Sim, ids: ReadonlyArray<number>, snapshot: number) => {
@@ -24,7 +25,7 @@ describe("EvmClient streams", () => {
       Effect.gen(function*() {
         const client = yield* EvmClient.EvmClient
         const sim = yield* Simulator.Simulator
-        const { chain, wallet, contract, tokenId, block } = busiest(sim)
+        const { chain, wallet, contract, tokenId } = busiest(sim)
         const snapshot = chain.head
         const advancing = <A, E>(stream: Stream.Stream<A, E>) =>
           stream.pipe(Stream.tap(() => Effect.andThen(sim.advance(1), Effect.void)), Stream.runCollect)
@@ -36,9 +37,23 @@ describe("EvmClient streams", () => {
         const a3 = yield* Stream.runCollect(client.streamNFTTransfers({ address: contract, tokenId, chain: "eth", limit: 2 }))
         assert.deepStrictEqual(a3.map(transferKey).toSorted(), truthOf(sim, chain.transfersByToken.get(`${contract}:${tokenId}`)!, chain.head).toSorted())
 
-        const row = chain.block(block)!
-        const a1 = yield* Stream.runCollect(client.streamNFTTransfersByBlock({ block, chain: "eth", limit: 2 }))
-        assert.strictEqual(a1.length, row.transferEnd - row.transferStart)
+        // A1 on the block with the most transfers, two a page: the records themselves, in the
+        // service's order (ascending log order), equal the block's transfers in the world and the
+        // pages read one by one with their cursors.
+        const row = chain.blocks.toSorted((a, b) => (b.transferEnd - b.transferStart) - (a.transferEnd - a.transferStart))[0]!
+        const truth = Array.from({ length: row.transferEnd - row.transferStart }, (_, i) => chain.transfers[row.transferStart + i]!)
+          .map((t) => `${t.txHash}:${t.logIndex}`)
+        assert.isTrue(truth.length >= 5, `at least three pages (${truth.length} transfers)`)
+        const a1 = yield* Stream.runCollect(client.streamNFTTransfersByBlock({ block: row.number, chain: "eth", limit: 2 }))
+        assert.deepStrictEqual(a1.map(transferKey), truth)
+        const pages: Array<string> = []
+        let cursor: string | undefined
+        do {
+          const page = yield* client.getNFTTransfersByBlock({ block: row.number, chain: "eth", limit: 2, ...(cursor === undefined ? {} : { cursor }) })
+          pages.push(...page.result.map(transferKey))
+          cursor = Option.getOrUndefined(page.cursor)
+        } while (cursor !== undefined)
+        assert.deepStrictEqual(a1.map(transferKey), pages)
       }))
 
     test.effect("A4 and A5 stream completely", () =>
@@ -47,7 +62,12 @@ describe("EvmClient streams", () => {
         const sim = yield* Simulator.Simulator
         const { chain, trader, contract } = busiest(sim)
         const a4 = yield* Stream.runCollect(client.streamNFTTradesByWallet({ address: trader, chain: "eth", limit: 2 }))
-        assert.strictEqual(a4.length, chain.tradesByWallet.get(trader)!.length)
+        const trades = chain.tradesByWallet.get(trader)!.map((i) => chain.trades[i]!)
+        assert.isTrue(trades.length > 4, "more than two pages")
+        assert.deepStrictEqual(
+          a4.map((t) => tradeKey({ block: t.block_number, hash: t.transaction_hash })).toSorted(),
+          trades.map((t) => tradeKey({ block: t.block, hash: t.txHash })).toSorted()
+        )
         const a5 = yield* Stream.runCollect(client.streamNFTOwners({ address: contract, chain: "eth", limit: 7 }))
         const page = yield* client.getNFTOwners({ address: contract, chain: "eth", limit: 100 })
         assert.deepStrictEqual(a5.slice(0, 100).map((o) => `${o.token_id}:${o.owner_of}`), page.result.map((o) => `${o.token_id}:${o.owner_of}`))

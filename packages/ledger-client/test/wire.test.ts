@@ -7,6 +7,8 @@ import { Errors } from "@chainquery/schema"
 import type { Endpoint, Transport } from "@chainquery/transport"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import {
   GetCoinsByNameRange,
   GetNFTByOwners,
@@ -14,7 +16,8 @@ import {
   GetNFTOwnersByCollection,
   GetNFTOwnersByTokens,
   GetNFTTransfersByCreators,
-  GetWalletsNFTTransfers
+  GetWalletsNFTTransfers,
+  LedgerClient
 } from "../src/index.js"
 
 /** A transport that records the request and answers nothing. */
@@ -30,12 +33,21 @@ const recording = () => {
 }
 
 /**
- * The query with list keys written `name[]` throughout. The transport spells a list of two or
- * more as `name[]=a&name[]=b` but a list of one as `name=a` (the endpoints' `ArrayEnsure` encodes
- * a single element as a bare value); the service reads both alike.
+ * A server on 127.0.0.1 that writes down each request target exactly as it arrived (path and
+ * query, percent-encoded) and answers an empty last page; closed with the scope.
  */
-const normalised = (query: ReadonlyArray<readonly [string, string]>, lists: ReadonlyArray<string>) =>
-  query.map(([key, value]) => [lists.includes(key) ? `${key}[]` : key, value] as const)
+const recordingServer = Effect.acquireRelease(
+  Effect.promise(() => {
+    const targets: Array<string> = []
+    const server = createServer((request, response) => {
+      targets.push(request.url ?? "")
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ cursor: null, hasNextPage: false, result: [] }))
+    })
+    return new Promise<{ readonly server: typeof server; readonly targets: ReadonlyArray<string> }>((resolve) =>
+      server.listen(0, "127.0.0.1", () => resolve({ server, targets })))
+  }),
+  ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
+)
 
 const padded = (hex: string) => `0x${hex.toLowerCase().padStart(64, "0")}`
 const hash = "AB".repeat(32)
@@ -73,8 +85,9 @@ describe("requests on the wire", () => {
       }))
       yield* Effect.flip(GetNFTByOwners.operation.make(transport)({ network: "mainnet", params: { ownerAddresses: ["0x5"], limit: 1 } }))
       yield* Effect.flip(GetNFTOwnersByTokens.operation.make(transport)({ network: "mainnet", params: { tokenIds: [hash], limit: 100 } }))
-      const lists = ["creator_addresses", "wallet_addresses", "owner_addresses", "token_ids", "collection_whitelist", "collection_blacklist"]
-      assert.deepStrictEqual(sent.map((r) => [r.operation, r.path, normalised(r.query, lists)]), [
+      // Every list is spelled `name[]`, one pair per element, a list of one element included (as
+      // the transport's own endpoint test pins it): never `name=a`, `name[0]=a` or `name=a,b`.
+      assert.deepStrictEqual(sent.map((r) => [r.operation, r.path, r.query]), [
         ["getNFTTransfersByCreators", "/nfts/transfers/creators", [
           ["limit", "5"],
           ["cursor", "abc"],
@@ -104,4 +117,24 @@ describe("requests on the wire", () => {
         ["/coins/names", [["limit", "3"]]]
       ])
     }))
+
+  it.effect("on the wire over HTTP: every list as repeated name[]= (percent-encoded), a list of one too", () =>
+    Effect.gen(function*() {
+      const { server, targets } = yield* recordingServer
+      const client = yield* LedgerClient.makeOnFetch({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: "ledger-key-0123456789" })
+      const list = "%5B%5D="
+      yield* client.getNFTByOwners({ ownerAddresses: ["0x5"], limit: 1 })
+      yield* client.getNFTByOwners({ ownerAddresses: ["0x5", "0xA"], collectionWhitelist: [hash], limit: 2 })
+      yield* client.getWalletsNFTTransfers({ walletAddresses: ["0x3"], collectionBlacklist: [hash, hash.toLowerCase()], limit: 3 })
+      yield* client.getNFTOwnersByTokens({ tokenIds: [hash], limit: 4 })
+      yield* client.getNFTOwnersByCollection({ collectionDataIdHash: hash, walletBlacklist: ["0x1"], limit: 5 })
+      const h = hash.toLowerCase()
+      assert.deepStrictEqual(targets, [
+        `/wallets/nfts?limit=1&owner_addresses${list}${padded("5")}`,
+        `/wallets/nfts?limit=2&owner_addresses${list}${padded("5")}&owner_addresses${list}${padded("a")}&collection_whitelist${list}${h}`,
+        `/wallets/nfts/transfers?limit=3&wallet_addresses${list}${padded("3")}&collection_blacklist${list}${h}&collection_blacklist${list}${h}`,
+        `/nfts/owners?limit=4&token_ids${list}${h}`,
+        `/nfts/collections/${h}/owners?limit=5&wallet_blacklist${list}${padded("1")}`
+      ])
+    }).pipe(Effect.scoped))
 })

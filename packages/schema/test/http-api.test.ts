@@ -154,8 +154,30 @@ describe("HttpApi definitions over HTTP", () => {
         assert.strictEqual(typeof a6.number, "bigint")
         assert.strictEqual(lastRequest("A6").params.block_number_or_hash, `0x${hash}`)
 
-        const a7 = yield* client.getDefiPositionsSummary({ params: { address: lower as never }, query: {} })
+        const a7 = yield* client.getDefiPositionsSummary({ params: { address: lower as never }, query: { chain: "0x89" } })
         assert.strictEqual(a7.length, 1)
+        // What the derived client put on the wire: the canonical values, spelled as they are.
+        assert.strictEqual(lastRequest("A7").request.url, `/api/v2.2/wallets/${lower}/defi/positions?chain=0x89`)
+      }))
+
+    test.effect("family A: an EIP-55, upper-case or lower-case address and any chain spelling arrive canonical", () =>
+      Effect.gen(function*() {
+        const http = yield* HttpClient.HttpClient
+        const get = (path: string) =>
+          http.get(`/api/v2.2${path}`, { headers: { [ApiKey.headerName]: key } }).pipe(Effect.map((response) => response.status))
+        const upper = `0x${lower.slice(2).toUpperCase()}`
+        for (const [spelling, chain, id] of [[checksummed, "Polygon", "0x89"], [upper, "0X01", "0x1"], [lower, "Base", "0x2105"]] as const) {
+          assert.strictEqual(yield* get(`/wallets/${spelling}/defi/positions?chain=${chain}`), 200, spelling)
+          assert.deepStrictEqual(lastRequest("A7").params, { address: lower })
+          assert.deepStrictEqual(lastRequest("A7").query, { chain: id })
+          assert.strictEqual(yield* get(`/${spelling}/nft/transfers?contract_addresses=${upper}&contract_addresses=${checksummed}`), 200)
+          assert.deepStrictEqual(lastRequest("A2").params, { address: lower })
+          assert.deepStrictEqual(lastRequest("A2").query.contract_addresses, [lower, lower])
+        }
+        // A mistyped checksum is refused, not lower-cased into a different wallet.
+        const before = seen.length
+        assert.strictEqual(yield* get(`/wallets/${checksummed.slice(0, -1)}D/defi/positions`), 400)
+        assert.strictEqual(seen.length, before, "the handler never saw it")
       }))
 
     test.effect("family B: parameters arrive canonical, bodies decode", () =>

@@ -27,10 +27,31 @@ describe("keccak256", () => {
     expect(toHex(digest)).toBe(keccak256Hex("abc"))
   })
 
-  it("hashes inputs around and across the 136-byte rate boundary", () => {
-    const hashes = [135, 136, 137, 200, 272].map((length) => keccak256Hex("a".repeat(length)))
-    for (const hash of hashes) expect(hash).toMatch(/^[0-9a-f]{64}$/)
-    expect(new Set(hashes).size).toBe(hashes.length)
+  it("hashes Ethereum's function selector and event topic inputs", () => {
+    // The ERC-20 `transfer` selector is 0xa9059cbb, and its `Transfer` event topic is well known.
+    expect(keccak256Hex("transfer(address,uint256)").slice(0, 8)).toBe("a9059cbb")
+    expect(keccak256Hex("Transfer(address,address,uint256)")).toBe(
+      "ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+    )
+  })
+
+  // Known answers around and across the 136-byte rate boundary (one short of a block, exactly one,
+  // one over, and the same around two blocks and three). Computed outside this repository with two
+  // independent implementations that agreed on every value: `keccak_256` of @noble/hashes 2.0.1 and
+  // `keccak256` of js-sha3 0.9.3 (both also give the empty, "abc" and Transfer vectors above).
+  const boundary: ReadonlyArray<readonly [length: number, letters: string, ramp: string]> = [
+    [135, "34367dc248bbd832f4e3e69dfaac2f92638bd0bbd18f2912ba4ef454919cf446", "cbdfd9dee5faad3818d6b06f95a219fd290b0e1706f6a82e5a595b9ce9faca62"],
+    [136, "a6c4d403279fe3e0af03729caada8374b5ca54d8065329a3ebcaeb4b60aa386e", "7ce759f1ab7f9ce437719970c26b0a66ff11fe3e38e17df89cf5d29c7d7f807e"],
+    [137, "d869f639c7046b4929fc92a4d988a8b22c55fbadb802c0c66ebcd484f1915f39", "ac73d4fae68b8453f764007c1a20ce95994187861f0c3227a3a8e99a73a3b1db"],
+    [271, "132f47effd6c8b1b299efa53fe68aece77ec8ae4eb2e294f668eec94f76001e1", "7c974895b2a88303ff2dc6b58f438ceb0b298cac91099ac0539cc0f477506191"],
+    [272, "cf7fcd4f705ee749930d19ca84561a9bf62516bd90a471545fa2f49fdc7e63c8", "fdf2ec49e749960d3c8521a0219af8d03e30e2b3bf19bd16150ee0eaf133d66e"],
+    [273, "5a7b8187d2778e614097fac3097573de1fee4d972304d3360796a857029bb176", "4f707289a9c3ccd0c4a51f2f17339f5dd171d371c04ff7783b735b5b22682eaf"],
+    [408, "f763fe56a104e5c3ec0e4f311124923905d7f8e1dd03bdc91f2e6845ea523677", "4deeaefc26bf0becc5bf9603551584ca1d514238f2f84d0b6adb4bebde86ce61"]
+  ]
+
+  it.each(boundary)("hashes %i bytes to the known answers (\"a\" repeated, and bytes 0, 1, 2, ... mod 256)", (length, letters, ramp) => {
+    expect(keccak256Hex("a".repeat(length))).toBe(letters)
+    expect(toHex(keccak256(Uint8Array.from({ length }, (_, i) => i % 256)))).toBe(ramp)
   })
 
   it("is deterministic and ignores the input's position inside its buffer", () => {
