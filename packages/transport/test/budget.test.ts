@@ -1,6 +1,6 @@
 /**
  * The compute-unit budget, with TestClock: spending, waiting for refill, pausing everyone after a
- * 429 and restoring the rate afterwards.
+ * 429, halving the rate, and restoring it a twentieth at a time afterwards.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Fiber } from "effect"
@@ -20,7 +20,7 @@ describe("ComputeBudget", () => {
       yield* Fiber.join(third)
     }))
 
-  it.effect("after a 429, everyone waits for Retry-After and the rate is halved, then restored", () =>
+  it.effect("after a 429, everyone waits for Retry-After and the rate is halved", () =>
     Effect.gen(function*() {
       const budget = yield* ComputeBudget.make({ unitsPerSecond: 100 })
       yield* budget.rateLimited(Duration.seconds(2))
@@ -30,8 +30,45 @@ describe("ComputeBudget", () => {
       assert.isUndefined(waiting.pollUnsafe())
       yield* TestClock.adjust("1 seconds")
       yield* Fiber.join(waiting)
-      for (let i = 0; i < 10; i++) yield* budget.succeeded
-      assert.strictEqual(yield* budget.currentRate, 100)
+    }))
+
+  it.effect("each success restores a twentieth of the configured rate, never past it", () =>
+    Effect.gen(function*() {
+      const budget = yield* ComputeBudget.make({ unitsPerSecond: 100 })
+      yield* budget.rateLimited(Duration.seconds(1))
+      const rates: Array<number | undefined> = [yield* budget.currentRate]
+      for (let i = 0; i < 12; i++) {
+        yield* budget.succeeded
+        rates.push(yield* budget.currentRate)
+      }
+      // 50 after the 429, then +5 (100 / 20) per success: full after 10, and it stays there.
+      assert.deepStrictEqual(rates, [50, 55, 60, 65, 70, 75, 80, 85, 90, 95, 100, 100, 100])
+    }))
+
+  it.effect("429s in a row halve the rate each time, down to a sixteenth of it; recovery is counted from there", () =>
+    Effect.gen(function*() {
+      const budget = yield* ComputeBudget.make({ unitsPerSecond: 160 })
+      const rates: Array<number | undefined> = []
+      for (let i = 0; i < 6; i++) {
+        yield* budget.rateLimited(Duration.zero)
+        rates.push(yield* budget.currentRate)
+      }
+      assert.deepStrictEqual(rates, [80, 40, 20, 10, 10, 10])
+      yield* budget.succeeded
+      assert.strictEqual(yield* budget.currentRate, 18)
+    }))
+
+  it.effect("the restored rate is the one requests get: after one success, units come at 55 per second, not 100", () =>
+    Effect.gen(function*() {
+      const budget = yield* ComputeBudget.make({ unitsPerSecond: 100, weights: { getBlock: 11 } })
+      yield* budget.rateLimited(Duration.zero)
+      yield* budget.succeeded
+      // The bucket is empty after the 429: 11 units at 55 per second take 200 ms (at 100: 110 ms).
+      const waiting = yield* Effect.forkChild(budget.take("getBlock"))
+      yield* TestClock.adjust("199 millis")
+      assert.isUndefined(waiting.pollUnsafe())
+      yield* TestClock.adjust("1 millis")
+      yield* Fiber.join(waiting)
     }))
 
   it.effect("nothing accrues during a 429 pause: requests resume at the lowered rate", () =>

@@ -1,12 +1,13 @@
 /**
  * Retry timing, exactly, with TestClock and a scripted HttpClient: which statuses are retried,
- * the backoff of a schedule, Retry-After honoured (and refused when too long), the attempt count.
+ * the backoff of a schedule, Retry-After honoured in both its forms (delay-seconds and HTTP date,
+ * and refused when too long), the attempt count.
  */
 import { Errors } from "@chainquery/schema"
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, Option, Result, Schedule } from "effect"
 import { TestClock } from "effect/testing"
-import { Transport } from "../src/index.js"
+import { RetryPolicy, Transport } from "../src/index.js"
 import { type Scripted, scriptedClient } from "./support/fakeHttp.js"
 
 const request = {
@@ -53,6 +54,95 @@ describe("transport retry timing", () => {
       assert.deepStrictEqual(yield* Fiber.join(fiber), [])
       assert.deepStrictEqual(asked.map((a) => a.at), [0, 3000])
     }))
+
+  it.effect("a Retry-After of 7 s: the retry comes exactly then, not after the 1 s pause of a bare 429", () =>
+    Effect.gen(function*() {
+      const { call, asked } = run([{ status: 429, headers: { "retry-after": "7" } }, { status: 200, body: "7" }], {
+        retry: { base: "10 millis" }
+      })
+      const fiber = yield* Effect.forkChild(call)
+      yield* TestClock.adjust("6999 millis")
+      assert.strictEqual(asked.length, 1, "no retry before the 7 s asked for")
+      yield* TestClock.adjust("1 millis")
+      assert.strictEqual(yield* Fiber.join(fiber), 7)
+      assert.deepStrictEqual(asked.map((a) => a.at - asked[0]!.at), [0, 7000])
+    }))
+
+  // Without a budget in the way: the schedule alone must honour the delay the error carries.
+  it.effect("RetryPolicy.retry on its own waits for the error's retryAfter, not just the backoff", () =>
+    Effect.gen(function*() {
+      let attempts = 0
+      const attempt = Effect.suspend(() =>
+        ++attempts === 1
+          ? Effect.fail(new Errors.RateLimited({ message: "slow down", retryAfter: Option.some(Duration.seconds(3)) }))
+          : Effect.succeed(attempts)
+      )
+      const fiber = yield* Effect.forkChild(RetryPolicy.retry(attempt, { base: "10 millis" }))
+      yield* TestClock.adjust("2999 millis")
+      assert.strictEqual(attempts, 1)
+      yield* TestClock.adjust("1 millis")
+      assert.strictEqual(yield* Fiber.join(fiber), 2)
+    }))
+
+  it.effect("an HTTP-date Retry-After is waited for until that date, by the Effect clock", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(Date.parse("Wed, 21 Oct 2026 07:27:55 GMT"))
+      const { call, asked } = run([{ status: 429, headers: { "retry-after": "Wed, 21 Oct 2026 07:28:00 GMT" } }, {
+        status: 200,
+        body: "5"
+      }], { retry: { base: "10 millis" } })
+      const fiber = yield* Effect.forkChild(call)
+      yield* TestClock.adjust("4999 millis")
+      assert.strictEqual(asked.length, 1, "no retry before the date")
+      yield* TestClock.adjust("1 millis")
+      assert.strictEqual(yield* Fiber.join(fiber), 5)
+      assert.deepStrictEqual(asked.map((a) => new Date(a.at).toISOString()), ["2026-10-21T07:27:55.000Z", "2026-10-21T07:28:00.000Z"])
+    }))
+
+  it.effect("an HTTP date already past: retried after the backoff alone (8-12 ms here), no pause", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(Date.parse("Wed, 21 Oct 2026 07:28:00 GMT"))
+      const { call, asked } = run([{ status: 429, headers: { "retry-after": "Wed, 21 Oct 2026 06:00:00 GMT" } }, {
+        status: 200,
+        body: "0"
+      }], { retry: { base: "10 millis" } })
+      const fiber = yield* Effect.forkChild(call)
+      yield* TestClock.adjust("7 millis")
+      assert.strictEqual(asked.length, 1)
+      yield* TestClock.adjust("5 millis")
+      assert.strictEqual(asked.length, 2, "retried within the jittered 10 ms backoff")
+      assert.strictEqual(yield* Fiber.join(fiber), 0)
+    }))
+
+  // What is neither delay-seconds nor a date is as if there were no header: the 429's default
+  // 1 s pause of the budget, then the retry (the backoff, 10 ms here, ends before it).
+  for (const garbage of ["soon", "3 seconds", "1e3", "", "NaN"]) {
+    it.effect(`a Retry-After that is neither seconds nor a date (${JSON.stringify(garbage)}) is ignored: as without one`, () =>
+      Effect.gen(function*() {
+        const { call, asked } = run([{ status: 429, headers: { "retry-after": garbage } }, { status: 200, body: "1" }], {
+          retry: { base: "10 millis" }
+        })
+        const fiber = yield* Effect.forkChild(Effect.result(call))
+        yield* TestClock.adjust("999 millis")
+        assert.strictEqual(asked.length, 1)
+        yield* TestClock.adjust("1 millis")
+        assert.deepStrictEqual(yield* Fiber.join(fiber), Result.succeed(1))
+        assert.deepStrictEqual(asked.map((a) => a.at), [0, 1000])
+      }))
+  }
+
+  it("parseRetryAfter: delay-seconds, an HTTP date relative to now (0 once past), nothing for the rest", () => {
+    const now = Date.parse("Wed, 21 Oct 2026 07:27:50 GMT")
+    const parsed = (header: string | undefined) => Option.map(RetryPolicy.parseRetryAfter(header, now), Duration.toMillis)
+    assert.deepStrictEqual(parsed("3"), Option.some(3000))
+    assert.deepStrictEqual(parsed(" 1.5 "), Option.some(1500))
+    assert.deepStrictEqual(parsed("0"), Option.some(0))
+    assert.deepStrictEqual(parsed("Wed, 21 Oct 2026 07:28:00 GMT"), Option.some(10_000))
+    // The obsolete RFC 850 form, which RFC 9110 still asks recipients to accept.
+    assert.deepStrictEqual(parsed("Wednesday, 21-Oct-26 07:28:00 GMT"), Option.some(10_000))
+    assert.deepStrictEqual(parsed("Wed, 21 Oct 2026 07:00:00 GMT"), Option.some(0))
+    for (const garbage of [undefined, "", "soon", "3 seconds", "1e3", "NaN"]) assert.deepStrictEqual(parsed(garbage), Option.none(), String(garbage))
+  })
 
   it.effect("a Retry-After beyond the bound fails at once with RateLimited", () =>
     Effect.gen(function*() {
@@ -115,6 +205,30 @@ describe("transport retry timing", () => {
       }).pipe(Effect.provide(fake.layer))
       assert.strictEqual(yield* program, 3)
       assert.deepStrictEqual(fake.asked.map((a) => a.at), [0, 1000])
+    }))
+
+  it.effect("the budget learns from the answers: a 429 halves the rate, a success gives back a twentieth", () =>
+    Effect.gen(function*() {
+      const fake = scriptedClient([{ status: 429, headers: { "retry-after": "1" } }, { status: 200, body: "1" }])
+      const program = Effect.gen(function*() {
+        const transport = yield* Transport.make({
+          baseUrl: "https://service.test",
+          apiKey: "k",
+          retry: { base: "10 millis" },
+          rateLimit: { unitsPerSecond: 100, weights: { getBlock: 10 } }
+        })
+        const first = yield* Effect.forkChild(transport.send(request))
+        yield* TestClock.adjust("1200 millis")
+        yield* Fiber.join(first)
+        const second = yield* Effect.forkChild(transport.send(request))
+        yield* TestClock.adjust("1 second")
+        return yield* Fiber.join(second)
+      }).pipe(Effect.provide(fake.layer))
+      assert.strictEqual(yield* program, 1)
+      // The 429 at 0: rate 50 per second, nothing accrues during the 1 s pause, so the retry's 10
+      // units come at 1200. Its success lifts the rate to 55: the next 10 units take 182 ms (at 50,
+      // without the success counted, 200 ms).
+      assert.deepStrictEqual(fake.asked.map((a) => a.at), [0, 1200, 1382])
     }))
 
   it.effect("gives up after `times` retries with the last error", () =>
