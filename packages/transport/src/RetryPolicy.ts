@@ -81,7 +81,8 @@ export const isRetryable = (error: AttemptError): boolean => {
 }
 
 /**
- * Parses a `Retry-After` header: delay-seconds or an HTTP date (relative to `now`, in ms).
+ * Parses a `Retry-After` header: delay-seconds or an HTTP date in any of its three forms, read as
+ * GMT (relative to `now`, in ms). Anything else is `Option.none()`.
  *
  * @example
  * ```ts
@@ -97,9 +98,42 @@ export const parseRetryAfter = (header: string | undefined, now: number): Option
   if (header === undefined) return Option.none()
   const text = header.trim()
   if (/^\d+(\.\d+)?$/.test(text)) return Option.some(Duration.millis(Math.round(Number(text) * 1000)))
-  const date = Date.parse(text)
-  return Number.isNaN(date) ? Option.none() : Option.some(Duration.millis(Math.max(0, date - now)))
+  const date = httpDate(text)
+  return date === undefined ? Option.none() : Option.some(Duration.millis(Math.max(0, date - now)))
 }
+
+const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+/** IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`). */
+const zoned = /^[A-Z][a-z]{2,8}, (\d{2})[ -]([A-Z][a-z]{2})[ -](\d{2}|\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/
+/** asctime (`Sun Nov  6 08:49:37 1994`), in GMT as RFC 9110 says. */
+const asctime = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/
+
+/**
+ * The milliseconds of an HTTP date (RFC 9110, 5.6.7) in any of its three forms, read as GMT;
+ * `undefined` for anything else (a lenient `Date.parse` reads "3." or "-5" as dates of 2001).
+ */
+const httpDate = (text: string): number | undefined => {
+  const fixed = zoned.exec(text)
+  const old = fixed === null ? asctime.exec(text) : null
+  const [day, month, year, hours, minutes, seconds] = fixed !== null
+    ? [fixed[1], fixed[2], fixed[3], fixed[4], fixed[5], fixed[6]]
+    : old !== null
+    ? [old[2], old[1], old[6], old[3], old[4], old[5]]
+    : []
+  const monthIndex = months.indexOf(month ?? "")
+  if (monthIndex === -1) return undefined
+  const fullYear = year!.length === 2 ? twoDigitYear(Number(year)) : Number(year)
+  const millis = Date.UTC(fullYear, monthIndex, Number(day), Number(hours), Number(minutes), Number(seconds))
+  // Out-of-range fields (31 Feb, 25:00) roll over in Date.UTC: such a date is not a date.
+  const back = new Date(millis)
+  const exact = back.getUTCFullYear() === fullYear && back.getUTCMonth() === monthIndex && back.getUTCDate() === Number(day) &&
+    back.getUTCHours() === Number(hours) && back.getUTCMinutes() === Number(minutes) && back.getUTCSeconds() === Number(seconds)
+  return exact ? millis : undefined
+}
+
+/** The year of a two-digit RFC 850 year, split at 70: 70-99 are 19xx, 00-69 are 20xx. */
+const twoDigitYear = (year: number): number => (year >= 70 ? 1900 + year : 2000 + year)
 
 /**
  * The delay the service asked for, if the error carries one.

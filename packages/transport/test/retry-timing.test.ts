@@ -144,6 +144,20 @@ describe("transport retry timing", () => {
     for (const garbage of [undefined, "", "soon", "3 seconds", "1e3", "NaN"]) assert.deepStrictEqual(parsed(garbage), Option.none(), String(garbage))
   })
 
+  it("parseRetryAfter reads the three HTTP-date forms as GMT, strictly: what a lenient Date.parse takes for a date is nothing", () => {
+    const now = Date.UTC(2026, 9, 21, 7, 27, 50)
+    const parsed = (header: string) => Option.map(RetryPolicy.parseRetryAfter(header, now), Duration.toMillis)
+    // asctime, one-digit day padded with a space: GMT whatever the machine's time zone.
+    assert.deepStrictEqual(parsed("Wed Oct 21 07:28:00 2026"), Option.some(10_000))
+    assert.deepStrictEqual(parsed("Sun Nov  1 07:27:50 2026"), Option.some(11 * 24 * 3600 * 1000))
+    assert.deepStrictEqual(parsed("Sun, 01 Nov 2026 07:27:50 GMT"), Option.some(11 * 24 * 3600 * 1000))
+    // RFC 850 years split at 70: 69 is 2069, 70 is 1970 (long past: no wait).
+    assert.deepStrictEqual(parsed("Thursday, 21-Oct-69 07:27:50 GMT"), Option.some(Date.UTC(2069, 9, 21, 7, 27, 50) - now))
+    assert.deepStrictEqual(parsed("Wednesday, 21-Oct-70 07:27:50 GMT"), Option.some(0))
+    const lenient = ["-5", "-1", "3.", "1,5", "Retry 5", "10.5.2030", "2030-01-01", "Wed, 21 Oct 2026 07:28:00 +0000", "Wed, 31 Feb 2026 07:28:00 GMT", "Wed, 21 Oct 2026 24:00:00 GMT", "Wed, 21 Foo 2026 07:28:00 GMT"]
+    for (const garbage of lenient) assert.deepStrictEqual(parsed(garbage), Option.none(), garbage)
+  })
+
   it.effect("a Retry-After beyond the bound fails at once with RateLimited", () =>
     Effect.gen(function*() {
       const { call, asked } = run([{ status: 429, headers: { "retry-after": "120" } }])
