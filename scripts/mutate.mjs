@@ -1,0 +1,104 @@
+// ./run mutate [package...] [-- stryker flags]: mutation testing with StrykerJS. Each named
+// package's sources (src/**, index files left out) are broken one small change at a time and the
+// package's own vitest suite runs against each break; a break no test notices "survives". Prints
+// Stryker's table, then one line per package: its mutation score and counts. Too slow for CI on
+// 2 cores (transport: about 30 minutes), so it is not part of ./run test.
+//
+//   node scripts/mutate.mjs                     transport and schema
+//   node scripts/mutate.mjs transport           one package (a folder name under packages/ or apps/)
+//   node scripts/mutate.mjs transport -- --mutate src/Scrub.ts   extra flags go to `stryker run`
+//   node scripts/mutate.mjs transport -- --force  every mutant again (runs are incremental otherwise)
+//
+// Each run leaves .mutation/<package>.json (the mutation-testing-report schema) and
+// .mutation/<package>.survivors.txt (one surviving mutant per line). Sandboxes go to .stryker-tmp/
+// at the repository root: a sandbox sits two levels below the root, as a package does, so that
+// its `extends: ../../tsconfig.base.json` still resolves.
+// Plain Node (>= 22) ESM; the only dependencies are @stryker-mutator/core and its vitest runner.
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import { repoRoot, workspacePackages } from "./workspace.mjs"
+
+const separator = process.argv.indexOf("--")
+const names = process.argv.slice(2, separator === -1 ? undefined : separator)
+const strykerFlags = separator === -1 ? [] : process.argv.slice(separator + 1)
+const wanted = names.length === 0 ? ["transport", "schema"] : names
+
+const packages = workspacePackages(["packages", "apps"])
+const unknown = wanted.filter((name) => !packages.some((pkg) => path.basename(pkg.dir) === name))
+if (unknown.length > 0) {
+  console.error(`[mutate] unknown package(s): ${unknown.join(", ")}; known: ${packages.map((pkg) => path.basename(pkg.dir)).join(", ")}`)
+  process.exit(2)
+}
+
+const sandboxes = path.join(repoRoot, ".stryker-tmp")
+const reports = path.join(repoRoot, ".mutation")
+mkdirSync(reports, { recursive: true })
+const stryker = path.join(repoRoot, "node_modules", ".bin", "stryker")
+
+/** Stryker's options for one package (`{ dir, name }`), run from its folder. */
+const configFor = (pkg) => ({
+  testRunner: "vitest",
+  plugins: ["@stryker-mutator/vitest-runner"],
+  vitest: { configFile: "vitest.config.ts" },
+  mutate: ["src/**/*.ts", "!src/**/index.ts"],
+  coverageAnalysis: "perTest",
+  concurrency: 2,
+  // Tests over real HTTP run slower on a busy machine; a mutant that hangs a test still times out.
+  timeoutMS: 20_000,
+  reporters: ["clear-text", "progress-append-only", "json"],
+  jsonReporter: { fileName: path.join(reports, `${path.basename(pkg.dir)}.json`) },
+  tempDirName: path.relative(pkg.dir, sandboxes),
+  // TypeScript 7 has no JavaScript API for Stryker to rewrite tsconfig paths with; the sandbox sits
+  // at the same depth as the package instead (see tempDirName), so no rewrite is needed.
+  tsconfigFile: "tsconfig.stryker-needs-no-rewrite.json",
+  cleanTempDir: "always",
+  // Mutants whose code and covering tests are unchanged since the last run keep their result; pass
+  // `-- --force` to test them all again.
+  incremental: true,
+  incrementalFile: path.join(reports, `${path.basename(pkg.dir)}.incremental.json`)
+})
+
+/** Counts of a mutation-testing-report file, by status. */
+const countsOf = (reportFile) => {
+  const report = JSON.parse(readFileSync(reportFile, "utf8"))
+  const counts = {}
+  const survivors = []
+  for (const [file, { mutants }] of Object.entries(report.files)) {
+    for (const mutant of mutants) {
+      counts[mutant.status] = (counts[mutant.status] ?? 0) + 1
+      if (mutant.status === "Survived" || mutant.status === "NoCoverage") {
+        survivors.push(`${file}:${mutant.location.start.line} ${mutant.mutatorName}${mutant.replacement === undefined ? "" : ` -> ${mutant.replacement.split("\n")[0].slice(0, 60)}`}`)
+      }
+    }
+  }
+  return { counts, survivors }
+}
+
+const summaries = []
+let failed = false
+for (const name of wanted) {
+  const pkg = packages.find((candidate) => path.basename(candidate.dir) === name)
+  const configFile = path.join(reports, `${name}.stryker.config.json`)
+  writeFileSync(configFile, JSON.stringify(configFor(pkg), null, 2))
+  const reportFile = path.join(reports, `${name}.json`)
+  rmSync(reportFile, { force: true })
+  console.log(`[mutate] ${pkg.name}: stryker run (${path.relative(repoRoot, pkg.dir)})`)
+  const result = spawnSync(stryker, ["run", configFile, ...strykerFlags], { cwd: pkg.dir, stdio: "inherit" })
+  if (result.status !== 0 || !existsSync(reportFile)) {
+    failed = true
+    summaries.push(`${pkg.name}: stryker failed (exit ${result.status ?? result.signal})`)
+    continue
+  }
+  const { counts, survivors } = countsOf(reportFile)
+  const killed = (counts.Killed ?? 0) + (counts.Timeout ?? 0)
+  const valid = killed + (counts.Survived ?? 0) + (counts.NoCoverage ?? 0)
+  const score = valid === 0 ? 0 : (100 * killed) / valid
+  writeFileSync(path.join(reports, `${name}.survivors.txt`), survivors.join("\n") + "\n")
+  summaries.push(
+    `${pkg.name}: mutation score ${score.toFixed(1)}% (${killed} killed of ${valid}: ${counts.Killed ?? 0} by a failing test, ${counts.Timeout ?? 0} by a timeout; ${counts.Survived ?? 0} survived, ${counts.NoCoverage ?? 0} not covered; ${(counts.CompileError ?? 0) + (counts.RuntimeError ?? 0)} invalid, ${counts.Ignored ?? 0} ignored); survivors in ${path.relative(repoRoot, path.join(reports, `${name}.survivors.txt`))}`
+  )
+}
+console.log("")
+for (const line of summaries) console.log(`[mutate] ${line}`)
+process.exit(failed ? 1 : 0)
