@@ -2,14 +2,15 @@
  * The state store: reads what was committed; a commit is atomic (a failure inside the
  * transaction leaves the previous state); a committed batch survives `kill -9` of the process,
  * and a process killed at a random moment leaves a consistent state; only SQLite's
- * ExperimentalWarning is suppressed.
+ * ExperimentalWarning is suppressed. The store's connection has the settings the README promises
+ * (WAL, `synchronous = FULL`, an exclusive lock), and a released store is one file.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { type ChildProcessByStdio, spawn, spawnSync } from "node:child_process"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, readdirSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import type { Readable } from "node:stream"
 import { fileURLToPath } from "node:url"
 import { loadSqlite } from "../src/internal/sqlite.js"
@@ -188,6 +189,55 @@ describe("StateStore", () => {
       const free = yield* snapshot(path)
       assert.deepStrictEqual(free.checkpoints, [])
     }), 30_000)
+})
+
+/**
+ * The settings of the store's own connection, read from it just before the store closes it
+ * (`DatabaseSync.prototype.close` wrapped for the duration of one store).
+ */
+const settingsOfTheStore = async (path: string) => {
+  const { DatabaseSync } = loadSqlite()
+  const close = DatabaseSync.prototype.close
+  const seen: Array<Record<string, string>> = []
+  DatabaseSync.prototype.close = function(this: InstanceType<typeof DatabaseSync>) {
+    if (this.isOpen) {
+      const read = (pragma: string) => String(this.prepare(`PRAGMA ${pragma}`).get()?.[pragma])
+      seen.push({ synchronous: read("synchronous"), journal_mode: read("journal_mode"), locking_mode: read("locking_mode") })
+    }
+    return close.call(this)
+  }
+  try {
+    await Effect.runPromise(snapshot(path))
+  } finally {
+    DatabaseSync.prototype.close = close
+  }
+  return seen
+}
+
+describe("the state file as the README promises it", () => {
+  it("power loss: every commit is fsynced (synchronous = FULL), to the WAL journal, under an exclusive lock", async () => {
+    const settings = await settingsOfTheStore(tempFile())
+    // synchronous: 0 OFF, 1 NORMAL (a WAL commit is not fsynced), 2 FULL, 3 EXTRA.
+    assert.deepStrictEqual(settings, [{ synchronous: "2", journal_mode: "wal", locking_mode: "exclusive" }])
+  })
+
+  it.effect("one file: once the store is released, its WAL is folded in, and a SQLite shell reads the file alone in WAL mode", () =>
+    Effect.gen(function*() {
+      const path = tempFile()
+      yield* Effect.gen(function*() {
+        const store = yield* StateStore.StateStore
+        yield* store.commit({ checkpoints: [{ wallet: evm, position: 7n, hash: hash(7) }], eventIds: ["a"] })
+      }).pipe(Effect.provide(StateStore.layer(path)))
+      assert.deepStrictEqual(readdirSync(dirname(path)), ["state.sqlite"], "no -wal or -shm file is left beside it")
+      const { DatabaseSync } = loadSqlite()
+      const shell = new DatabaseSync(path, { readOnly: true })
+      try {
+        assert.strictEqual(shell.prepare("PRAGMA journal_mode").get()?.["journal_mode"], "wal")
+        assert.deepStrictEqual(shell.prepare("SELECT position FROM checkpoints").all().map((row) => Number(row["position"])), [7])
+      } finally {
+        shell.close()
+      }
+    }))
 })
 
 /**

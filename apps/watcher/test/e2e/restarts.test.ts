@@ -1,7 +1,8 @@
 /**
  * End to end, check 3 of issue #6: a long-running watcher on one state file, killed with
- * SIGKILL 5 times at random moments (a seeded generator, so the run repeats) while the simulator
- * advances, restarted each time, and finally stopped with SIGTERM (exit 0). The union of the
+ * SIGKILL 5 times while the simulator advances (3 at random moments from a seeded generator, so
+ * the run repeats, and 2 inside a batch's write-ahead, held there by the executable's test hold),
+ * restarted each time, and finally stopped with SIGTERM (exit 0). The union of the
  * outputs equals the ground truth. An id may be printed twice only if it belongs to the batch
  * being written when the process was killed: it is among the last lines of that run (every line
  * after it is repeated too), and the next run starts by printing that batch again, in the same
@@ -42,6 +43,8 @@ interface Run {
   readonly killed: boolean
   /** A last line cut by the kill (left out of `ids`). */
   readonly cut: string
+  /** Killed once its whole batch was written, before it was settled: later runs must print all of it again. */
+  readonly writtenNotSettled?: boolean
 }
 
 /**
@@ -63,6 +66,9 @@ const checkRepeats = (runs: ReadonlyArray<Run>): number => {
     )
     const later = new Set(runs.slice(index + 1).flatMap((other) => other.ids))
     const again = run.ids.filter((id) => later.has(id))
+    if (run.writtenNotSettled === true) {
+      expect(again, `run ${index} was killed after its batch was written, before it was settled: it must be printed again`).toEqual(run.ids)
+    }
     if (!run.killed) {
       expect(again, `run ${index} was not killed, yet a later run printed its ids again`).toEqual([])
     }
@@ -79,7 +85,7 @@ const checkRepeats = (runs: ReadonlyArray<Run>): number => {
   return repeated
 }
 
-it("5 kill -9 at random moments, restarted on one state file: the union is the ground truth, repeats only of the batch being written", () =>
+it("5 kill -9 (2 inside a batch's write-ahead, 3 at random moments), restarted on one state file: the union is the ground truth, repeats only of the batch being written", () =>
   withSimulator({ seed: 91, indexing: false, chains: ["0x1"], wallets: 30, history: 20 }, async (sim) => {
     // Two generators: the kill moments do not depend on how many steps the driver took meanwhile.
     const random = seeded(2024)
@@ -112,19 +118,36 @@ it("5 kill -9 at random moments, restarted on one state file: the union is the g
     const moments: Array<string> = []
     try {
       for (let kill = 0; kill < 5; kill++) {
-        const watcher = new Watcher(flags)
+        // Kills 2 and 4 land inside a batch's write-ahead for sure: the executable's test hold
+        // stops its first write before the text is written (committed, not printed), or after it
+        // (printed, not settled).
+        const held = kill === 1 ? "before" : kill === 3 ? "after" : undefined
+        const watcher = new Watcher(flags, held === undefined ? {} : { CHAINQUERY_WATCHER_TEST_HOLD: `${held}:1` })
         try {
-          await watcher.waitFor("the watcher to start", () => /watching \d+ wallet/.test(watcher.stderr), 90_000)
-          // A random moment: either a random time after the start, or right when a chosen batch
-          // of output arrives (so that some kills land between writing a batch and committing it).
-          if (random.next() < 0.5) {
-            const ms = random.int(0, 1500)
-            moments.push(`${ms} ms after start`)
-            await sleep(ms)
+          if (held !== undefined) {
+            // Held at its first write (maybe of the batch a killed run left pending, before it
+            // logs its start): killed with that batch committed but not printed, or printed but
+            // not settled.
+            moments.push(`held ${held} its first write`)
+            const marker = new RegExp(`test hold: write 1 \\((\\d+) line\\(s\\)\\) held ${held}`)
+            await watcher.waitFor(`the first write held ${held} it was written`, () => marker.test(watcher.stderr), 90_000)
+            const lines = Number(marker.exec(watcher.stderr)![1])
+            const printed = held === "before" ? 0 : lines
+            await watcher.waitFor(`${printed} lines on stdout`, () => completeLines(watcher.stdout).length >= printed, 30_000)
+            expect(completeLines(watcher.stdout).length).toBe(printed)
           } else {
-            const chunks = watcher.chunks + random.int(1, 3)
-            moments.push(`on output chunk ${chunks}`)
-            await watcher.waitFor(`output chunk ${chunks}`, () => watcher.chunks >= chunks, 10_000).catch(() => undefined)
+            await watcher.waitFor("the watcher to start", () => /watching \d+ wallet/.test(watcher.stderr), 90_000)
+            // A random moment: either a random time after the start, or right when a chosen batch
+            // of output arrives.
+            if (random.next() < 0.5) {
+              const ms = random.int(0, 1500)
+              moments.push(`${ms} ms after start`)
+              await sleep(ms)
+            } else {
+              const chunks = watcher.chunks + random.int(1, 3)
+              moments.push(`on output chunk ${chunks}`)
+              await watcher.waitFor(`output chunk ${chunks}`, () => watcher.chunks >= chunks, 10_000).catch(() => undefined)
+            }
           }
           const ended = await watcher.stop("SIGKILL")
           expect(ended.signal).toBe("SIGKILL")
@@ -133,7 +156,7 @@ it("5 kill -9 at random moments, restarted on one state file: the union is the g
         }
         const lines = completeLines(watcher.stdout)
         const cut = watcher.stdout.endsWith("\n") || watcher.stdout === "" ? "" : watcher.stdout.slice(watcher.stdout.lastIndexOf("\n") + 1)
-        runs.push({ ids: ids(compared(decode(lines))), killed: true, cut })
+        runs.push({ ids: ids(compared(decode(lines))), killed: true, cut, writtenNotSettled: held === "after" })
       }
     } finally {
       drivingUntil.killsDone = true
