@@ -2,12 +2,12 @@
 // package's sources (src/**, index files left out) are broken one small change at a time and the
 // package's own vitest suite runs against each break; a break no test notices "survives". Prints
 // Stryker's table, then one line per package: its mutation score and counts. Too slow for CI on
-// 2 cores (transport: about 30 minutes), so it is not part of ./run test.
+// 2 cores (transport: about 45 minutes from scratch), so it is not part of ./run test.
 //
 //   node scripts/mutate.mjs                     transport and schema
 //   node scripts/mutate.mjs transport           one package (a folder name under packages/ or apps/)
 //   node scripts/mutate.mjs transport -- --mutate src/Scrub.ts   extra flags go to `stryker run`
-//   node scripts/mutate.mjs transport -- --force  every mutant again (runs are incremental otherwise)
+//   node scripts/mutate.mjs transport --force   every mutant again (runs are incremental otherwise)
 //
 // Each run leaves .mutation/<package>.json (the mutation-testing-report schema) and
 // .mutation/<package>.survivors.txt (one surviving mutant per line). Sandboxes go to .stryker-tmp/
@@ -19,9 +19,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import path from "node:path"
 import { repoRoot, workspacePackages } from "./workspace.mjs"
 
-const separator = process.argv.indexOf("--")
-const names = process.argv.slice(2, separator === -1 ? undefined : separator)
-const strykerFlags = separator === -1 ? [] : process.argv.slice(separator + 1)
+// Package names come first; from the first flag (or a `--`) on, the rest goes to Stryker.
+const args = process.argv.slice(2)
+const firstFlag = args.findIndex((arg) => arg.startsWith("-"))
+const names = firstFlag === -1 ? args : args.slice(0, firstFlag)
+const strykerFlags = firstFlag === -1 ? [] : args.slice(firstFlag).filter((arg, index) => !(index === 0 && arg === "--"))
 const wanted = names.length === 0 ? ["transport", "schema"] : names
 
 const packages = workspacePackages(["packages", "apps"])
@@ -42,10 +44,12 @@ const configFor = (pkg) => ({
   plugins: ["@stryker-mutator/vitest-runner"],
   vitest: { configFile: "vitest.config.ts" },
   mutate: ["src/**/*.ts", "!src/**/index.ts"],
+  // Not copied to the sandbox: what no test reads. `dist` is (tests of a bin run it), so do not
+  // build while a run starts; those tests run the unmutated build and cannot catch a mutant.
+  ignorePatterns: ["bench", ".vitest-results", ".turbo"],
   coverageAnalysis: "perTest",
   concurrency: 2,
-  // Tests over real HTTP run slower on a busy machine; a mutant that hangs a test still times out.
-  timeoutMS: 20_000,
+  // A mutant times out after 1.5x the test's own time in the first run plus 5 s (Stryker's defaults).
   reporters: ["clear-text", "progress-append-only", "json"],
   jsonReporter: { fileName: path.join(reports, `${path.basename(pkg.dir)}.json`) },
   tempDirName: path.relative(pkg.dir, sandboxes),
@@ -54,7 +58,7 @@ const configFor = (pkg) => ({
   tsconfigFile: "tsconfig.stryker-needs-no-rewrite.json",
   cleanTempDir: "always",
   // Mutants whose code and covering tests are unchanged since the last run keep their result; pass
-  // `-- --force` to test them all again.
+  // `--force` to test them all again.
   incremental: true,
   incrementalFile: path.join(reports, `${path.basename(pkg.dir)}.incremental.json`)
 })

@@ -98,7 +98,7 @@ export const parseRetryAfter = (header: string | undefined, now: number): Option
   if (header === undefined) return Option.none()
   const text = header.trim()
   if (/^\d+(\.\d+)?$/.test(text)) return Option.some(Duration.millis(Math.round(Number(text) * 1000)))
-  const date = httpDate(text)
+  const date = httpDate(text, now)
   return date === undefined ? Option.none() : Option.some(Duration.millis(Math.max(0, date - now)))
 }
 
@@ -112,28 +112,40 @@ const asctime = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}
 /**
  * The milliseconds of an HTTP date (RFC 9110, 5.6.7) in any of its three forms, read as GMT;
  * `undefined` for anything else (a lenient `Date.parse` reads "3." or "-5" as dates of 2001).
+ * `now` places a two-digit year; a leap second (`:60`) is the second after `:59`.
  */
-const httpDate = (text: string): number | undefined => {
+const httpDate = (text: string, now: number): number | undefined => {
   const fixed = zoned.exec(text)
   const old = fixed === null ? asctime.exec(text) : null
-  const [day, month, year, hours, minutes, seconds] = fixed !== null
+  const fields = fixed !== null
     ? [fixed[1], fixed[2], fixed[3], fixed[4], fixed[5], fixed[6]]
     : old !== null
     ? [old[2], old[1], old[6], old[3], old[4], old[5]]
-    : []
-  const monthIndex = months.indexOf(month ?? "")
+    : undefined
+  if (fields === undefined) return undefined
+  const [day, month, year, hours, minutes, seconds] = fields.map((field) => field!.trim())
+  const monthIndex = months.indexOf(month!)
   if (monthIndex === -1) return undefined
-  const fullYear = year!.length === 2 ? twoDigitYear(Number(year)) : Number(year)
-  const millis = Date.UTC(fullYear, monthIndex, Number(day), Number(hours), Number(minutes), Number(seconds))
-  // Out-of-range fields (31 Feb, 25:00) roll over in Date.UTC: such a date is not a date.
+  const fullYear = year!.length === 2 ? twoDigitYear(Number(year), now) : Number(year)
+  const leap = Number(seconds) === 60 ? 1 : 0
+  const millis = Date.UTC(fullYear, monthIndex, Number(day), Number(hours), Number(minutes), Number(seconds) - leap)
+  // Out-of-range fields (31 Feb, 24:00, :61) roll over in Date.UTC: such a date is not a date.
   const back = new Date(millis)
   const exact = back.getUTCFullYear() === fullYear && back.getUTCMonth() === monthIndex && back.getUTCDate() === Number(day) &&
-    back.getUTCHours() === Number(hours) && back.getUTCMinutes() === Number(minutes) && back.getUTCSeconds() === Number(seconds)
-  return exact ? millis : undefined
+    back.getUTCHours() === Number(hours) && back.getUTCMinutes() === Number(minutes) &&
+    back.getUTCSeconds() === Number(seconds) - leap
+  return exact ? millis + leap * 1000 : undefined
 }
 
-/** The year of a two-digit RFC 850 year, split at 70: 70-99 are 19xx, 00-69 are 20xx. */
-const twoDigitYear = (year: number): number => (year >= 70 ? 1900 + year : 2000 + year)
+/**
+ * The year of a two-digit RFC 850 year: in the century of `now`, unless that is more than 50
+ * years ahead, then the most recent past year with those digits (RFC 9110, 5.6.7).
+ */
+const twoDigitYear = (digits: number, now: number): number => {
+  const current = new Date(now).getUTCFullYear()
+  const year = current - (current % 100) + digits
+  return year > current + 50 ? year - 100 : year
+}
 
 /**
  * The delay the service asked for, if the error carries one.

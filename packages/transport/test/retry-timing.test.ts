@@ -147,15 +147,45 @@ describe("transport retry timing", () => {
   it("parseRetryAfter reads the three HTTP-date forms as GMT, strictly: what a lenient Date.parse takes for a date is nothing", () => {
     const now = Date.UTC(2026, 9, 21, 7, 27, 50)
     const parsed = (header: string) => Option.map(RetryPolicy.parseRetryAfter(header, now), Duration.toMillis)
-    // asctime, one-digit day padded with a space: GMT whatever the machine's time zone.
+    const day = 24 * 3600 * 1000
+    // asctime, one-digit day padded with a space, and IMF-fixdate: the same instant.
     assert.deepStrictEqual(parsed("Wed Oct 21 07:28:00 2026"), Option.some(10_000))
-    assert.deepStrictEqual(parsed("Sun Nov  1 07:27:50 2026"), Option.some(11 * 24 * 3600 * 1000))
-    assert.deepStrictEqual(parsed("Sun, 01 Nov 2026 07:27:50 GMT"), Option.some(11 * 24 * 3600 * 1000))
-    // RFC 850 years split at 70: 69 is 2069, 70 is 1970 (long past: no wait).
-    assert.deepStrictEqual(parsed("Thursday, 21-Oct-69 07:27:50 GMT"), Option.some(Date.UTC(2069, 9, 21, 7, 27, 50) - now))
-    assert.deepStrictEqual(parsed("Wednesday, 21-Oct-70 07:27:50 GMT"), Option.some(0))
-    const lenient = ["-5", "-1", "3.", "1,5", "Retry 5", "10.5.2030", "2030-01-01", "Wed, 21 Oct 2026 07:28:00 +0000", "Wed, 31 Feb 2026 07:28:00 GMT", "Wed, 21 Oct 2026 24:00:00 GMT", "Wed, 21 Foo 2026 07:28:00 GMT"]
+    assert.deepStrictEqual(parsed("Sun Nov  1 07:27:50 2026"), Option.some(11 * day))
+    assert.deepStrictEqual(parsed("Sun, 01 Nov 2026 07:27:50 GMT"), Option.some(11 * day))
+    // A leap second is the second after :59 (07:27:60 is as late as 07:28:00 here).
+    assert.deepStrictEqual(parsed("Wed, 21 Oct 2026 07:27:60 GMT"), Option.some(10_000))
+    const lenient = [
+      "-5", "-1", "3.", "1,5", "Retry 5", "10.5.2030", "2030-01-01", "Wed, 21 Oct 2026 07:28:00 +0000", "Wed, 21 Oct 2026 07:28:00 UTC",
+      "Wed, 31 Feb 2026 07:28:00 GMT", "Wed, 21 Oct 2026 24:00:00 GMT", "Wed, 21 Oct 2026 07:60:00 GMT", "Wed, 21 Oct 2026 07:28:61 GMT",
+      "Wed, 21 Foo 2026 07:28:00 GMT", "Wed, 1 Oct 2026 07:28:00 GMT"
+    ]
     for (const garbage of lenient) assert.deepStrictEqual(parsed(garbage), Option.none(), garbage)
+  })
+
+  it("parseRetryAfter: an RFC 850 two-digit year more than 50 years ahead of now is the most recent past one", () => {
+    const now = Date.UTC(2026, 9, 21, 7, 27, 50)
+    const parsed = (header: string) => Option.map(RetryPolicy.parseRetryAfter(header, now), Duration.toMillis)
+    // 76 is 2076 (50 years ahead), 77 is 1977 (2077 would be 51): long past, no wait.
+    assert.deepStrictEqual(parsed("Wednesday, 21-Oct-76 07:27:50 GMT"), Option.some(Date.UTC(2076, 9, 21, 7, 27, 50) - now))
+    assert.deepStrictEqual(parsed("Thursday, 21-Oct-77 07:27:50 GMT"), Option.some(0))
+    assert.deepStrictEqual(parsed("Wednesday, 21-Oct-26 07:28:00 GMT"), Option.some(10_000))
+    // In 2070 a current date is sent as 70 and read as 2070, not 1970.
+    const later = Date.UTC(2070, 0, 1)
+    assert.deepStrictEqual(Option.map(RetryPolicy.parseRetryAfter("Wednesday, 01-Jan-70 00:00:05 GMT", later), Duration.toMillis), Option.some(5000))
+  })
+
+  it("parseRetryAfter reads asctime as GMT in any time zone of the machine", () => {
+    const zone = process.env["TZ"]
+    process.env["TZ"] = "Pacific/Chatham"
+    try {
+      // The check can only fail if the machine's zone is not GMT: make sure it is not.
+      assert.notStrictEqual(new Date(2026, 9, 21).getTimezoneOffset(), 0)
+      const now = Date.UTC(2026, 9, 21, 7, 27, 50)
+      assert.deepStrictEqual(Option.map(RetryPolicy.parseRetryAfter("Wed Oct 21 07:28:00 2026", now), Duration.toMillis), Option.some(10_000))
+    } finally {
+      if (zone === undefined) delete process.env["TZ"]
+      else process.env["TZ"] = zone
+    }
   })
 
   it.effect("a Retry-After beyond the bound fails at once with RateLimited", () =>
