@@ -58,27 +58,6 @@ const redacting = new Writable({
 })
 const cliConsole = asked ? globalThis.console : new NodeConsole({ stdout: redacting, stderr: redacting })
 
-/**
- * A hook for the tests, not a feature (inert unless set): `CHAINQUERY_WATCHER_TEST_HOLD=before:N`
- * (or `after:N`) holds the Nth write to stdout (one batch of events) for good, before its text is
- * written (or once it was taken, before the batch is settled), and says so on stderr. A test can
- * then `kill -9` the process at that exact point of a batch's write-ahead.
- */
-const hold = /^(before|after):([1-9]\d*)$/.exec(process.env["CHAINQUERY_WATCHER_TEST_HOLD"] ?? "")
-if (hold !== null) {
-  const [, when, nth] = hold
-  const stdout = process.stdout
-  const write = stdout.write.bind(stdout)
-  let writes = 0
-  stdout.write = ((chunk: string | Uint8Array, ...rest: Array<unknown>): boolean => {
-    writes += 1
-    if (writes !== Number(nth)) return Reflect.apply(write, stdout, [chunk, ...rest])
-    const lines = (typeof chunk === "string" ? chunk : Buffer.from(chunk).toString()).split("\n").length - 1
-    const held = `chainquery-watcher test hold: write ${writes} (${lines} line(s)) held ${when} it was written\n`
-    return when === "before" ? process.stderr.write(held) : write(chunk, () => process.stderr.write(held))
-  }) as typeof stdout.write
-}
-
 const program = Command.run(Cli.command, { version: "0.1.0" }).pipe(
   Effect.provide(NodeServices.layer),
   Effect.provideService(Console.Console, cliConsole)

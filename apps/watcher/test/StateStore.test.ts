@@ -8,17 +8,27 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { type ChildProcessByStdio, spawn, spawnSync } from "node:child_process"
-import { mkdtempSync, readdirSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import type { Readable } from "node:stream"
 import { fileURLToPath } from "node:url"
+import { afterAll } from "vitest"
 import { loadSqlite } from "../src/internal/sqlite.js"
 import { StateStore, type WatchedWallet, WatchEvent } from "../src/index.js"
 import { alice, aptosAlice, nftTransfer, summary } from "./fixtures.js"
 
 const child = fileURLToPath(new URL("./support/commit-and-die.mjs", import.meta.url))
-const tempFile = () => join(mkdtempSync(join(tmpdir(), "watcher-state-")), "state.sqlite")
+const tempDirs: Array<string> = []
+/** A state file in a folder of its own, removed after the tests. */
+const tempFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), "watcher-state-"))
+  tempDirs.push(dir)
+  return join(dir, "state.sqlite")
+}
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
+})
 
 const evm: WatchedWallet.EvmWallet = { family: "evm", chain: "0x1", address: alice }
 const base: WatchedWallet.EvmWallet = { family: "evm", chain: "0x2105", address: alice }

@@ -118,7 +118,7 @@ describe("requests on the wire", () => {
       ])
     }))
 
-  it.effect("on the wire over HTTP: every list as repeated name[]= (percent-encoded), a list of one too", () =>
+  it.live("on the wire over HTTP: every list as repeated name[]= (percent-encoded), a list of one too", () =>
     Effect.gen(function*() {
       const { server, targets } = yield* recordingServer
       const client = yield* LedgerClient.makeOnFetch({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: "ledger-key-0123456789" })

@@ -30,6 +30,8 @@ interface Case {
 
 const wallet = "eth:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
 const state = (name: string) => ["--state", join(dir.path, `${name}.db`)]
+/** A state file and base URLs where nothing listens: a command line that parsed by mistake reaches no real service. */
+const offline = (name: string) => [...state(name), "--evm-base-url", "http://127.0.0.1:9", "--ledger-base-url", "http://127.0.0.1:9"]
 const once = (sim: RunningSim | undefined, name: string) => [
   ...walletFlags(busiestEvm(sim!.sim, "0x1", 2)),
   "--once",
@@ -74,50 +76,50 @@ const cases: ReadonlyArray<Case> = [
   },
   {
     name: "a mistyped key flag (--apikey KEY): its value is echoed as an unknown subcommand",
-    args: () => ["--wallet", wallet, "--apikey", key, "--once", ...state("typo")],
+    args: () => ["--wallet", wallet, "--apikey", key, "--once", ...offline("typo")],
     code: 2,
     shows: /Unknown subcommand "<redacted>"/
   },
   {
     name: "a key flag of another name (--token KEY)",
-    args: () => ["--wallet", wallet, "--token", key, "--once", ...state("token")],
+    args: () => ["--wallet", wallet, "--token", key, "--once", ...offline("token")],
     code: 2,
     shows: /Unknown subcommand "<redacted>"/
   },
   {
     name: "the key from MORALIS_API_KEY passed without its flag",
-    args: () => ["--wallet", wallet, "--once", key, ...state("stray")],
+    args: () => ["--wallet", wallet, "--once", key, ...offline("stray")],
     env: { MORALIS_API_KEY: key },
     code: 2,
     shows: /Unknown subcommand "<redacted>"/
   },
   {
     name: "a mistyped key flag with its value inline (--apikey=KEY)",
-    args: () => ["--wallet", wallet, `--apikey=${key}`, "--once", ...state("inline")],
+    args: () => ["--wallet", wallet, `--apikey=${key}`, "--once", ...offline("inline")],
     code: 2,
     shows: /Unrecognized flag: --apikey/
   },
   {
     name: "an unknown flag next to --api-key",
-    args: () => ["--wallet", wallet, "--api-key", key, "--frobnicate", "--once", ...state("unknown")],
+    args: () => ["--wallet", wallet, "--api-key", key, "--frobnicate", "--once", ...offline("unknown")],
     code: 2,
     shows: /Unrecognized flag: --frobnicate/
   },
   {
     name: "a bad flag value next to --api-key",
-    args: () => ["--wallet", wallet, "--api-key", key, "--interval", "soon", "--once", ...state("interval")],
+    args: () => ["--wallet", wallet, "--api-key", key, "--interval", "soon", "--once", ...offline("interval")],
     code: 2,
     shows: /--interval/
   },
   {
     name: "--api-key given twice",
-    args: () => ["--wallet", wallet, "--api-key", key, "--api-key", key, "--once", ...state("twice")],
+    args: () => ["--wallet", wallet, "--api-key", key, "--api-key", key, "--once", ...offline("twice")],
     code: 2,
     shows: /--api-key/
   },
   {
     name: "--help with --api-key",
-    args: () => ["--api-key", key, "--help"],
+    args: () => ["--api-key", key, ...offline("help"), "--help"],
     code: 0,
     shows: /--api-key KEY/
   }

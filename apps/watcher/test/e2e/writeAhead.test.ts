@@ -1,7 +1,7 @@
 /**
  * End to end, the write-ahead of a batch ("Never lose, never repeat" in the README): a batch is
  * committed with its events pending, written to stdout, then settled. The executable's test hold
- * (`CHAINQUERY_WATCHER_TEST_HOLD`, see `bin.ts`) stops it at an exact point of that window, and
+ * (`CHAINQUERY_WATCHER_TEST_HOLD`, see `test/support/hold.mjs`) stops it at an exact point of that window, and
  * the test sends `kill -9` there. Killed after the commit but before the batch was written, the
  * next run prints it: nothing is lost. Killed after it was written but before it was settled, the
  * next run prints it again first, with the same ids in the same order, and nothing else.

@@ -70,18 +70,34 @@ export interface Exited {
   readonly stderr: string
 }
 
-const childEnv = (env: Record<string, string>) => ({ ...process.env, MORALIS_API_KEY: "", NO_COLOR: "1", ...env })
+const childEnv = (env: Record<string, string>) => ({ ...process.env, MORALIS_API_KEY: "", CHAINQUERY_WATCHER_TEST_HOLD: "", NO_COLOR: "1", ...env })
+
+const holdModule = fileURLToPath(new URL("../../support/hold.mjs", import.meta.url))
+
+/** Node's flags and the bin: the test hold is loaded first when `env` asks for one (`../../support/hold.mjs`). */
+const nodeArgs = (args: ReadonlyArray<string>, env: Record<string, string>): Array<string> =>
+  (env["CHAINQUERY_WATCHER_TEST_HOLD"] ?? "") === "" ? [bin, ...args] : ["--import", holdModule, bin, ...args]
+
+/** A run of the CLI that has not ended by then is killed: its test fails with what it printed. */
+const runLimit = 240_000
 
 /** Runs the CLI to completion (asynchronously: the simulator shares this event loop). */
 export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Exited> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, nodeArgs(args, env), { env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] })
+    const limit = setTimeout(() => child.kill("SIGKILL"), runLimit)
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-    child.on("error", reject)
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
+    child.on("error", (error) => {
+      clearTimeout(limit)
+      reject(error)
+    })
+    child.on("close", (code, signal) => {
+      clearTimeout(limit)
+      resolve({ code, signal, stdout, stderr })
+    })
   })
 
 /** The flags every watching run in these tests passes: the simulator's URLs and key, NDJSON, transfers only. */
@@ -136,7 +152,7 @@ export class Watcher {
   private decodedLines = 0
 
   constructor(args: ReadonlyArray<string>, env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, [bin, ...args], { env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] })
+    this.child = spawn(process.execPath, nodeArgs(args, env), { env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] })
     this.child.stdout!.on("data", (chunk: Buffer) => {
       this.stdout += chunk.toString()
       this.chunks++
