@@ -52,6 +52,24 @@ describe("BaseUrl.check", () => {
     }
   })
 
+  it("loopback is the whole host name: 127.0.0.1.example.com is not; an IPv4-mapped 127/8 address with more digits is", () => {
+    for (const url of ["http://127.0.0.1.example.com", "http://localhost.example.com", "http://[::ffff:7f00:1].example"]) {
+      assert.isTrue(Result.isFailure(BaseUrl.check(url)), url)
+    }
+    assert.isFalse(BaseUrl.isLoopback("127.0.0.1.example.com"))
+    assert.isTrue(BaseUrl.isLoopback(new URL("http://[::ffff:127.1.2.3]").hostname), "[::ffff:7f01:203]")
+    assert.isTrue(Result.isSuccess(BaseUrl.check("http://[::ffff:127.0.1.1]:4000")))
+  })
+
+  it("names what is accepted, with the default option, and shows at most 200 characters of text that is not a URL", () => {
+    const refused = BaseUrl.check("http://api.example.com")
+    assert.isTrue(Result.isFailure(refused) && refused.failure.message.includes("or with allowInsecureHttp: true)"))
+    const long = `not a url ${"x".repeat(300)}`
+    const garbage = BaseUrl.check(long)
+    assert.isTrue(Result.isFailure(garbage))
+    if (Result.isFailure(garbage)) assert.strictEqual(garbage.failure.value, JSON.stringify(long.slice(0, 200)))
+  })
+
   it("shows a refused URL without its user name or password", () => {
     const checked = BaseUrl.check("http://user:hunter2@api.example.com/v2")
     assert.isTrue(Result.isFailure(checked) && checked.failure.value === "http://api.example.com/v2")

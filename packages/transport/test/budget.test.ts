@@ -82,16 +82,46 @@ describe("ComputeBudget", () => {
       yield* Fiber.join(waiting)
     }))
 
-  it.effect("without a budget nothing waits, but a 429 still pauses", () =>
+  it.effect("without a budget nothing waits, but a 429 still pauses, and the budget stays unlimited after", () =>
     Effect.gen(function*() {
       const budget = yield* ComputeBudget.make({})
       for (let i = 0; i < 1000; i++) yield* budget.take("getBlock")
       assert.isUndefined(yield* budget.currentRate)
       yield* budget.rateLimited(Duration.seconds(1))
+      assert.isUndefined(yield* budget.currentRate, "a 429 does not make up a rate")
       const waiting = yield* Effect.forkChild(budget.take("getBlock"))
       yield* TestClock.adjust("999 millis")
       assert.isUndefined(waiting.pollUnsafe())
       yield* TestClock.adjust("1 millis")
       yield* Fiber.join(waiting)
+      yield* budget.succeeded
+      assert.isUndefined(yield* budget.currentRate)
+      // After the pause, nothing waits again.
+      const after = yield* Effect.forkChild(Effect.forEach(Array.from({ length: 100 }), () => budget.take("getBlock")))
+      yield* TestClock.adjust(Duration.zero)
+      assert.isDefined(after.pollUnsafe())
+    }))
+
+  for (const unitsPerSecond of [0, -5]) {
+    it.effect(`unitsPerSecond ${unitsPerSecond} is no budget: nothing waits`, () =>
+      Effect.gen(function*() {
+        const budget = yield* ComputeBudget.make({ unitsPerSecond })
+        assert.isUndefined(yield* budget.currentRate)
+        const taken = yield* Effect.forkChild(Effect.forEach(Array.from({ length: 100 }), () => budget.take("getBlock")))
+        yield* TestClock.adjust(Duration.zero)
+        assert.isDefined(taken.pollUnsafe())
+      }))
+  }
+
+  it.effect("a bucket partly refilled: the wait is for what is missing only", () =>
+    Effect.gen(function*() {
+      const budget = yield* ComputeBudget.make({ unitsPerSecond: 10, weights: { heavy: 8 } })
+      yield* budget.take("heavy") // 10 - 8: 2 units left
+      // 6 units missing at 10 per second: 600 ms (not 1000, as 8 + 2 would be).
+      const second = yield* Effect.forkChild(budget.take("heavy"))
+      yield* TestClock.adjust("599 millis")
+      assert.isUndefined(second.pollUnsafe())
+      yield* TestClock.adjust("1 millis")
+      yield* Fiber.join(second)
     }))
 })

@@ -13,6 +13,8 @@ import { Operation, Transport } from "../src/index.js"
 
 const page = JSON.stringify({ page: 0, page_size: 100, cursor: "", result: [] })
 const wallet = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
+/** The wallet the server answers 404 for. */
+const missing = "0x00000000000000000000000000000000000000aa"
 
 /** The paths the service was asked for. */
 const asked: Array<string> = []
@@ -21,7 +23,8 @@ let baseUrl: string
 beforeAll(async () => {
   server = createServer((req, res) => {
     asked.push(req.url ?? "")
-    res.writeHead(200, { "content-type": "application/json" }).end(page)
+    if (req.url?.includes(missing) === true) res.writeHead(404, { "content-type": "application/json" }).end('{"message":"No such wallet"}')
+    else res.writeHead(200, { "content-type": "application/json" }).end(page)
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -72,5 +75,16 @@ describe("Operation.define", () => {
       assert.strictEqual(asked.length, before, "no request")
       const ok = yield* effectWay.make(transport)({ address: wallet })
       assert.deepStrictEqual(ok.result, [])
+    }))
+
+  it.live("a 404 is NotFound where the operation has one, else a ServerError with status 404 and the service's message", () =>
+    Effect.gen(function*() {
+      const transport = yield* Transport.makeOnFetch({ baseUrl, apiKey: "key" })
+      const own = yield* Effect.flip(checkedWay.withNotFound(transport)({ address: missing }))
+      assert.strictEqual(own._tag, "NotFound")
+      const mapped = yield* Effect.flip(checkedWay.make(transport)({ address: missing }))
+      assert.strictEqual(mapped._tag, "ServerError")
+      assert.strictEqual((mapped as Errors.ServerError).status, 404)
+      assert.strictEqual(mapped.message, "No such wallet")
     }))
 })

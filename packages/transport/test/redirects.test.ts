@@ -5,8 +5,8 @@
  */
 import { EvmApi } from "@chainquery/schema"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { FetchHttpClient, HttpClient } from "effect/http"
+import { Effect, Exit, Layer } from "effect"
+import { FetchHttpClient, Headers, HttpClient } from "effect/http"
 import type { ServerResponse } from "node:http"
 import { Endpoint, Transport } from "../src/index.js"
 import { type Path, paths } from "./support/paths.js"
@@ -108,6 +108,26 @@ describe.each(paths)("a 3xx answer is a typed error, never followed, never retri
 })
 
 describe("redirects, details", () => {
+  it.effect("a Location that is not a URL reads (an invalid URL)", () =>
+    Effect.gen(function*() {
+      answer = redirectTo(302, "http://[::1")
+      const error = yield* Effect.flip(call(FetchHttpClient.layer))
+      assert.strictEqual(error._tag, "Redirected")
+      assert.strictEqual((error as { location: string }).location, "(an invalid URL)")
+    }))
+
+  it.effect("on an HttpClient tracing every header, with redacted names that leave out X-API-Key, its spans still show <redacted>", () =>
+    Effect.gen(function*() {
+      answer = (response) => response.end(emptyPage)
+      const captured = yield* capture(call(FetchHttpClient.layer).pipe(
+        Effect.provideService(Headers.CurrentRedactedNames, ["authorization"]),
+        Effect.provideService(HttpClient.TracerHeaderFilter, () => true)
+      ))
+      assert.isTrue(Exit.isSuccess(captured.exit))
+      assert.isTrue(captured.spans.some((span) => span.includes('"http.request.header.x-api-key":"<redacted>"')), captured.spans.join("\n"))
+      assert.deepStrictEqual(keyFoundIn(captured), [])
+    }))
+
   it.effect("a Location with the key in its host name, which the URL parser lowercases, is scrubbed", () =>
     Effect.gen(function*() {
       answer = redirectTo(302, "http://AbCdEfGh12345678.example/p?x=1")

@@ -314,4 +314,11 @@ describe("transport retry timing", () => {
       assert.match(asked[0]!.headers["user-agent"]!, /^chainquery\/\d+\.\d+\.\d+/)
       assert.strictEqual(asked[0]!.url, "https://service.test/api/v2.2/block/1?chain=0x1")
     }))
+
+  it.effect("a userAgent option is added after chainquery's own", () =>
+    Effect.gen(function*() {
+      const { call, asked } = run([{ status: 200 }], { userAgent: "my-app/2.1" })
+      yield* call
+      assert.match(asked[0]!.headers["user-agent"]!, /^chainquery\/\d+\.\d+\.\d+ my-app\/2\.1$/)
+    }))
 })
