@@ -82,6 +82,19 @@ describe.each(paths)("a fetch of the user's, odd settings, $name", (path) => {
       }
     }))
 
+  it.live("a call given no time at all (timeout 0) fails with Timeout and sends nothing", () =>
+    Effect.gen(function*() {
+      const transport = yield* path.make({ baseUrl: service.url, apiKey: "k" })
+      const before = accepted.length
+      const error = yield* Effect.flip(transport.send(transfers.build({ address: wallet }, {}), { timeout: Duration.zero }))
+      assert.strictEqual(error._tag, "Transport")
+      assert.strictEqual((error as { reason: string }).reason, "Timeout")
+      assert.strictEqual(accepted.length, before, "no request")
+      // The slot was given back: the next call goes through.
+      const after = yield* transport.send(transfers.build({ address: wallet }, {}))
+      assert.strictEqual(after.result.length, 0)
+    }))
+
   it.live("a fetch that ignores its signal still times out at the attempt's timeout", () =>
     Effect.gen(function*() {
       const deaf = ((input: Parameters<Fetch>[0], init?: Parameters<Fetch>[1]) =>
