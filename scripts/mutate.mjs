@@ -81,29 +81,45 @@ const countsOf = (reportFile) => {
   return { counts, survivors }
 }
 
-const summaries = []
-let failed = false
-for (const name of wanted) {
-  const pkg = packages.find((candidate) => path.basename(candidate.dir) === name)
-  const configFile = path.join(reports, `${name}.stryker.config.json`)
-  writeFileSync(configFile, JSON.stringify(configFor(pkg), null, 2))
-  const reportFile = path.join(reports, `${name}.json`)
-  rmSync(reportFile, { force: true })
-  console.log(`[mutate] ${pkg.name}: stryker run (${path.relative(repoRoot, pkg.dir)})`)
-  const result = spawnSync(stryker, ["run", configFile, ...strykerFlags], { cwd: pkg.dir, stdio: "inherit" })
-  if (result.status !== 0 || !existsSync(reportFile)) {
-    failed = true
-    summaries.push(`${pkg.name}: stryker failed (exit ${result.status ?? result.signal})`)
-    continue
-  }
+/** One line for a package: its score and counts, `partial` when the run was stopped before its end. */
+const summaryOf = (pkg, name, reportFile, partial) => {
   const { counts, survivors } = countsOf(reportFile)
   const killed = (counts.Killed ?? 0) + (counts.Timeout ?? 0)
   const valid = killed + (counts.Survived ?? 0) + (counts.NoCoverage ?? 0)
   const score = valid === 0 ? 0 : (100 * killed) / valid
-  writeFileSync(path.join(reports, `${name}.survivors.txt`), survivors.join("\n") + "\n")
-  summaries.push(
-    `${pkg.name}: mutation score ${score.toFixed(1)}% (${killed} killed of ${valid}: ${counts.Killed ?? 0} by a failing test, ${counts.Timeout ?? 0} by a timeout; ${counts.Survived ?? 0} survived, ${counts.NoCoverage ?? 0} not covered; ${(counts.CompileError ?? 0) + (counts.RuntimeError ?? 0)} invalid, ${counts.Ignored ?? 0} ignored); survivors in ${path.relative(repoRoot, path.join(reports, `${name}.survivors.txt`))}`
-  )
+  const survivorsFile = path.join(reports, `${name}.survivors.txt`)
+  writeFileSync(survivorsFile, survivors.join("\n") + "\n")
+  const stopped = partial ? ` (partial: the run was stopped; ${Object.values(counts).reduce((a, b) => a + b, 0)} mutants have a result, the next run goes on from them)` : ""
+  return `${pkg.name}: mutation score ${score.toFixed(1)}%${stopped} (${killed} killed of ${valid}: ${counts.Killed ?? 0} by a failing test, ${counts.Timeout ?? 0} by a timeout; ${counts.Survived ?? 0} survived, ${counts.NoCoverage ?? 0} not covered; ${(counts.CompileError ?? 0) + (counts.RuntimeError ?? 0)} invalid, ${counts.Ignored ?? 0} ignored); survivors in ${path.relative(repoRoot, survivorsFile)}`
+}
+
+// Ctrl-C stops Stryker, which saves what it has tested to the incremental file: wait for it, then
+// report that much.
+let interrupted = false
+process.on("SIGINT", () => (interrupted = true))
+process.on("SIGTERM", () => (interrupted = true))
+
+const summaries = []
+let failed = false
+for (const name of wanted) {
+  if (interrupted) break
+  const pkg = packages.find((candidate) => path.basename(candidate.dir) === name)
+  const configFile = path.join(reports, `${name}.stryker.config.json`)
+  writeFileSync(configFile, JSON.stringify(configFor(pkg), null, 2))
+  const reportFile = path.join(reports, `${name}.json`)
+  const incrementalFile = path.join(reports, `${name}.incremental.json`)
+  rmSync(reportFile, { force: true })
+  console.log(`[mutate] ${pkg.name}: stryker run (${path.relative(repoRoot, pkg.dir)})`)
+  const result = spawnSync(stryker, ["run", configFile, ...strykerFlags], { cwd: pkg.dir, stdio: "inherit" })
+  if (result.status === 0 && existsSync(reportFile)) {
+    summaries.push(summaryOf(pkg, name, reportFile, false))
+  } else if (interrupted && existsSync(incrementalFile)) {
+    failed = true
+    summaries.push(summaryOf(pkg, name, incrementalFile, true))
+  } else {
+    failed = true
+    summaries.push(`${pkg.name}: stryker failed (exit ${result.status ?? result.signal})`)
+  }
 }
 console.log("")
 for (const line of summaries) console.log(`[mutate] ${line}`)
