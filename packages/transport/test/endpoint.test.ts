@@ -36,6 +36,39 @@ describe("Endpoint.fromHttpApi", () => {
     expect(request.query).toEqual([["chain", "0x1"], ["limit", "5"]])
   })
 
+  it("encodings are remembered per value and type: different values never share one, and more than the memo holds still encode right", () => {
+    const wallet = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
+    const owners = Endpoint.fromHttpApi(EvmApi.EvmGroup.endpoints.getNFTOwners)
+    const queryOf = (query: Record<string, unknown>) => owners.build({ address: wallet }, query).query
+    // Each asked twice, interleaved: the second answer comes from the memo and must be its own.
+    const cases: ReadonlyArray<readonly [Record<string, unknown>, ReadonlyArray<readonly [string, string]>]> = [
+      [{ chain: "0x1" }, [["chain", "0x1"]]],
+      [{ chain: "0x89" }, [["chain", "0x89"]]],
+      [{ chain: "0x1", normalizeMetadata: true }, [["chain", "0x1"], ["normalizeMetadata", "true"]]],
+      [{ chain: "0x1", normalizeMetadata: false }, [["chain", "0x1"], ["normalizeMetadata", "false"]]],
+      [{ chain: "0x1", limit: 2 }, [["chain", "0x1"], ["limit", "2"]]],
+      [{ chain: "0x1", limit: 1 }, [["chain", "0x1"], ["limit", "1"]]],
+      [{ chain: "0x1", cursor: "1" }, [["chain", "0x1"], ["cursor", "1"]]],
+      [{ chain: "0x1", cursor: "2" }, [["chain", "0x1"], ["cursor", "2"]]]
+    ]
+    for (let round = 0; round < 2; round++) {
+      for (const [query, expected] of cases) expect(queryOf(query), JSON.stringify(query)).toEqual(expected)
+    }
+    // A list and its lone element are different parameters.
+    const transfers = Endpoint.fromHttpApi(EvmApi.EvmGroup.endpoints.getWalletNFTTransfers)
+    for (let round = 0; round < 2; round++) {
+      expect(transfers.build({ address: wallet }, { contract_addresses: [wallet] }).query).toEqual([["contract_addresses[]", wallet]])
+      expect(transfers.build({ address: wallet }, { contract_addresses: [wallet, wallet] }).query).toEqual([
+        ["contract_addresses[]", wallet],
+        ["contract_addresses[]", wallet]
+      ])
+    }
+    // Past the memo's size (512), every query is still its own.
+    for (let round = 0; round < 2; round++) {
+      for (let cursor = 0; cursor < 1200; cursor++) expect(queryOf({ cursor: `c${cursor}` })).toEqual([["cursor", `c${cursor}`]])
+    }
+  })
+
   it("builds family B paths without a prefix", () => {
     const request = Endpoint.fromHttpApi(LedgerApi.LedgerGroup.endpoints.getNFTOwnersByCollection).build(
       { collection_data_id_hash: "ab".repeat(32) },
