@@ -98,6 +98,8 @@ const summaryOf = (pkg, name, reportFile, partial) => {
 let interrupted = false
 process.on("SIGINT", () => (interrupted = true))
 process.on("SIGTERM", () => (interrupted = true))
+/** Whether Stryker ended on Ctrl-C or SIGTERM (130, 143), as seen once `spawnSync` returns. */
+const stoppedBySignal = (result) => result.signal !== null || result.status === 130 || result.status === 143
 
 const summaries = []
 let failed = false
@@ -113,7 +115,8 @@ for (const name of wanted) {
   const result = spawnSync(stryker, ["run", configFile, ...strykerFlags], { cwd: pkg.dir, stdio: "inherit" })
   if (result.status === 0 && existsSync(reportFile)) {
     summaries.push(summaryOf(pkg, name, reportFile, false))
-  } else if (interrupted && existsSync(incrementalFile)) {
+  } else if (stoppedBySignal(result) && existsSync(incrementalFile)) {
+    interrupted = true
     failed = true
     summaries.push(summaryOf(pkg, name, incrementalFile, true))
   } else {
