@@ -93,11 +93,10 @@ const summaryOf = (pkg, name, reportFile, partial) => {
   return `${pkg.name}: mutation score ${score.toFixed(1)}%${stopped} (${killed} killed of ${valid}: ${counts.Killed ?? 0} by a failing test, ${counts.Timeout ?? 0} by a timeout; ${counts.Survived ?? 0} survived, ${counts.NoCoverage ?? 0} not covered; ${(counts.CompileError ?? 0) + (counts.RuntimeError ?? 0)} invalid, ${counts.Ignored ?? 0} ignored); survivors in ${path.relative(repoRoot, survivorsFile)}`
 }
 
-// Ctrl-C stops Stryker, which saves what it has tested to the incremental file: wait for it, then
-// report that much.
+// Ctrl-C (or SIGTERM) reaches Stryker too, which saves what it has tested to the incremental file;
+// this process ignores it, waits for Stryker, then reports that much and stops.
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => {})
 let interrupted = false
-process.on("SIGINT", () => (interrupted = true))
-process.on("SIGTERM", () => (interrupted = true))
 /** Whether Stryker ended on Ctrl-C or SIGTERM (130, 143), as seen once `spawnSync` returns. */
 const stoppedBySignal = (result) => result.signal !== null || result.status === 130 || result.status === 143
 

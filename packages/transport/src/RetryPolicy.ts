@@ -105,9 +105,10 @@ export const parseRetryAfter = (header: string | undefined, now: number): Option
 const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 /** IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`). */
-const zoned = /^[A-Z][a-z]{2,8}, (\d{2})[ -]([A-Z][a-z]{2})[ -](\d{2}|\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/
+const zoned =
+  /^[A-Z][a-z]{2,8}, (?<day>\d{2})[ -](?<month>[A-Z][a-z]{2})[ -](?<year>\d{2}|\d{4}) (?<hour>\d{2}):(?<minute>\d{2}):(?<second>\d{2}) GMT$/
 /** asctime (`Sun Nov  6 08:49:37 1994`), in GMT as RFC 9110 says. */
-const asctime = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/
+const asctime = /^[A-Z][a-z]{2} (?<month>[A-Z][a-z]{2}) (?<day>[ \d]\d) (?<hour>\d{2}):(?<minute>\d{2}):(?<second>\d{2}) (?<year>\d{4})$/
 
 /**
  * The milliseconds of an HTTP date (RFC 9110, 5.6.7) in any of its three forms, read as GMT;
@@ -115,26 +116,17 @@ const asctime = /^[A-Z][a-z]{2} ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}
  * `now` places a two-digit year; a leap second (`:60`) is the second after `:59`.
  */
 const httpDate = (text: string, now: number): number | undefined => {
-  const fixed = zoned.exec(text)
-  const old = fixed === null ? asctime.exec(text) : null
-  const fields = fixed !== null
-    ? [fixed[1], fixed[2], fixed[3], fixed[4], fixed[5], fixed[6]]
-    : old !== null
-    ? [old[2], old[1], old[6], old[3], old[4], old[5]]
-    : undefined
-  if (fields === undefined) return undefined
-  const [day, month, year, hours, minutes, seconds] = fields.map((field) => field!.trim())
-  const monthIndex = months.indexOf(month!)
-  if (monthIndex === -1) return undefined
-  const fullYear = year!.length === 2 ? twoDigitYear(Number(year), now) : Number(year)
-  const leap = Number(seconds) === 60 ? 1 : 0
-  const millis = Date.UTC(fullYear, monthIndex, Number(day), Number(hours), Number(minutes), Number(seconds) - leap)
+  const date = (zoned.exec(text) ?? asctime.exec(text))?.groups
+  if (date === undefined) return undefined
+  const month = months.indexOf(date["month"]!)
+  const year = date["year"]!.length === 2 ? twoDigitYear(Number(date["year"]), now) : Number(date["year"])
+  const leap = date["second"] === "60" ? 1 : 0
+  const fields = [year, month, Number(date["day"]), Number(date["hour"]), Number(date["minute"]), Number(date["second"]) - leap] as const
+  const millis = Date.UTC(...fields)
   // Out-of-range fields (31 Feb, 24:00, :61) roll over in Date.UTC: such a date is not a date.
   const back = new Date(millis)
-  const exact = back.getUTCFullYear() === fullYear && back.getUTCMonth() === monthIndex && back.getUTCDate() === Number(day) &&
-    back.getUTCHours() === Number(hours) && back.getUTCMinutes() === Number(minutes) &&
-    back.getUTCSeconds() === Number(seconds) - leap
-  return exact ? millis + leap * 1000 : undefined
+  const read = [back.getUTCFullYear(), back.getUTCMonth(), back.getUTCDate(), back.getUTCHours(), back.getUTCMinutes(), back.getUTCSeconds()]
+  return month !== -1 && read.every((value, index) => value === fields[index]) ? millis + leap * 1000 : undefined
 }
 
 /**

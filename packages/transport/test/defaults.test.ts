@@ -7,7 +7,7 @@
 import type { Errors } from "@chainquery/schema"
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer, Result } from "effect"
-import { HttpClient, HttpClientResponse } from "effect/http"
+import { HttpClient } from "effect/http"
 import { TestClock } from "effect/testing"
 import { ComputeBudget, ResponseBody, Transport } from "../src/index.js"
 import { type Scripted, scriptedClient } from "./support/fakeHttp.js"
@@ -39,19 +39,8 @@ const silent = () => {
   return { layer: Layer.succeed(HttpClient.HttpClient, client), counts }
 }
 
-/** An HttpClient answering 200 with a JSON string of `size` bytes. */
-const answering = (size: number) =>
-  Layer.succeed(
-    HttpClient.HttpClient,
-    HttpClient.make((outgoing) =>
-      Effect.succeed(
-        HttpClientResponse.fromWeb(
-          outgoing,
-          new Response(`"${"a".repeat(size - 2)}"`, { status: 200, headers: { "content-type": "application/json" } })
-        )
-      )
-    )
-  )
+/** A 200 whose body is a JSON string of `size` bytes. */
+const stringOfSize = (size: number): Scripted => ({ status: 200, body: `"${"a".repeat(size - 2)}"` })
 
 /** Lets forked fibers run up to their next wait without moving the clock. */
 const settle = TestClock.adjust(Duration.zero)
@@ -179,12 +168,9 @@ describe("transport defaults (README: Settings)", () => {
   it.effect("a body of 16 MiB is read; one byte more fails with BodyTooLarge", () =>
     Effect.gen(function*() {
       const limit = 16 * 1024 * 1024
-      const read = yield* make.pipe(Effect.flatMap((transport) => transport.send(request)), Effect.provide(answering(limit)))
+      const read = yield* scripted([stringOfSize(limit)]).call
       assert.strictEqual((read as string).length, limit - 2)
-      const error = yield* make.pipe(
-        Effect.flatMap((transport) => Effect.flip(transport.send(request))),
-        Effect.provide(answering(limit + 1))
-      )
+      const error = yield* Effect.flip(scripted([stringOfSize(limit + 1)]).call)
       assert.strictEqual(error._tag, "Transport")
       assert.strictEqual((error as Errors.Transport).reason, "BodyTooLarge")
     }))

@@ -28,15 +28,12 @@ import {
 const dir = tempDir("state-file")
 afterAll(() => dir.remove())
 
-/** Escapes a path for a RegExp. */
-const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-
 it("a --state in a folder that does not exist: exit 2, naming the file and the reason, nothing started", () =>
   withSimulator({ seed: 96, indexing: false, chains: ["0x1"], wallets: 10, history: 5 }, async (sim) => {
     const state = join(dir.path, "no-such-folder", "state.db")
     const result = await runCli([...walletFlags(busiestEvm(sim, "0x1", 1)), ...simFlags(sim, state), "--once"])
     expect(result.code, result.stderr).toBe(2)
-    expect(result.stderr).toMatch(new RegExp(`cannot open the state file ${literally(state)}: unable to open database file`))
+    expect(result.stderr).toContain(`cannot open the state file ${state}: unable to open database file`)
     expect(result.stdout).toBe("")
     expect(result.stderr, "nothing was started").not.toMatch(/watching \d+ wallet/)
     expect((await Effect.runPromise(sim.stats)).requests.total, "the service was never asked").toBe(0)
@@ -57,8 +54,8 @@ it("a state file in use by another running watcher: the second exits 2, naming t
       await first.waitFor("the first watcher to start", () => /watching \d+ wallet/.test(first.stderr), 90_000)
       const second = await runCli([...flags, "--once"])
       expect(second.code, second.stderr).toBe(2)
-      expect(second.stderr).toMatch(
-        new RegExp(`cannot open the state file ${literally(state)}: database is locked: another process \\(a second watcher\\?\\) is using it`)
+      expect(second.stderr).toContain(
+        `cannot open the state file ${state}: database is locked: another process (a second watcher?) is using it`
       )
       expect(second.stdout).toBe("")
       expect(second.stderr, "nothing was started").not.toMatch(/watching \d+ wallet/)
