@@ -12,7 +12,8 @@
  */
 import { EvmClient } from "@chainquery/evm-client"
 import { EvmAddress } from "@chainquery/schema"
-import { Backfill, EventWriter, StateStore, type WatchedWallet } from "@chainquery/watcher"
+import { Backfill, StateStore, type WatchedWallet } from "@chainquery/watch"
+import { EventWriter } from "@chainquery/watcher"
 import { Effect, Layer, Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { Writable } from "node:stream"

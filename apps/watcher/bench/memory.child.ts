@@ -10,7 +10,7 @@
  */
 import { EvmClient } from "@chainquery/evm-client"
 import { EvmAddress } from "@chainquery/schema"
-import { Engine, StateStore, type WatchedWallet } from "@chainquery/watcher"
+import { Engine, StateStore, type WatchedWallet } from "@chainquery/watch"
 import { Effect, Layer, Schema } from "effect"
 import { readFileSync } from "node:fs"
 

@@ -13,7 +13,7 @@
 import { EvmClient, type GetWalletNFTTransfers } from "@chainquery/evm-client"
 import { EvmAddress } from "@chainquery/schema"
 import { Simulator } from "@chainquery/simulator"
-import { Engine, StateStore, type WatchedWallet } from "@chainquery/watcher"
+import { Engine, StateStore, type WatchedWallet } from "@chainquery/watch"
 import { Effect, Option, Schema } from "effect"
 import { median } from "./support/measured.ts"
 

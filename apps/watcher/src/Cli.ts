@@ -11,7 +11,7 @@ import { Command } from "effect/cli"
 import { demo } from "./Demo.js"
 import * as Flags from "./internal/flags.js"
 import * as Runner from "./Runner.js"
-import * as WalletSpec from "./WalletSpec.js"
+import { type Backfill, type Engine, WalletSpec } from "@chainquery/watch"
 
 /**
  * Bad input (a wallet spec, a wallet file, a missing key): the message was already written to
@@ -127,11 +127,11 @@ export const command = Command.make(
       format: flags.format,
       state: flags.state,
       confirmations: flags.confirmations,
-      strategy: flags.strategy,
-      watch: flags.watch,
+      strategy: flags.strategy satisfies Engine.Strategy,
+      watch: flags.watch satisfies ReadonlyArray<Engine.Watch>,
       defiThreshold: flags.defiThreshold,
       defiInterval: flags.defiInterval,
-      backfill: Option.getOrUndefined(flags.backfill),
+      backfill: Option.getOrUndefined<Backfill.From>(flags.backfill),
       requestTimeout: flags.requestTimeout,
       computeUnits: Option.getOrUndefined(flags.computeUnits),
       apiKey: key,

@@ -11,7 +11,7 @@ import { Simulator } from "@chainquery/simulator"
 import { Duration, Effect, Logger, Redacted, Schedule } from "effect"
 import { Command } from "effect/cli"
 import * as Runner from "./Runner.js"
-import * as WalletSpec from "./WalletSpec.js"
+import { WalletSpec } from "@chainquery/watch"
 
 type Sim = Simulator.Simulator["Service"]
 

@@ -10,7 +10,7 @@
  */
 import { Effect, Schema } from "effect"
 import * as Output from "./Output.js"
-import type { WatchEvent } from "./WatchEvent.js"
+import type { WatchEvent } from "@chainquery/watch"
 
 /**
  * The events could not be written (for example the reader of stdout went away: EPIPE). Nothing
@@ -82,7 +82,7 @@ export const make = (
   stream: NodeJS.WritableStream & { readonly isTTY?: boolean },
   format: Output.Format,
   scrub: (text: string) => string = (text) => text
-): (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, OutputError> => {
+): (events: ReadonlyArray<WatchEvent.WatchEvent>) => Effect.Effect<void, OutputError> => {
   const line = Output.formatter({ format, color: format === "pretty" && stream.isTTY === true })
   return (events) => events.length === 0 ? Effect.void : writeText(stream, scrub(events.map((event) => `${line(event)}\n`).join("")))
 }

@@ -10,7 +10,12 @@
  */
 import { Chain } from "@chainquery/schema"
 import { DateTime, type Effect, Schema } from "effect"
-import { type DefiEvent, type TradeEvent, WatchEvent } from "./WatchEvent.js"
+import { WatchEvent as WatchEvents } from "@chainquery/watch"
+
+type WatchEvent = WatchEvents.WatchEvent
+const WatchEvent: typeof WatchEvents.WatchEvent = WatchEvents.WatchEvent
+type DefiEvent = WatchEvents.DefiEvent
+type TradeEvent = WatchEvents.TradeEvent
 
 /**
  * The output formats.
@@ -60,7 +65,8 @@ const encodeEvent = Schema.encodeSync(WatchEvent)
  *
  * @example
  * ```ts
- * import { Output, type WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
+ * import { Output } from "@chainquery/watcher"
  *
  * declare const event: WatchEvent.WatchEvent
  * process.stdout.write(Output.json(event) + "\n") // {"kind":"nft.received","id":"evm:0x1:…","chain":"0x1",…,"tokenId":"1234",…}
@@ -75,7 +81,8 @@ export const json = (event: WatchEvent): string => JSON.stringify(encodeEvent(ev
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { Output, type WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
+ * import { Output } from "@chainquery/watcher"
  *
  * declare const written: WatchEvent.WatchEvent
  * const event = Effect.runSync(Output.fromJson(Output.json(written))) // equal to written
@@ -185,7 +192,8 @@ const kindColor = (kind: WatchEvent["kind"]): string => {
  *
  * @example
  * ```ts
- * import { Output, type WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
+ * import { Output } from "@chainquery/watcher"
  *
  * declare const event: WatchEvent.WatchEvent // token #1234 of 0xbc4c…f13d, from 0xb0b0…b0b0 to 0x5aae…eaed
  * Output.pretty(event, { color: false })
@@ -214,7 +222,8 @@ export const pretty = (event: WatchEvent, options: { readonly color: boolean }):
  *
  * @example
  * ```ts
- * import { Output, type WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
+ * import { Output } from "@chainquery/watcher"
  *
  * declare const events: ReadonlyArray<WatchEvent.WatchEvent>
  * const write = Output.formatter({ format: "json", color: true }) // colour is never applied to JSON
@@ -230,7 +239,8 @@ export const formatter = (options: Options): (event: WatchEvent) => string =>
  *
  * @example
  * ```ts
- * import { Output, type WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
+ * import { Output } from "@chainquery/watcher"
  *
  * declare const events: ReadonlyArray<WatchEvent.WatchEvent>
  * process.stdout.write(Output.lines(events, { format: "json", color: false }))

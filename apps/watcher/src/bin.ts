@@ -13,19 +13,18 @@ import { Cause, Console, Effect, Exit } from "effect"
 import { Console as NodeConsole } from "node:console"
 import { Writable } from "node:stream"
 import { CliError, Command } from "effect/cli"
+import { EngineError, StateStore } from "@chainquery/watch"
 import * as Cli from "./Cli.js"
-import { EngineError } from "./EngineError.js"
 import { OutputError } from "./EventWriter.js"
-import { StateStoreError } from "./StateStore.js"
 
 const isBadInput = (error: unknown): boolean =>
   error instanceof Cli.BadInput ||
-  (error instanceof StateStoreError && error.operation === "open") ||
+  (error instanceof StateStore.StateStoreError && error.operation === "open") ||
   (CliError.isCliError(error) && (error._tag !== "ShowHelp" || error.errors.length > 0))
 
 /** Our own failures, whose message says it all. */
-const isKnown = (error: unknown): error is StateStoreError | EngineError | OutputError =>
-  error instanceof StateStoreError || error instanceof EngineError || error instanceof OutputError
+const isKnown = (error: unknown): error is StateStore.StateStoreError | EngineError.EngineError | OutputError =>
+  error instanceof StateStore.StateStoreError || error instanceof EngineError.EngineError || error instanceof OutputError
 
 /**
  * stdout is the event stream: what the command line library prints there (help after a bad flag)

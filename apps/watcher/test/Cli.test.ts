@@ -11,8 +11,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { Output, type WatchEvent } from "../src/index.js"
-import { busiestEvm, evmTruth, type Sim } from "./support/engineHarness.js"
+import { Output } from "../src/index.js"
+import { type WatchEvent } from "@chainquery/watch"
+import { busiestEvm, evmTruth, type Sim } from "../../../packages/watch/test/support/engineHarness.js"
 
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 

@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { expect, it } from "vitest"
-import { WatchEvent } from "../src/index.js"
+import { WatchEvent } from "@chainquery/watch"
 
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 

@@ -6,8 +6,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { Scrub } from "@chainquery/transport"
 import { Effect, Fiber } from "effect"
 import { Writable } from "node:stream"
-import { EventWriter, WatchEvent } from "../src/index.js"
-import { alice, nftTransfer } from "./fixtures.js"
+import { EventWriter } from "../src/index.js"
+import { WatchEvent } from "@chainquery/watch"
+import { alice, nftTransfer } from "../../../packages/watch/test/fixtures.js"
 
 describe("EventWriter", () => {
   it.live("resolves after the stream's write callback, with one line per event", () =>

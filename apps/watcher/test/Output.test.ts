@@ -4,8 +4,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Effect, Schema } from "effect"
-import { Output, WatchEvent } from "../src/index.js"
-import { alice, aptosAlice, aptosTransfer, collection, nftTransfer, summary, trade } from "./fixtures.js"
+import { Output } from "../src/index.js"
+import { WatchEvent } from "@chainquery/watch"
+import { alice, aptosAlice, aptosTransfer, collection, nftTransfer, summary, trade } from "../../../packages/watch/test/fixtures.js"
 
 const ansi = new RegExp(`${String.fromCharCode(27)}\\[`)
 

@@ -12,8 +12,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { StateStore } from "../src/index.js"
-import { busiestEvm, evmTruth, type Sim } from "./support/engineHarness.js"
+import { StateStore } from "@chainquery/watch"
+import { busiestEvm, evmTruth, type Sim } from "../../../packages/watch/test/support/engineHarness.js"
 
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url))
 const sleep = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis))

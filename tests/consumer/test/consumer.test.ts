@@ -108,7 +108,7 @@ afterAll(() => {
 })
 
 describe("the packed tarballs", () => {
-  it("are one per publishable package, the watcher and the six libraries", () => {
+  it("are one per publishable package, the watcher and the seven libraries", () => {
     expect(packed.map((p) => p.manifest.name)).toEqual([
       "@chainquery/evm-client",
       "@chainquery/ledger-client",
@@ -116,6 +116,7 @@ describe("the packed tarballs", () => {
       "@chainquery/schema",
       "@chainquery/simulator",
       "@chainquery/transport",
+      "@chainquery/watch",
       "@chainquery/watcher"
     ])
   })
@@ -238,7 +239,7 @@ describe("the tarballs installed with npm into a project outside the workspace",
     expect({ status, output }).toEqual({ status: 0, output: "" })
   })
 
-  it("runs it: the simulator through its bin, one operation of each family, a stream, the schema, the watcher", async () => {
+  it("runs it: the simulator through its bin, one operation of each family, a stream, the schema, the watcher and its engine as a stream", async () => {
     execFileSync(process.execPath, [tsc, "-p", "tsconfig.nodenext.json"], { cwd: project, env: childEnv() })
     const { status, output } = await runProgram(path.join(project, "dist", "main.js"), project, 180_000)
     expect(status, output).toBe(0)
@@ -249,6 +250,7 @@ describe("the tarballs installed with npm into a project outside the workspace",
     expect(summary.b3).toBeGreaterThan(0)
     expect(summary.decodedHash).toMatch(/^0x[0-9a-f]{64}$/)
     expect(summary.event).toMatch(/^nft\.(received|sent)$/)
+    expect(summary.watched).toBeGreaterThan(0)
     expect(summary.retries).toBe(3)
     expect(summary.paginate).toBe("function")
   })

@@ -7,9 +7,12 @@
 import { DurationInput } from "@chainquery/schema"
 import { Duration, Result } from "effect"
 import { Flag } from "effect/cli"
-import { decodeFrom, type From, InvalidFrom } from "../Backfill.js"
-import { defaultWatch, type Watch, watchKinds } from "../Engine.js"
-import * as WalletSpec from "../WalletSpec.js"
+import { Backfill, Engine, WalletSpec } from "@chainquery/watch"
+
+type Watch = Engine.Watch
+type From = Backfill.From
+const { defaultWatch, watchKinds } = Engine
+const { decodeFrom, InvalidFrom } = Backfill
 
 const message = (error: unknown): string => error instanceof Error ? error.message : String(error)
 

@@ -9,9 +9,9 @@
 import { Effect } from "effect"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { StateStore, type WatchEvent } from "../../src/index.js"
-import { busiestEvm } from "../support/engineHarness.js"
-import { standing } from "../support/standing.js"
+import { StateStore, type WatchEvent } from "@chainquery/watch"
+import { busiestEvm } from "../../../../packages/watch/test/support/engineHarness.js"
+import { standing } from "../../../../packages/watch/test/support/standing.js"
 import {
   compared,
   completeLines,

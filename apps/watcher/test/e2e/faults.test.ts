@@ -7,8 +7,8 @@
  */
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import type { WatchedWallet } from "../../src/index.js"
-import { busiestAptos, busiestEvm } from "../support/engineHarness.js"
+import type { WatchedWallet } from "@chainquery/watch"
+import { busiestAptos, busiestEvm } from "../../../../packages/watch/test/support/engineHarness.js"
 import { type Sim, tempDir, withSimulator } from "./support/e2e.js"
 import { watchAgainstTruth } from "./support/scenario.js"
 

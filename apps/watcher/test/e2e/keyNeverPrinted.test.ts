@@ -9,7 +9,7 @@
 import { Effect } from "effect"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { busiestEvm } from "../support/engineHarness.js"
+import { busiestEvm } from "../../../../packages/watch/test/support/engineHarness.js"
 import { type Exited, runCli, type RunningSim, startSimulator, tempDir, walletFlags } from "./support/e2e.js"
 
 const key = "cq+live/9d2e4f6a8b0c1e3d5f7a9b1c3d5e7f9a=="

@@ -10,8 +10,8 @@
 import { Effect } from "effect"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import type { WatchEvent } from "../../src/index.js"
-import { busiestEvm } from "../support/engineHarness.js"
+import type { WatchEvent } from "@chainquery/watch"
+import { busiestEvm } from "../../../../packages/watch/test/support/engineHarness.js"
 import {
   compared,
   decodeAll,

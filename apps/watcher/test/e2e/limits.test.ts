@@ -6,7 +6,7 @@
 import { join } from "node:path"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { busiestEvm } from "../support/engineHarness.js"
+import { busiestEvm } from "../../../../packages/watch/test/support/engineHarness.js"
 import { runCli, type Sim, simFlags, tempDir, walletFlags, Watcher, withSimulator } from "./support/e2e.js"
 
 const dir = tempDir("limits")

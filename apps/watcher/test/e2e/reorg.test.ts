@@ -11,8 +11,8 @@ import { Effect } from "effect"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { WalletSpec, type WatchEvent } from "../../src/index.js"
-import { allEvm } from "../support/engineHarness.js"
+import { WalletSpec, type WatchEvent } from "@chainquery/watch"
+import { allEvm } from "../../../../packages/watch/test/support/engineHarness.js"
 import {
   compared,
   decodeAll,

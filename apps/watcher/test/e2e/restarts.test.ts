@@ -11,7 +11,7 @@
 import { Effect } from "effect"
 import { join } from "node:path"
 import { afterAll, expect, it } from "vitest"
-import { busiestEvm } from "../support/engineHarness.js"
+import { busiestEvm } from "../../../../packages/watch/test/support/engineHarness.js"
 import {
   compared,
   completeLines,

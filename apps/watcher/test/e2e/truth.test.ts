@@ -8,7 +8,7 @@
  */
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { busiestAptos, busiestEvm } from "../support/engineHarness.js"
+import { busiestAptos, busiestEvm } from "../../../../packages/watch/test/support/engineHarness.js"
 import { headOf, tempDir, walletKey, withSimulator } from "./support/e2e.js"
 import { watchAgainstTruth } from "./support/scenario.js"
 

@@ -9,7 +9,7 @@
  */
 import { Effect } from "effect"
 import { join } from "node:path"
-import type { WatchedWallet, WatchEvent } from "../../src/index.js"
+import type { WatchedWallet, WatchEvent } from "@chainquery/watch"
 import { readCheckpoints, seeded, type Sim, simFlags, sleep, truthOf, walletFlags, walletKey, type Watcher } from "../e2e/support/e2e.js"
 import type { Action, Place, Scenario } from "./draw.js"
 import type { Lab } from "./lab.js"

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { WatchEvent } from "../../src/index.js"
+import type { WatchEvent } from "@chainquery/watch"
 import { walletKey } from "../e2e/support/e2e.js"
 import type { Scenario } from "./draw.js"
 import type { Journal } from "./play.js"

@@ -3,7 +3,8 @@
  * printed: its complete lines, decoded; a line that does not decode is a problem, not a crash.
  */
 import { Effect, Exit } from "effect"
-import { Output, type WatchEvent } from "../../src/index.js"
+import { Output } from "../../src/index.js"
+import { type WatchEvent } from "@chainquery/watch"
 import { compared, completeLines } from "../e2e/support/e2e.js"
 
 export type RunKind = "baseline" | "watch" | "backfill"

@@ -3,7 +3,7 @@
  * judge's: retractions, the replay `kill -9` allows (and what it does not), lost and extra ids.
  */
 import { describe, expect, it } from "vitest"
-import type { WatchEvent } from "../../src/index.js"
+import type { WatchEvent } from "@chainquery/watch"
 import { judge } from "./verdict.js"
 
 const event = (id: string): WatchEvent.WatchEvent => ({ kind: "nft.received", id }) as unknown as WatchEvent.WatchEvent

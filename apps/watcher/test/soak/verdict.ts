@@ -15,7 +15,7 @@
  * made between the kill and the restart, a correct watcher does not always do that, so it is only
  * noted (`notes`), not counted.
  */
-import type { WatchEvent } from "../../src/index.js"
+import type { WatchEvent } from "@chainquery/watch"
 import { ids } from "../e2e/support/e2e.js"
 import type { Journal } from "./play.js"
 import { comparedByRun, decodeRun, type Run } from "./runs.js"

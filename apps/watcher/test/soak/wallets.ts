@@ -6,8 +6,8 @@
  */
 import { AptosAddress, EvmAddress } from "@chainquery/schema"
 import { Schema } from "effect"
-import type { WatchedWallet } from "../../src/index.js"
-import { busiestAptos, busiestEvm } from "../support/engineHarness.js"
+import type { WatchedWallet } from "@chainquery/watch"
+import { busiestAptos, busiestEvm } from "../../../../packages/watch/test/support/engineHarness.js"
 import { type seeded, type Sim, walletKey } from "../e2e/support/e2e.js"
 import type { Place } from "./draw.js"
 

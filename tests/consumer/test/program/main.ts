@@ -2,7 +2,8 @@
  * A user's program, as an Effect developer would write it after `npm install` of our tarballs:
  * it imports the public API of every package, starts the packed simulator through its `bin`,
  * calls one operation of each family through the packed clients, walks one stream, decodes one
- * record with the packed schema and turns it into a watcher event. It checks what it gets and
+ * record with the packed schema, turns it into a watcher event and watches the wallet as a
+ * stream (`@chainquery/watch`, its history from that record's block). It checks what it gets and
  * prints a JSON summary as its last line; any failure exits 1 with the reason.
  *
  * The consumer test copies this file into a scratch project outside the workspace, type-checks it
@@ -14,7 +15,8 @@ import { Paginate } from "@chainquery/pagination"
 import { Chain, Decode, EvmAddress, EvmPage, Input } from "@chainquery/schema"
 import type { Simulator } from "@chainquery/simulator"
 import { RetryPolicy, Version } from "@chainquery/transport"
-import { NftEvents, Output, WalletSpec } from "@chainquery/watcher"
+import { NftEvents, StateStore, WalletSpec, Watch } from "@chainquery/watch"
+import { Output } from "@chainquery/watcher"
 import { Effect, Result, Stream } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { createInterface } from "node:readline"
@@ -98,6 +100,12 @@ const program = (urls: Urls) =>
     const back = yield* Output.fromJson(line)
     yield* check(back.id === events[0]!.id, "an event did not survive NDJSON")
 
+    // The watcher's engine as a stream: the wallet's history from the record's block, acknowledged as pulled.
+    const watchedEvents = yield* Stream.runCollect(
+      Watch.events({ wallets: watched, backfill: { _tag: "Block", block: record!.block_number }, watch: ["transfers"], once: true })
+    ).pipe(Effect.provide(StateStore.layerMemory))
+    yield* check(watchedEvents.some((event) => event.id === events[0]!.id), "Watch.events did not produce the record's event")
+
     return {
       transport: Version.version,
       retries: RetryPolicy.defaults.times,
@@ -106,7 +114,8 @@ const program = (urls: Urls) =>
       streamed: streamed.length,
       b3: aptosPage.result.length,
       decodedHash: record!.transaction_hash,
-      event: events[0]!.kind
+      event: events[0]!.kind,
+      watched: watchedEvents.length
     }
   }).pipe(
     Effect.provide(EvmClient.layer({ apiKey, baseUrl: urls.evm })),

@@ -15,8 +15,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
-import { Output, StateStore, WalletSpec, type WatchedWallet, type WatchEvent } from "../../../src/index.js"
-import { aptosTruth, evmTruth, type Sim } from "../../support/engineHarness.js"
+import { Output } from "../../../src/index.js"
+import { StateStore, WalletSpec, type WatchedWallet, type WatchEvent } from "@chainquery/watch"
+import { aptosTruth, evmTruth, type Sim } from "../../../../../packages/watch/test/support/engineHarness.js"
 
 export type { Sim }
 

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path"
 import { expect } from "vitest"
-import type { WatchedWallet, WatchEvent } from "../../../src/index.js"
+import type { WatchedWallet, WatchEvent } from "@chainquery/watch"
 import {
   compared,
   decodeAll,

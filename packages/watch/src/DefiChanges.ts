@@ -35,7 +35,7 @@ const defiFields = {
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const event: WatchEvent.WatchEvent
  * Schema.is(WatchEvent.DefiOpened)(event) // true when event.kind is "defi.opened"
@@ -47,7 +47,7 @@ export const DefiOpened = Schema.Struct({ kind: Schema.tag("defi.opened"), ...de
 /**
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const worth = (event: WatchEvent.DefiOpened) => event.usdAfter
  * ```
@@ -61,7 +61,7 @@ export type DefiOpened = typeof DefiOpened.Type
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const event: WatchEvent.WatchEvent
  * Schema.is(WatchEvent.DefiClosed)(event) // true when event.kind is "defi.closed"
@@ -73,7 +73,7 @@ export const DefiClosed = Schema.Struct({ kind: Schema.tag("defi.closed"), ...de
 /**
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const lastWorth = (event: WatchEvent.DefiClosed) => event.usdBefore
  * ```
@@ -87,7 +87,7 @@ export type DefiClosed = typeof DefiClosed.Type
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const event: WatchEvent.WatchEvent
  * Schema.is(WatchEvent.DefiChanged)(event) // true when event.kind is "defi.changed"
@@ -99,7 +99,7 @@ export const DefiChanged = Schema.Struct({ kind: Schema.tag("defi.changed"), ...
 /**
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const moved = (event: WatchEvent.DefiChanged) => [event.usdBefore, event.usdAfter]
  * ```
@@ -112,7 +112,7 @@ export type DefiChanged = typeof DefiChanged.Type
  *
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const delta = (event: WatchEvent.DefiEvent) => (event.usdAfter ?? 0) - (event.usdBefore ?? 0)
  * ```
@@ -128,7 +128,7 @@ export type DefiEvent = DefiOpened | DefiClosed | DefiChanged
  * ```ts
  * import type { EvmAddress } from "@chainquery/schema"
  * import { DateTime } from "effect"
- * import type { DefiChanges } from "@chainquery/watcher"
+ * import type { DefiChanges } from "@chainquery/watch"
  *
  * declare const wallet: EvmAddress.EvmAddress
  * const at: DefiChanges.Context = { chain: "0x1", wallet, blockNumber: 19_000_000n, timestamp: DateTime.nowUnsafe() }
@@ -149,7 +149,7 @@ export interface Context {
  * @example
  * ```ts
  * import type { DefiPositions } from "@chainquery/schema"
- * import { DefiChanges } from "@chainquery/watcher"
+ * import { DefiChanges } from "@chainquery/watch"
  *
  * declare const summary: DefiPositions.ProtocolSummary // Aave v3, a supplied position first
  * DefiChanges.positionKey(summary, summary.positions[0]!) // "aave-v3/supplied/0x87870bca…"
@@ -201,7 +201,7 @@ const movedEnough = (before: number, after: number, threshold: number): boolean 
  * @example
  * ```ts
  * import type { DefiPositions } from "@chainquery/schema"
- * import { type DefiChanges, WatchEvent } from "@chainquery/watcher"
+ * import { type DefiChanges, WatchEvent } from "@chainquery/watch"
  *
  * declare const at: DefiChanges.Context
  * declare const previousSummaries: ReadonlyArray<DefiPositions.ProtocolSummary>
@@ -256,7 +256,7 @@ export const defiChanges = (
  * @example
  * ```ts
  * import type { DefiPositions } from "@chainquery/schema"
- * import { DefiChanges } from "@chainquery/watcher"
+ * import { DefiChanges } from "@chainquery/watch"
  *
  * declare const at: DefiChanges.Context
  * declare const before: ReadonlyArray<DefiPositions.ProtocolSummary>

@@ -18,7 +18,7 @@ import { Amount, evmFields, RecordAddress } from "./internal/eventFields.js"
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const event: WatchEvent.WatchEvent
  * Schema.is(WatchEvent.HoldingUpdated)(event) // true when event.kind is "holding.updated"
@@ -38,7 +38,7 @@ export const HoldingUpdated = Schema.Struct({
 /**
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const empty = (event: WatchEvent.HoldingUpdated) => event.amount === 0n
  * ```
@@ -53,7 +53,7 @@ export type HoldingUpdated = typeof HoldingUpdated.Type
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const event: WatchEvent.WatchEvent
  * Schema.is(WatchEvent.HoldingSyncing)(event) // true when event.kind is "holding.syncing"
@@ -70,7 +70,7 @@ export const HoldingSyncing = Schema.Struct({
 /**
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const collection = (event: WatchEvent.HoldingSyncing) => event.collection
  * ```
@@ -83,7 +83,7 @@ export type HoldingSyncing = typeof HoldingSyncing.Type
  *
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const known = (event: WatchEvent.HoldingEvent) => event.kind === "holding.updated"
  * ```
@@ -97,7 +97,7 @@ export type HoldingEvent = HoldingUpdated | HoldingSyncing
  * @example
  * ```ts
  * import type { EvmAddress } from "@chainquery/schema"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const wallet: EvmAddress.EvmAddress
  * declare const collection: string
@@ -129,7 +129,7 @@ export const holdingUpdated = (
  * @example
  * ```ts
  * import type { EvmAddress } from "@chainquery/schema"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const wallet: EvmAddress.EvmAddress
  * declare const collection: string

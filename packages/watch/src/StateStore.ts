@@ -33,7 +33,7 @@ import type { WatchEvent } from "./WatchEvent.js"
  *
  * @example
  * ```ts
- * import { StateStore } from "@chainquery/watcher"
+ * import { StateStore } from "@chainquery/watch"
  *
  * new StateStore.StateStoreError({ operation: "commit", message: "disk I/O error", cause: undefined })
  * ```
@@ -51,7 +51,7 @@ export class StateStoreError extends Schema.TaggedError<StateStoreError>()("Stat
  *
  * @example
  * ```ts
- * import type { StateStore } from "@chainquery/watcher"
+ * import type { StateStore } from "@chainquery/watch"
  *
  * const start = (checkpoint: StateStore.Checkpoint) => checkpoint.position + 1n
  * ```
@@ -76,7 +76,7 @@ export interface Checkpoint {
  *
  * @example
  * ```ts
- * import type { StateStore } from "@chainquery/watcher"
+ * import type { StateStore } from "@chainquery/watch"
  *
  * const block: StateStore.BlockHash = { chain: "0x1", number: 19_000_000n, hash: "0xabc…" }
  * ```
@@ -94,7 +94,7 @@ export interface BlockHash {
  *
  * @example
  * ```ts
- * import type { StateStore } from "@chainquery/watcher"
+ * import type { StateStore } from "@chainquery/watch"
  *
  * const ids = (block: StateStore.BlockEvents) => block.events.map((event) => event.id)
  * ```
@@ -112,7 +112,7 @@ export interface BlockEvents {
  *
  * @example
  * ```ts
- * import type { StateStore } from "@chainquery/watcher"
+ * import type { StateStore } from "@chainquery/watch"
  *
  * const protocols = (snapshot: StateStore.DefiSnapshot) => snapshot.summaries.map((s) => s.protocol_id)
  * ```
@@ -136,7 +136,7 @@ export interface DefiSnapshot {
  *
  * @example
  * ```ts
- * import type { StateStore } from "@chainquery/watcher"
+ * import type { StateStore } from "@chainquery/watch"
  *
  * const left = (progress: StateStore.BackfillProgress) => progress.upTo - (progress.through ?? 0n)
  * ```
@@ -163,7 +163,7 @@ export interface BackfillProgress {
  *
  * @example
  * ```ts
- * import type { StateStore, WatchEvent, WatchedWallet } from "@chainquery/watcher"
+ * import type { StateStore, WatchEvent, WatchedWallet } from "@chainquery/watch"
  *
  * declare const wallet: WatchedWallet.WatchedWallet
  * declare const events: ReadonlyArray<WatchEvent.WatchEvent>
@@ -199,7 +199,7 @@ export interface Batch {
  *
  * @example
  * ```ts
- * import type { StateStore } from "@chainquery/watcher"
+ * import type { StateStore } from "@chainquery/watch"
  *
  * const mayRepeat = (last: StateStore.LastBatch, id: string) => last.eventIds.includes(id)
  * ```
@@ -216,7 +216,7 @@ export interface LastBatch {
  *
  * @example
  * ```ts
- * import type { StateStore } from "@chainquery/watcher"
+ * import type { StateStore } from "@chainquery/watch"
  *
  * const options: StateStore.Options = { keepBlocks: 64 }
  * ```
@@ -273,7 +273,7 @@ const acquire = (path: string, options: Options | undefined) => {
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { StateStore, type WatchedWallet } from "@chainquery/watcher"
+ * import { StateStore, type WatchedWallet } from "@chainquery/watch"
  *
  * declare const wallet: WatchedWallet.WatchedWallet
  * const program = Effect.gen(function*() {
@@ -305,7 +305,7 @@ export class StateStore extends Context.Service<StateStore, {
   readonly lastBatch: Effect.Effect<Option.Option<LastBatch>, StateStoreError>
   /** Writes a batch in one transaction (all or nothing) and returns it as the new last batch. */
   readonly commit: (batch: Batch) => Effect.Effect<LastBatch, StateStoreError>
-}>()("@chainquery/watcher/StateStore") {
+}>()("@chainquery/watch/StateStore") {
   /** A store in the SQLite file at `path` (created if missing), closed when the layer is released. */
   static readonly layer = (path: string, options?: Options): Layer.Layer<StateStore, StateStoreError> =>
     Layer.effect(StateStore, acquire(path, options))
@@ -319,7 +319,7 @@ export class StateStore extends Context.Service<StateStore, {
  *
  * @example
  * ```ts
- * import { StateStore } from "@chainquery/watcher"
+ * import { StateStore } from "@chainquery/watch"
  *
  * const live = StateStore.layer("/var/lib/watcher/state.sqlite", { keepBlocks: 128 })
  * ```
@@ -333,7 +333,7 @@ export const layer = StateStore.layer
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { StateStore } from "@chainquery/watcher"
+ * import { StateStore } from "@chainquery/watch"
  *
  * const test = (program: Effect.Effect<void, never, StateStore.StateStore>) => program.pipe(Effect.provide(StateStore.layerMemory))
  * ```

@@ -26,7 +26,7 @@ const aptosNetworks = new Map<string, AptosNetwork>([
  *
  * @example
  * ```ts
- * import { WalletSpec } from "@chainquery/watcher"
+ * import { WalletSpec } from "@chainquery/watch"
  *
  * WalletSpec.validChains // "eth (0x1), sepolia (0xaa36a7), …, aptos (or aptos-mainnet), aptos-testnet"
  * ```
@@ -43,7 +43,7 @@ export const validChains: string = [
  *
  * @example
  * ```ts
- * import { WalletSpec } from "@chainquery/watcher"
+ * import { WalletSpec } from "@chainquery/watch"
  *
  * console.log(WalletSpec.syntax)
  * ```
@@ -57,7 +57,7 @@ export const syntax = "CHAINS:ADDRESS, e.g. eth:0x…, polygon,base:0x…, aptos
  *
  * @example
  * ```ts
- * import { WalletSpec } from "@chainquery/watcher"
+ * import { WalletSpec } from "@chainquery/watch"
  *
  * const error = new WalletSpec.InvalidWalletSpec({ spec: "eht:0x1", reason: "unknown chain \"eht\"", line: 3 })
  * error.message // 'Invalid wallet spec "eht:0x1" on line 3: unknown chain "eht"'
@@ -144,7 +144,7 @@ const parseOne = (spec: string): Result.Result<ReadonlyArray<WatchedWallet>, str
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { WalletSpec } from "@chainquery/watcher"
+ * import { WalletSpec } from "@chainquery/watch"
  *
  * const [wallet] = Effect.runSync(WalletSpec.parse("Polygon:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"))
  * WalletSpec.toSpec(wallet!) // "polygon:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
@@ -162,7 +162,7 @@ export const toSpec = (wallet: WatchedWallet): string =>
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { WalletSpec } from "@chainquery/watcher"
+ * import { WalletSpec } from "@chainquery/watch"
  *
  * const wallets = Effect.runSync(WalletSpec.parse("polygon,base:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"))
  * // [{ family: "evm", chain: "0x89", address: "0x5aae…" }, { family: "evm", chain: "0x2105", … }]
@@ -183,7 +183,7 @@ export const parse = (spec: string): Effect.Effect<ReadonlyArray<WatchedWallet>,
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { WalletSpec } from "@chainquery/watcher"
+ * import { WalletSpec } from "@chainquery/watch"
  *
  * Effect.runSync(WalletSpec.parseAll(["eth:0x" + "ab".repeat(20), "eth,0x1:0x" + "ab".repeat(20)])).length // 1
  * ```
@@ -202,7 +202,7 @@ export const parseAll = Effect.fnUntraced(function*(specs: Iterable<string>) {
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { WalletSpec } from "@chainquery/watcher"
+ * import { WalletSpec } from "@chainquery/watch"
  *
  * const text = "# team wallets\neth:0x" + "ab".repeat(20) + "\n\naptos:0x1  # the framework\n"
  * Effect.runSync(WalletSpec.parseFile(text)).length // 2
@@ -237,7 +237,7 @@ export const parseFile = (
  * ```ts
  * import { NodeFileSystem } from "@effect/platform-node"
  * import { Effect } from "effect"
- * import { WalletSpec } from "@chainquery/watcher"
+ * import { WalletSpec } from "@chainquery/watch"
  *
  * const wallets = WalletSpec.readFile("wallets.txt").pipe(Effect.provide(NodeFileSystem.layer))
  * ```

@@ -13,7 +13,7 @@ import { Schema } from "effect"
  *
  * @example
  * ```ts
- * import { EngineError } from "@chainquery/watcher"
+ * import { EngineError } from "@chainquery/watch"
  *
  * new EngineError.EngineError({ operation: "getNFTTransfersByBlock", message: "503 Service Unavailable", cause: undefined })
  * ```
@@ -31,7 +31,7 @@ export class EngineError extends Schema.TaggedError<EngineError>()("EngineError"
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { EngineError } from "@chainquery/watcher"
+ * import { EngineError } from "@chainquery/watch"
  *
  * const read = (call: Effect.Effect<number, Error>) => Effect.mapError(call, EngineError.fromClient("getNFTTransfersByBlock"))
  * ```

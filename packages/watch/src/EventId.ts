@@ -22,7 +22,7 @@ import type { AptosNetwork } from "./WatchedWallet.js"
  *
  * @example
  * ```ts
- * import { EventId } from "@chainquery/watcher"
+ * import { EventId } from "@chainquery/watch"
  *
  * EventId.nft("0x1", "0xabc…", 7, 1234n, "received") // "evm:0x1:0xabc…:7:1234:received"
  * ```
@@ -42,7 +42,7 @@ export const nft = (
  *
  * @example
  * ```ts
- * import { EventId } from "@chainquery/watcher"
+ * import { EventId } from "@chainquery/watch"
  *
  * EventId.trade("0x89", "0xdef…", "0xcol…", [1n, 2n], "sold", "0xbuyer…") // "trade:0x89:0xdef…:0xcol…:1,2:sold:0xbuyer…"
  * ```
@@ -63,7 +63,7 @@ export const trade = (
  *
  * @example
  * ```ts
- * import { EventId } from "@chainquery/watcher"
+ * import { EventId } from "@chainquery/watch"
  *
  * EventId.aptos("mainnet", 123n, "0x1", 4n, 9n, "in") // "aptos:mainnet:123:0x1:4:9:in"
  * ```
@@ -84,7 +84,7 @@ export const aptos = (
  *
  * @example
  * ```ts
- * import { EventId } from "@chainquery/watcher"
+ * import { EventId } from "@chainquery/watch"
  *
  * EventId.defi("0x1", "0xwallet…", "aave-v3/supplied/0xpool…", 19000000n, "changed", 1000, 1200.5)
  * // "defi:0x1:0xwallet…:aave-v3/supplied/0xpool…:19000000:changed:1000:1200.5"
@@ -107,7 +107,7 @@ export const defi = (
  *
  * @example
  * ```ts
- * import { EventId } from "@chainquery/watcher"
+ * import { EventId } from "@chainquery/watch"
  *
  * EventId.retracted("evm:0x1:0xabc…:7:1234:received", "0xblock…")
  * ```
@@ -122,7 +122,7 @@ export const retracted = (originalId: string, orphanedBlockHash: string): string
  *
  * @example
  * ```ts
- * import { EventId } from "@chainquery/watcher"
+ * import { EventId } from "@chainquery/watch"
  *
  * EventId.holding("0x1", "0xwallet…", "0xcollection…", 1234n, 19000000n) // "holding:0x1:0xwallet…:0xcollection…:1234:19000000"
  * ```

@@ -77,7 +77,7 @@ const members: readonly [
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * const toJson = Schema.encodeSync(WatchEvent.WatchEvent)
  * const fromJson = Schema.decodeUnknownSync(WatchEvent.WatchEvent)
@@ -92,7 +92,7 @@ export const WatchEvent: Schema.toTaggedUnion<"kind", typeof members> = Schema.U
  *
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const ids = (events: ReadonlyArray<WatchEvent.WatchEvent>) => events.map((event) => event.id)
  * ```
@@ -105,7 +105,7 @@ export type WatchEvent = typeof WatchEvent.Type
  *
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const kind: WatchEvent.Kind = "defi.changed"
  * ```
@@ -118,7 +118,7 @@ export type Kind = WatchEvent["kind"]
  *
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const price = (event: WatchEvent.Of<"trade.sold">) => event.price
  * ```
@@ -131,7 +131,7 @@ export type Of<K extends Kind> = Extract<WatchEvent, { readonly kind: K }>
  *
  * @example
  * ```ts
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * WatchEvent.kinds.length // 12
  * ```

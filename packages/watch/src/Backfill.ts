@@ -63,7 +63,7 @@ import { type AptosNetwork, byChain, byNetwork, dedupe, type EvmWallet, key, typ
  * @example
  * ```ts
  * import { DateTime } from "effect"
- * import type { Backfill } from "@chainquery/watcher"
+ * import type { Backfill } from "@chainquery/watch"
  *
  * const fromBlock: Backfill.From = { _tag: "Block", block: 19_000_000n }
  * const fromDate: Backfill.From = { _tag: "Date", date: DateTime.makeUnsafe("2026-11-01T00:00:00Z") }
@@ -79,7 +79,7 @@ export type From =
  *
  * @example
  * ```ts
- * import { Backfill } from "@chainquery/watcher"
+ * import { Backfill } from "@chainquery/watch"
  *
  * console.log(`--backfill takes ${Backfill.validFrom}`)
  * ```
@@ -95,7 +95,7 @@ export const validFrom =
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { Backfill } from "@chainquery/watcher"
+ * import { Backfill } from "@chainquery/watch"
  *
  * const from = Backfill.parseFrom("yesterday").pipe(Effect.catchTag("InvalidFrom", (error) => Effect.die(error.message)))
  * ```
@@ -136,7 +136,7 @@ const offsetMillis = (zone: string | undefined): number | undefined => {
  *
  * @example
  * ```ts
- * import { Backfill } from "@chainquery/watcher"
+ * import { Backfill } from "@chainquery/watch"
  *
  * Backfill.decodeFrom("19000000") // Result.succeed({ _tag: "Block", block: 19000000n })
  * Backfill.decodeFrom("2026-11-01") // Result.succeed({ _tag: "Date", date: 2026-11-01T00:00:00Z })
@@ -176,7 +176,7 @@ export const decodeFrom = (text: string): Result.Result<From, InvalidFrom> => {
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { Backfill } from "@chainquery/watcher"
+ * import { Backfill } from "@chainquery/watch"
  *
  * const program = Effect.gen(function*() {
  *   const from = yield* Backfill.parseFrom("2026-11-01T12:00:00Z")
@@ -192,7 +192,7 @@ export const parseFrom = (text: string): Effect.Effect<From, InvalidFrom> => Eff
  *
  * @example
  * ```ts
- * import { Backfill } from "@chainquery/watcher"
+ * import { Backfill } from "@chainquery/watch"
  *
  * Backfill.formatFrom({ _tag: "Block", block: 19_000_000n }) // "block 19000000"
  * ```
@@ -206,7 +206,7 @@ export const formatFrom = (from: From): string => from._tag === "Block" ? `block
  *
  * @example
  * ```ts
- * import type { Backfill } from "@chainquery/watcher"
+ * import type { Backfill } from "@chainquery/watch"
  *
  * const lines: Array<string> = []
  * const output: Backfill.ProgressOutput = { isTTY: false, write: (text) => lines.push(text) }
@@ -231,7 +231,7 @@ export type ProgressOutput = ProgressBar.ProgressOutput
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import type { Backfill, WatchedWallet } from "@chainquery/watcher"
+ * import type { Backfill, WatchedWallet } from "@chainquery/watch"
  *
  * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
  * const options: Backfill.Options<never, never> = {
@@ -250,6 +250,10 @@ export interface Options<E, R> {
   readonly watch?: ReadonlyArray<Watch> | undefined
   readonly confirmations?: number | undefined
   readonly reorgWindow?: number | undefined
+  /**
+   * Writes a batch, once it is committed with its events pending. It may be interrupted: the
+   * events stay pending, and the next run writes them again first.
+   */
   readonly write: (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, E, R>
   readonly progress?: ProgressOutput | undefined
   readonly concurrency?: number | undefined
@@ -262,7 +266,7 @@ export interface Options<E, R> {
  *
  * @example
  * ```ts
- * import type { Backfill } from "@chainquery/watcher"
+ * import type { Backfill } from "@chainquery/watch"
  *
  * const report = (summary: Backfill.Summary) => `${summary.events} events for ${summary.wallets} wallets`
  * ```
@@ -287,7 +291,7 @@ const batchMillis = 2000
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { Backfill, Engine, type WatchedWallet } from "@chainquery/watcher"
+ * import { Backfill, Engine, type WatchedWallet } from "@chainquery/watch"
  *
  * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
  * const program = Effect.gen(function*() {
@@ -354,12 +358,13 @@ export const run = Effect.fnUntraced(function*<E, R>(
   const committed: Array<Checkpoint> = []
   /** Commits a batch with its events pending (write-ahead, as the engine's), writes them, then forgets them. */
   const emit = (batch: Omit<Batch, "eventIds" | "pending"> & { readonly events: ReadonlyArray<WatchEvent> }) =>
-    Effect.uninterruptible(Effect.gen(function*() {
+    Effect.uninterruptibleMask((restore) => Effect.gen(function*() {
       yield* store.commit({ ...batch, eventIds: batch.events.map((event) => event.id), pending: batch.events })
-      // A batch without events committed no pending events: nothing to forget.
+      // A batch without events committed no pending events: nothing to forget. Writing may be
+      // interrupted (`Watch.batches` waits there for its consumer): the events stay pending.
       if (batch.events.length > 0) {
         bar.clear()
-        yield* options.write(batch.events)
+        yield* restore(options.write(batch.events))
         yield* store.clearPending
       }
       events += batch.events.length

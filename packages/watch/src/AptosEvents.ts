@@ -45,7 +45,7 @@ const aptosFields = {
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const event: WatchEvent.WatchEvent
  * Schema.is(WatchEvent.AptosTokenIn)(event) // true when event.kind is "aptos.token.in"
@@ -57,7 +57,7 @@ export const AptosTokenIn = Schema.Struct({ kind: Schema.tag("aptos.token.in"), 
 /**
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const label = (event: WatchEvent.AptosTokenIn) => `${event.collection}/${event.name}`
  * ```
@@ -71,7 +71,7 @@ export type AptosTokenIn = typeof AptosTokenIn.Type
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const event: WatchEvent.WatchEvent
  * Schema.is(WatchEvent.AptosTokenOut)(event) // true when event.kind is "aptos.token.out"
@@ -83,7 +83,7 @@ export const AptosTokenOut = Schema.Struct({ kind: Schema.tag("aptos.token.out")
 /**
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const sold = (event: WatchEvent.AptosTokenOut) => event.coinAmount !== null
  * ```
@@ -96,7 +96,7 @@ export type AptosTokenOut = typeof AptosTokenOut.Type
  *
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const at = (event: WatchEvent.AptosEvent) => event.version
  * ```
@@ -118,7 +118,7 @@ const normalise = (address: string): string =>
  * ```ts
  * import { Schema } from "effect"
  * import { type AptosAddress, AptosToken } from "@chainquery/schema"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const record: unknown // one transfer record of B2 or B3, as JSON
  * declare const wallet: AptosAddress.AptosAddress // its recipient

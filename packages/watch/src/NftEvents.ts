@@ -35,7 +35,7 @@ const nftFields = {
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const event: WatchEvent.NftReceived
  * const line = JSON.stringify(Schema.encodeSync(WatchEvent.NftReceived)(event)) // bigints as strings: "tokenId":"1234"
@@ -47,7 +47,7 @@ export const NftReceived = Schema.Struct({ kind: Schema.tag("nft.received"), ...
 /**
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const minted = (event: WatchEvent.NftReceived) => event.transfer === "mint"
  * ```
@@ -61,7 +61,7 @@ export type NftReceived = typeof NftReceived.Type
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const event: WatchEvent.WatchEvent
  * Schema.is(WatchEvent.NftSent)(event) // true when event.kind is "nft.sent"
@@ -73,7 +73,7 @@ export const NftSent = Schema.Struct({ kind: Schema.tag("nft.sent"), ...nftField
 /**
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const burned = (event: WatchEvent.NftSent) => event.transfer === "burn"
  * ```
@@ -86,7 +86,7 @@ export type NftSent = typeof NftSent.Type
  *
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const where = (event: WatchEvent.NftEvent) => `${event.transactionHash}:${event.logIndex}`
  * ```
@@ -101,7 +101,7 @@ export type NftEvent = NftReceived | NftSent
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const event: WatchEvent.WatchEvent
  * Schema.is(WatchEvent.Retracted)(event) // true when event.kind is "retracted"
@@ -119,7 +119,7 @@ export const Retracted = Schema.Struct({
 /**
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const forget = (event: WatchEvent.Retracted, seen: Set<string>) => seen.delete(event.retracts)
  * ```
@@ -139,7 +139,7 @@ const zeroAddress = "0x0000000000000000000000000000000000000000"
  * ```ts
  * import { Schema } from "effect"
  * import { type EvmAddress, NftTransfer } from "@chainquery/schema"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const record: unknown // one transfer record of A1 or A2, as JSON
  * declare const wallet: EvmAddress.EvmAddress // its recipient
@@ -183,7 +183,7 @@ export const fromNftTransfer = (
  *
  * @example
  * ```ts
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const received: WatchEvent.NftReceived
  * const retraction = WatchEvent.retract(received) // { kind: "retracted", retracts: received.id, … }

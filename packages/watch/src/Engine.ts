@@ -68,7 +68,7 @@ import { byChain, byNetwork, dedupe, type EvmWallet, key, type WatchedWallet } f
  *
  * @example
  * ```ts
- * import type { Engine } from "@chainquery/watcher"
+ * import type { Engine } from "@chainquery/watch"
  *
  * const strategy: Engine.Strategy = "auto"
  * ```
@@ -84,7 +84,7 @@ export type Strategy = ChainStrategy
  *
  * @example
  * ```ts
- * import type { Engine } from "@chainquery/watcher"
+ * import type { Engine } from "@chainquery/watch"
  *
  * const watch: ReadonlyArray<Engine.Watch> = ["transfers", "trades"]
  * ```
@@ -97,7 +97,7 @@ export type Watch = "transfers" | "trades" | "defi" | "holdings"
  *
  * @example
  * ```ts
- * import { Engine } from "@chainquery/watcher"
+ * import { Engine } from "@chainquery/watch"
  *
  * Engine.watchKinds // ["transfers", "trades", "defi", "holdings"]
  * ```
@@ -110,7 +110,7 @@ export const watchKinds: ReadonlyArray<Watch> = ["transfers", "trades", "defi", 
  *
  * @example
  * ```ts
- * import { Engine } from "@chainquery/watcher"
+ * import { Engine } from "@chainquery/watch"
  *
  * Engine.defaultWatch.includes("holdings") // false
  * ```
@@ -131,7 +131,7 @@ export const defaultWatch: ReadonlyArray<Watch> = ["transfers", "trades", "defi"
  *
  * @example
  * ```ts
- * import type { Engine, WatchedWallet } from "@chainquery/watcher"
+ * import type { Engine, WatchedWallet } from "@chainquery/watch"
  *
  * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
  * const options: Engine.Options = { wallets, strategy: "block-scan", confirmations: 0 }
@@ -155,7 +155,7 @@ export interface Options {
  *
  * @example
  * ```ts
- * import type { Engine } from "@chainquery/watcher"
+ * import type { Engine } from "@chainquery/watch"
  *
  * const count = (result: Engine.CycleResult) => result.events.length
  * ```
@@ -178,7 +178,7 @@ export interface CycleResult {
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { Engine, type WatchedWallet } from "@chainquery/watcher"
+ * import { Engine, type WatchedWallet } from "@chainquery/watch"
  *
  * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
  * const once = Effect.gen(function*() {
@@ -203,6 +203,18 @@ export interface Engine {
   readonly recover: <E, R>(
     write: (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, E, R>
   ) => Effect.Effect<ReadonlyArray<WatchEvent>, StateStoreError | E, R>
+  /**
+   * Commits a cycle's batch write-ahead: its checkpoints and records, with its events kept as
+   * pending until `StateStore.clearPending` (a crash before that costs nothing: `recover` writes
+   * them again, with the same ids). What `publish` and `Watch.batches` do first.
+   */
+  readonly commitAhead: (result: CycleResult) => Effect.Effect<LastBatch, StateStoreError>
+  /**
+   * Watches these wallets from the next cycle on, in place of those it was made with (each new one
+   * starts from its checkpoint, read again from the store, or at the safe head with a baseline);
+   * what it knew of the others (holdings still owed, the DeFi cadence) is kept.
+   */
+  readonly setWallets: (wallets: ReadonlyArray<WatchedWallet>) => Effect.Effect<void>
   /**
    * A cycle's result, write-ahead and uninterruptibly: commits its batch with its events kept as
    * pending, `write`s them, then forgets them (see `step`).
@@ -253,7 +265,7 @@ const merge = (steps: ReadonlyArray<Step>): Omit<CycleResult, "failed"> => {
  * @example
  * ```ts
  * import { Effect } from "effect"
- * import { Engine, type WatchedWallet } from "@chainquery/watcher"
+ * import { Engine, type WatchedWallet } from "@chainquery/watch"
  *
  * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
  * const program = Effect.gen(function*() {
@@ -272,9 +284,8 @@ export const make = Effect.fnUntraced(function*(
     mainnet: yield* clientFor("mainnet"),
     testnet: yield* clientFor("testnet")
   }
-  const wallets = dedupe(options.wallets)
-  const chains = byChain(wallets)
-  const networks = byNetwork(wallets)
+  let chains = byChain(dedupe(options.wallets))
+  let networks = byNetwork(dedupe(options.wallets))
   const confirmations = Math.max(0, Math.floor(options.confirmations))
   const reorgWindow = Math.max(0, Math.floor(options.reorgWindow ?? 6))
   const maxBlocks = Math.max(1, Math.floor(options.maxBlocksPerCycle ?? 500))
@@ -381,9 +392,21 @@ export const make = Effect.fnUntraced(function*(
 
   const recover: Engine["recover"] = (write) => writePending(store, write)
 
+  const commitAhead: Engine["commitAhead"] = (result) => commitWith(result.batch, result.events)
+
+  const setWallets: Engine["setWallets"] = (wallets) =>
+    Effect.sync(() => {
+      chains = byChain(dedupe(wallets))
+      networks = byNetwork(dedupe(wallets))
+      // The state's wallets this engine no longer watches (and no longer those it does) change,
+      // and a backfill of a new wallet may have committed its checkpoint: both are read again.
+      resting.clear()
+      committed = undefined
+    })
+
   const publish: Engine["publish"] = (result, write) =>
     Effect.uninterruptible(Effect.gen(function*() {
-      yield* commitWith(result.batch, result.events)
+      yield* commitAhead(result)
       yield* write(result.events)
       yield* store.clearPending
     }))
@@ -392,6 +415,8 @@ export const make = Effect.fnUntraced(function*(
     cycle,
     commit,
     recover,
+    commitAhead,
+    setWallets,
     publish,
     step: (write) =>
       Effect.gen(function*() {

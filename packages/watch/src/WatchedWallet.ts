@@ -13,7 +13,7 @@ import { Schema } from "effect"
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchedWallet } from "@chainquery/watcher"
+ * import { WatchedWallet } from "@chainquery/watch"
  *
  * Schema.decodeUnknownSync(WatchedWallet.AptosNetwork)("testnet") // "testnet"
  * ```
@@ -24,7 +24,7 @@ export const AptosNetwork = Schema.Literals(["mainnet", "testnet"])
 /**
  * @example
  * ```ts
- * import type { WatchedWallet } from "@chainquery/watcher"
+ * import type { WatchedWallet } from "@chainquery/watch"
  *
  * const network: WatchedWallet.AptosNetwork = "mainnet"
  * ```
@@ -38,7 +38,7 @@ export type AptosNetwork = typeof AptosNetwork.Type
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchedWallet } from "@chainquery/watcher"
+ * import { WatchedWallet } from "@chainquery/watch"
  *
  * Schema.decodeUnknownSync(WatchedWallet.EvmWallet)({ family: "evm", chain: "eth", address: "0x" + "ab".repeat(20) })
  * // { family: "evm", chain: "0x1", address: "0xabab…" }
@@ -54,7 +54,7 @@ export const EvmWallet = Schema.Struct({
 /**
  * @example
  * ```ts
- * import type { WatchedWallet } from "@chainquery/watcher"
+ * import type { WatchedWallet } from "@chainquery/watch"
  *
  * const chainOf = (wallet: WatchedWallet.EvmWallet) => wallet.chain
  * ```
@@ -68,7 +68,7 @@ export type EvmWallet = typeof EvmWallet.Type
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchedWallet } from "@chainquery/watcher"
+ * import { WatchedWallet } from "@chainquery/watch"
  *
  * Schema.decodeUnknownSync(WatchedWallet.AptosWallet)({ family: "aptos", network: "mainnet", address: "0x1" })
  * ```
@@ -83,7 +83,7 @@ export const AptosWallet = Schema.Struct({
 /**
  * @example
  * ```ts
- * import type { WatchedWallet } from "@chainquery/watcher"
+ * import type { WatchedWallet } from "@chainquery/watch"
  *
  * const networkOf = (wallet: WatchedWallet.AptosWallet) => wallet.network
  * ```
@@ -96,7 +96,7 @@ export type AptosWallet = typeof AptosWallet.Type
  *
  * @example
  * ```ts
- * import { WatchedWallet } from "@chainquery/watcher"
+ * import { WatchedWallet } from "@chainquery/watch"
  *
  * const where = (wallet: WatchedWallet.WatchedWallet) =>
  *   WatchedWallet.WatchedWallet.match(wallet, { evm: (w) => w.chain, aptos: (w) => `aptos-${w.network}` })
@@ -108,7 +108,7 @@ export const WatchedWallet = Schema.Union([EvmWallet, AptosWallet]).pipe(Schema.
 /**
  * @example
  * ```ts
- * import type { WatchedWallet } from "@chainquery/watcher"
+ * import type { WatchedWallet } from "@chainquery/watch"
  *
  * const address = (wallet: WatchedWallet.WatchedWallet): string => wallet.address
  * ```
@@ -122,7 +122,7 @@ export type WatchedWallet = EvmWallet | AptosWallet
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchedWallet } from "@chainquery/watcher"
+ * import { WatchedWallet } from "@chainquery/watch"
  *
  * const wallet = Schema.decodeUnknownSync(WatchedWallet.EvmWallet)({ family: "evm", chain: "base", address: "0x" + "ab".repeat(20) })
  * WatchedWallet.key(wallet) // "evm:0x2105:0xabababababababababababababababababababab"
@@ -137,7 +137,7 @@ export const key = (wallet: WatchedWallet): string =>
  *
  * @example
  * ```ts
- * import { WatchedWallet } from "@chainquery/watcher"
+ * import { WatchedWallet } from "@chainquery/watch"
  *
  * declare const wallet: WatchedWallet.WatchedWallet
  * WatchedWallet.dedupe([wallet, { ...wallet }]).length // 1
@@ -170,7 +170,7 @@ const groupBy = <A, K>(items: Iterable<A>, keyOf: (item: A) => K | undefined): M
  *
  * @example
  * ```ts
- * import { WatchedWallet } from "@chainquery/watcher"
+ * import { WatchedWallet } from "@chainquery/watch"
  *
  * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
  * WatchedWallet.byChain(wallets).get("0x1") // the eth wallets
@@ -188,7 +188,7 @@ export const byChain = (wallets: Iterable<WatchedWallet>): Map<Chain.ChainId, Ar
  *
  * @example
  * ```ts
- * import { WatchedWallet } from "@chainquery/watcher"
+ * import { WatchedWallet } from "@chainquery/watch"
  *
  * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
  * WatchedWallet.byNetwork(wallets).get("mainnet") // the Aptos mainnet wallets

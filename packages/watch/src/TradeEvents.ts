@@ -36,7 +36,7 @@ const tradeFields = {
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const event: WatchEvent.WatchEvent
  * Schema.is(WatchEvent.TradeBought)(event) // true when event.kind is "trade.bought"
@@ -48,7 +48,7 @@ export const TradeBought = Schema.Struct({ kind: Schema.tag("trade.bought"), ...
 /**
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const seller = (event: WatchEvent.TradeBought) => event.counterparty
  * ```
@@ -62,7 +62,7 @@ export type TradeBought = typeof TradeBought.Type
  * @example
  * ```ts
  * import { Schema } from "effect"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const event: WatchEvent.WatchEvent
  * Schema.is(WatchEvent.TradeSold)(event) // true when event.kind is "trade.sold"
@@ -74,7 +74,7 @@ export const TradeSold = Schema.Struct({ kind: Schema.tag("trade.sold"), ...trad
 /**
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const buyer = (event: WatchEvent.TradeSold) => event.counterparty
  * ```
@@ -87,7 +87,7 @@ export type TradeSold = typeof TradeSold.Type
  *
  * @example
  * ```ts
- * import type { WatchEvent } from "@chainquery/watcher"
+ * import type { WatchEvent } from "@chainquery/watch"
  *
  * const paid = (event: WatchEvent.TradeEvent) => event.kind === "trade.bought" ? event.price : 0n
  * ```
@@ -102,7 +102,7 @@ export type TradeEvent = TradeBought | TradeSold
  * @example
  * ```ts
  * import type { EvmAddress, NftTrade } from "@chainquery/schema"
- * import { WatchEvent } from "@chainquery/watcher"
+ * import { WatchEvent } from "@chainquery/watch"
  *
  * declare const wallet: EvmAddress.EvmAddress // the buyer of `trade`
  * declare const trade: NftTrade.NftTrade // bought for 0.5 ETH

@@ -15,7 +15,7 @@ import type { AptosNetwork } from "./WatchedWallet.js"
  *
  * @example
  * ```ts
- * import type { LedgerClients } from "@chainquery/watcher"
+ * import type { LedgerClients } from "@chainquery/watch"
  *
  * const network = (client: LedgerClients.LedgerService) => client.network
  * ```
@@ -29,14 +29,14 @@ export type LedgerService = LedgerClient.Service
  * @example
  * ```ts
  * import { Layer } from "effect"
- * import { LedgerClients } from "@chainquery/watcher"
+ * import { LedgerClients } from "@chainquery/watch"
  *
  * const mainnet = LedgerClients.MainnetLedger.layer({ apiKey: "key" })
  * ```
  * @since 0.1.0
  */
 export class MainnetLedger extends Context.Service<MainnetLedger, LedgerService>()(
-  "@chainquery/watcher/LedgerClients/MainnetLedger"
+  "@chainquery/watch/LedgerClients/MainnetLedger"
 ) {
   /** A mainnet client on `fetch` with these options (the network is forced to `mainnet`). */
   static readonly layer = (options: Omit<LedgerClient.Options, "network">): Layer.Layer<MainnetLedger, Errors.InvalidConfig> =>
@@ -48,14 +48,14 @@ export class MainnetLedger extends Context.Service<MainnetLedger, LedgerService>
  *
  * @example
  * ```ts
- * import { LedgerClients } from "@chainquery/watcher"
+ * import { LedgerClients } from "@chainquery/watch"
  *
  * const testnet = LedgerClients.TestnetLedger.layer({ apiKey: "key" })
  * ```
  * @since 0.1.0
  */
 export class TestnetLedger extends Context.Service<TestnetLedger, LedgerService>()(
-  "@chainquery/watcher/LedgerClients/TestnetLedger"
+  "@chainquery/watch/LedgerClients/TestnetLedger"
 ) {
   /** A testnet client on `fetch` with these options (the network is forced to `testnet`). */
   static readonly layer = (options: Omit<LedgerClient.Options, "network">): Layer.Layer<TestnetLedger, Errors.InvalidConfig> =>
@@ -67,7 +67,7 @@ export class TestnetLedger extends Context.Service<TestnetLedger, LedgerService>
  *
  * @example
  * ```ts
- * import { LedgerClients } from "@chainquery/watcher"
+ * import { LedgerClients } from "@chainquery/watch"
  *
  * const client = LedgerClients.clientFor("testnet") // Effect<Option<LedgerClient>>
  * ```

@@ -1,0 +1,258 @@
+/**
+ * The watcher's engine as a `Stream`: wallet activity in batches, each change once and in order,
+ * with stable ids, reorganisation retractions and checkpoints that survive a crash.
+ *
+ * A batch is committed write-ahead before it is produced (its checkpoints, the records of its
+ * blocks, and its events kept as pending); `ack` settles it. Until a batch is acknowledged the
+ * next one is not produced, and a consumer that fails or is interrupted before acknowledging gets
+ * the same batch, with the same ids, first when the stream runs again on the same state
+ * (`redelivered: true`). Since the records of its blocks were committed, a reorganisation in
+ * between is retracted like any other.
+ *
+ * @since 0.1.0
+ */
+import type { EvmClient } from "@chainquery/evm-client"
+import { Deferred, Duration, Effect, Option, Queue, Stream } from "effect"
+import * as Backfill from "./Backfill.js"
+import * as Engine from "./Engine.js"
+import type { EngineError } from "./EngineError.js"
+import { StateStore, type StateStoreError } from "./StateStore.js"
+import { toSpec } from "./WalletSpec.js"
+import type { WatchedWallet } from "./WatchedWallet.js"
+import type { WatchEvent } from "./WatchEvent.js"
+import * as WatchSet from "./WatchSet.js"
+
+/**
+ * What a watch stream fails with: the engine could not go on (`EngineError`) or the state could
+ * not be read or written (`StateStoreError`).
+ *
+ * @example
+ * ```ts
+ * import type { Watch } from "@chainquery/watch"
+ *
+ * const describe = (error: Watch.WatchError) => `${error._tag}: ${error.message}`
+ * ```
+ * @since 0.1.0
+ */
+export type WatchError = EngineError | StateStoreError
+
+/**
+ * What to watch and how. `wallets`: a list, or a `WatchSet` to add and remove wallets while the
+ * stream runs. `interval` (default 30 seconds): the pause between two cycles. `once`: one cycle
+ * (after the backfill), then the stream ends, failing with the first chain that could not be
+ * read. `backfill`: the history of `wallets` from that block or date, produced before watching
+ * (`progress`: where its progress bar goes, none by default). The rest is `Engine.Options`
+ * (`strategy` default `"auto"`, `confirmations` default 0).
+ *
+ * @example
+ * ```ts
+ * import type { Watch, WatchedWallet } from "@chainquery/watch"
+ *
+ * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
+ * const options: Watch.Options = { wallets, interval: "10 seconds", confirmations: 2 }
+ * ```
+ * @since 0.1.0
+ */
+export interface Options extends Omit<Engine.Options, "wallets" | "strategy" | "confirmations"> {
+  readonly wallets: ReadonlyArray<WatchedWallet> | WatchSet.WatchSet
+  readonly strategy?: Engine.Strategy | undefined
+  readonly confirmations?: number | undefined
+  readonly interval?: Duration.Input | undefined
+  readonly once?: boolean | undefined
+  readonly backfill?: Backfill.From | undefined
+  readonly progress?: Backfill.ProgressOutput | undefined
+}
+
+/**
+ * Events committed together, in order, and the effect that settles them. `redelivered`: the
+ * batch was produced before and not acknowledged (the consumer failed, was interrupted, or the
+ * process died): its events are the same, with the same ids.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import type { Watch } from "@chainquery/watch"
+ *
+ * const handle = (batch: Watch.Batch) =>
+ *   Effect.forEach(batch.events, (event) => Effect.log(event.id), { discard: true }).pipe(Effect.andThen(batch.ack))
+ * ```
+ * @since 0.1.0
+ */
+export interface Batch {
+  readonly events: ReadonlyArray<WatchEvent>
+  readonly redelivered: boolean
+  /**
+   * Settles the batch: once it returns, the batch is never produced again and the next one may
+   * be. After the stream ended it still settles the batch, unless a later one was committed
+   * meanwhile; acknowledging twice does nothing more. If the state cannot be written, it fails,
+   * and so does the cycle (with `once`, the stream).
+   */
+  readonly ack: Effect.Effect<void, StateStoreError>
+}
+
+/** Where a wallet is read: its EVM chain or Aptos network. */
+const placeOf = (wallet: WatchedWallet) => wallet.family === "evm" ? wallet.chain : `aptos-${wallet.network}`
+
+/**
+ * The entries that owe a backfill, grouped by where they start and where they are read: a chain
+ * whose backfill fails is tried again without the others, whose history is then not written again.
+ */
+const byStart = (entries: ReadonlyArray<WatchSet.Entry>): ReadonlyArray<readonly [Backfill.From, ReadonlyArray<WatchSet.Entry>]> => {
+  const groups = new Map<string, [Backfill.From, Array<WatchSet.Entry>]>()
+  for (const entry of entries) {
+    if (entry.from === undefined) continue
+    const group = `${Backfill.formatFrom(entry.from)} ${placeOf(entry.wallet)}`
+    ;(groups.get(group) ?? groups.set(group, [entry.from, []]).get(group)!)[1].push(entry)
+  }
+  return [...groups.values()]
+}
+
+/** The entries of every set whose backfill is done: never run again, whichever stream reads the set. */
+const backfilled = new WeakSet<WatchSet.Entry>()
+
+const watching = (entries: ReadonlyArray<WatchSet.Entry>) =>
+  Effect.logInfo(`watching ${entries.length} wallet(s): ${entries.map((entry) => toSpec(entry.wallet)).join(" ")}`)
+
+/**
+ * The batches of `options.wallets`, forever (or one cycle with `once`), over the `EvmClient` and
+ * `StateStore` in context and the Aptos clients provided (`LedgerClients`). First a batch left
+ * unacknowledged by a run before, then the backfill (if any, or the rest of one a run before was
+ * interrupted in), then one cycle per interval. A cycle that fails is logged and tried again next
+ * interval (with `once`, the stream fails); a chain or network that cannot be read is logged and
+ * read again next cycle while the others go on. A wallet added to a `WatchSet` is read from the
+ * next cycle on: from the head, or after its history from its `from` (a failed backfill is logged
+ * and tried again next cycle, the other wallets going on). A wallet removed is no longer read (a
+ * reorganisation of blocks it had passed is still put right for it: its retractions may come).
+ *
+ * @example
+ * ```ts
+ * import { Effect, Stream } from "effect"
+ * import { Watch, type WatchedWallet } from "@chainquery/watch"
+ *
+ * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
+ * const received = Watch.batches({ wallets, interval: "15 seconds" }).pipe(
+ *   Stream.mapEffect((batch) =>
+ *     Effect.forEach(batch.events.filter((event) => event.kind === "nft.received"), (event) => Effect.log(event.id)).pipe(
+ *       Effect.andThen(batch.ack)
+ *     )
+ *   )
+ * )
+ * ```
+ * @since 0.1.0
+ */
+export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmClient.EvmClient | StateStore> =>
+  Stream.callback<Batch, WatchError, EvmClient.EvmClient | StateStore>((queue) =>
+    Effect.gen(function*() {
+      const store = yield* StateStore
+      const set = WatchSet.isWatchSet(options.wallets) ? options.wallets : yield* WatchSet.make(options.wallets)
+      const interval = Duration.fromInputUnsafe(options.interval ?? "30 seconds")
+      const once = options.once === true
+      const common = { watch: options.watch, confirmations: options.confirmations, reorgWindow: options.reorgWindow }
+
+      /**
+       * Produces one batch (the pending events of the last committed batch) and waits,
+       * interruptibly, until it is acknowledged: interrupted, it stays pending.
+       */
+      const deliver = (redelivered: boolean) => (events: ReadonlyArray<WatchEvent>) =>
+        events.length === 0 ? Effect.void : Effect.gen(function*() {
+          const sequenceOf = Effect.map(store.lastBatch, Option.match({ onNone: () => 0, onSome: (last) => last.sequence }))
+          const sequence = yield* sequenceOf
+          const acknowledged = yield* Deferred.make<void, StateStoreError>()
+          let settled = false
+          /** Clears the pending events if they are still this batch's (no later batch was committed). */
+          const settle = Effect.gen(function*() {
+            if ((yield* sequenceOf) === sequence) yield* store.clearPending
+            settled = true
+          })
+          const ack = Effect.uninterruptible(Effect.suspend(() =>
+            settled ? Effect.void : settle.pipe(
+              Effect.tapError((error) => Deferred.fail(acknowledged, error)),
+              Effect.andThen(Deferred.succeed(acknowledged, undefined))
+            )
+          ))
+          yield* Queue.offer(queue, { events, redelivered, ack })
+          yield* Deferred.await(acknowledged)
+        })
+      const backfill = (wallets: ReadonlyArray<WatchedWallet>, from: Backfill.From | undefined) =>
+        Backfill.run({ ...common, wallets, from, write: deliver(false), progress: options.progress })
+
+      const engine = yield* Engine.make({
+        ...options,
+        wallets: [],
+        strategy: options.strategy ?? "auto",
+        confirmations: options.confirmations ?? 0
+      })
+      yield* engine.recover(deliver(true))
+      yield* backfill((yield* set.entries).map((entry) => entry.wallet), options.backfill)
+
+      /** The entries the engine watches. */
+      let watched: ReadonlyArray<WatchSet.Entry> | undefined
+      /**
+       * The set as it is now: the entries added with a `from` are backfilled first (one that fails
+       * is left out until it succeeds: logged, tried again next cycle; with `once` it fails).
+       */
+      const follow = Effect.gen(function*() {
+        const entries = yield* set.entries
+        for (const [from, group] of byStart(entries.filter((entry) => !backfilled.has(entry)))) {
+          const wallets = group.map((entry) => entry.wallet)
+          yield* backfill(wallets, from).pipe(
+            Effect.andThen(Effect.sync(() => group.forEach((entry) => backfilled.add(entry)))),
+            Effect.catch((error) =>
+              once ? Effect.fail(error) : Effect.logWarning(
+                `backfill of ${wallets.map(toSpec).join(" ")} from ${Backfill.formatFrom(from)} failed (${error.message}); tried again next cycle`
+              )
+            )
+          )
+        }
+        const ready = entries.filter((entry) => entry.from === undefined || backfilled.has(entry))
+        if (watched !== undefined && ready.length === watched.length && ready.every((entry, i) => entry === watched![i])) return
+        yield* engine.setWallets(ready.map((entry) => entry.wallet))
+        watched = ready
+        yield* watching(ready)
+      })
+
+      const cycle = Effect.gen(function*() {
+        yield* follow
+        const result = yield* engine.cycle
+        if (result.events.length === 0) yield* engine.commit(result.batch)
+        else {
+          yield* engine.commitAhead(result)
+          yield* deliver(false)(result.events)
+        }
+        if (once && result.failed.length > 0) return yield* Effect.fail(result.failed[0]!)
+      })
+
+      if (once) {
+        yield* cycle
+        return yield* Queue.end(queue)
+      }
+      while (true) {
+        yield* cycle.pipe(
+          Effect.catch((error) => Effect.logError(`cycle failed; retrying in ${Duration.format(interval)}`, error))
+        )
+        yield* Effect.sleep(interval)
+      }
+    })
+  )
+
+/**
+ * The events of `Watch.batches`, one by one, each batch acknowledged when the element after its
+ * last event is pulled, that is once the consumer is done with its last event. At least once: a
+ * consumer that fails or is interrupted in the middle of a batch gets that whole batch again when
+ * the stream runs again on the same state (de-duplicate by `id` if that matters).
+ *
+ * @example
+ * ```ts
+ * import { Effect, Stream } from "effect"
+ * import { Watch, type WatchedWallet } from "@chainquery/watch"
+ *
+ * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
+ * const sent = Watch.events({ wallets }).pipe(
+ *   Stream.filter((event) => event.kind === "nft.sent"),
+ *   Stream.mapEffect((event) => Effect.log(event.id))
+ * )
+ * ```
+ * @since 0.1.0
+ */
+export const events = (options: Options): Stream.Stream<WatchEvent, WatchError, EvmClient.EvmClient | StateStore> =>
+  Stream.flatMap(batches(options), (batch) => Stream.concat(Stream.fromArray(batch.events), Stream.fromEffectDrain(batch.ack)))

@@ -1,0 +1,109 @@
+/**
+ * The wallets a running `Watch.batches` stream watches, to add and remove while it runs: the
+ * stream reads the set before each cycle, so a change takes effect at the next one, without
+ * restarting the stream for the other wallets.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Ref } from "effect"
+import type { From } from "./Backfill.js"
+import { dedupe, key, type WatchedWallet } from "./WatchedWallet.js"
+
+/**
+ * One wallet of a set, and where a wallet added to a running stream starts: with `from`, its
+ * history from that block or date is backfilled first; without, it starts at the head (a
+ * baseline: its events appear from the next block on). A wallet the state already has a
+ * checkpoint for goes on from there.
+ *
+ * @example
+ * ```ts
+ * import type { WatchSet, WatchedWallet } from "@chainquery/watch"
+ *
+ * declare const wallet: WatchedWallet.WatchedWallet
+ * const entry: WatchSet.Entry = { wallet, from: { _tag: "Block", block: 19_000_000n } }
+ * ```
+ * @since 0.1.0
+ */
+export interface Entry {
+  readonly wallet: WatchedWallet
+  readonly from?: From | undefined
+}
+
+/**
+ * A mutable set of wallets (by `WatchedWallet.key`), shared between a stream and whoever adds or
+ * removes wallets while it runs.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { WatchSet, type WatchedWallet } from "@chainquery/watch"
+ *
+ * declare const alice: WatchedWallet.WatchedWallet
+ * const program = Effect.gen(function*() {
+ *   const set = yield* WatchSet.make([])
+ *   yield* set.add(alice)
+ *   yield* set.remove(alice)
+ * })
+ * ```
+ * @since 0.1.0
+ */
+export interface WatchSet {
+  readonly _tag: "WatchSet"
+  /** The wallets in the set, in the order they were added. */
+  readonly entries: Effect.Effect<ReadonlyArray<Entry>>
+  /** Adds a wallet (from the head, or backfilled from `from`); adding one already there changes nothing. */
+  readonly add: (wallet: WatchedWallet, options?: { readonly from?: From | undefined }) => Effect.Effect<void>
+  /** Removes a wallet: no event of it is produced from the next cycle on. Its checkpoint is kept. */
+  readonly remove: (wallet: WatchedWallet) => Effect.Effect<void>
+}
+
+/**
+ * Makes a set holding `wallets` (repeated ones once).
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { WatchSet, type WatchedWallet } from "@chainquery/watch"
+ *
+ * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
+ * const count = Effect.gen(function*() {
+ *   const set = yield* WatchSet.make(wallets)
+ *   return (yield* set.entries).length
+ * })
+ * ```
+ * @since 0.1.0
+ */
+export const make = (wallets: Iterable<WatchedWallet>): Effect.Effect<WatchSet> =>
+  Effect.map(
+    Ref.make<ReadonlyMap<string, Entry>>(new Map(dedupe(wallets).map((wallet) => [key(wallet), { wallet }] as const))),
+    (ref): WatchSet => ({
+      _tag: "WatchSet",
+      entries: Effect.map(Ref.get(ref), (entries) => [...entries.values()]),
+      add: (wallet, options) =>
+        Ref.update(ref, (entries) =>
+          entries.has(key(wallet))
+            ? entries
+            : new Map([...entries, [key(wallet), options?.from === undefined ? { wallet } : { wallet, from: options.from }]])),
+      remove: (wallet) =>
+        Ref.update(ref, (entries) => {
+          if (!entries.has(key(wallet))) return entries
+          const next = new Map(entries)
+          next.delete(key(wallet))
+          return next
+        })
+    })
+  )
+
+/**
+ * Whether a value is a `WatchSet` (and not a plain list of wallets).
+ *
+ * @example
+ * ```ts
+ * import { WatchSet } from "@chainquery/watch"
+ *
+ * WatchSet.isWatchSet([]) // false
+ * ```
+ * @since 0.1.0
+ */
+export const isWatchSet = (value: unknown): value is WatchSet =>
+  typeof value === "object" && value !== null && "_tag" in value && value._tag === "WatchSet"

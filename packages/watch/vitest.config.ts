@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Property tests and tests over HTTP run long on a busy 2-core machine; a timeout is a failure
+    // to investigate, not a speed check (speed is measured by `./run bench`).
+    testTimeout: 60_000,
+    // Two test files at a time, where vitest's default on 2 cores is one: most of these tests wait
+    // on child processes and HTTP, so the suite takes about 310 s instead of 560 s. Their bounds are
+    // sized for a loaded machine (see the e2e tests' timeouts).
+    maxWorkers: 2,
+    hookTimeout: 60_000,
+    passWithNoTests: true,
+    reporters: ["default", ["json", { outputFile: ".vitest-results/results.json" }]]
+  }
+})
