@@ -237,9 +237,11 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
 
 /**
  * The events of `Watch.batches`, one by one, each batch acknowledged when the element after its
- * last event is pulled, that is once the consumer is done with its last event. At least once: a
- * consumer that fails or is interrupted in the middle of a batch gets that whole batch again when
- * the stream runs again on the same state (de-duplicate by `id` if that matters).
+ * last event is pulled: once the consumer is done with its last event, if it pulls one element
+ * at a time (`Stream.mapEffect`, `Stream.runForEach`; an operator that pulls ahead, such as
+ * `Stream.buffer` or a concurrent `mapEffect`, acknowledges earlier). At least once: a consumer
+ * that fails or is interrupted in the middle of a batch gets that whole batch again when the
+ * stream runs again on the same state (de-duplicate by `id` if that matters).
  *
  * @example
  * ```ts

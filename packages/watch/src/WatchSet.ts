@@ -11,9 +11,10 @@ import { dedupe, key, type WatchedWallet } from "./WatchedWallet.js"
 
 /**
  * One wallet of a set, and where a wallet added to a running stream starts: with `from`, its
- * history from that block or date is backfilled first; without, it starts at the head (a
- * baseline: its events appear from the next block on). A wallet the state already has a
- * checkpoint for goes on from there.
+ * history from that block or date is produced first (once per entry, whichever stream reads the
+ * set; up to its checkpoint, for a wallet the state already has one for); without, it starts at
+ * the head (a baseline: its events appear from the next block on), or goes on from its
+ * checkpoint if the state has one.
  *
  * @example
  * ```ts
@@ -53,7 +54,10 @@ export interface WatchSet {
   readonly entries: Effect.Effect<ReadonlyArray<Entry>>
   /** Adds a wallet (from the head, or backfilled from `from`); adding one already there changes nothing. */
   readonly add: (wallet: WatchedWallet, options?: { readonly from?: From | undefined }) => Effect.Effect<void>
-  /** Removes a wallet: no event of it is produced from the next cycle on. Its checkpoint is kept. */
+  /**
+   * Removes a wallet: it is no longer read from the next cycle on (a reorganisation of blocks it
+   * had passed is still put right for it, so its retractions may come). Its checkpoint is kept.
+   */
   readonly remove: (wallet: WatchedWallet) => Effect.Effect<void>
 }
 
