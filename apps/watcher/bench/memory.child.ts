@@ -1,7 +1,10 @@
 /**
- * One measured watcher process for `memory.bench.ts` (run with `node --expose-gc`): an engine
- * (`auto`, no confirmations, transfers) over an `EvmClient` pointed at the simulator and a state
- * store in a SQLite file, watching the wallets listed in a JSON file; after `cycles` cycles (the
+ * One measured watcher process for `memory.bench.ts` (run with `node --expose-gc`): the modules
+ * of the CLI loaded (as in a `chainquery-watcher` process: its fixed memory sets how V8 grows the
+ * heap, so the per-wallet figure compares with the runs before the engine moved into
+ * `@chainquery/watch`), the wallets in a `WatchSet` (what `Watch.batches` holds per wallet), an
+ * engine (`auto`, no confirmations, transfers) over an `EvmClient` pointed at the simulator and a
+ * state store in a SQLite file, watching the wallets listed in a JSON file; after `cycles` cycles (the
  * world advanced one block before each), a full garbage collection, then one JSON line on
  * stdout: `{ "rss", "heapUsed", "external", "peakHeap" }` in bytes, `peakHeap` being the largest
  * V8 heap (committed) seen at the end of a cycle, before any forced collection.
@@ -10,7 +13,8 @@
  */
 import { EvmClient } from "@chainquery/evm-client"
 import { EvmAddress } from "@chainquery/schema"
-import { Engine, StateStore, type WatchedWallet } from "@chainquery/watch"
+import { Engine, StateStore, type WatchedWallet, WatchSet } from "@chainquery/watch"
+import "@chainquery/watcher"
 import { Effect, Layer, Schema } from "effect"
 import { readFileSync } from "node:fs"
 
@@ -22,7 +26,7 @@ const gc = globalThis.gc
 if (gc === undefined) throw new Error("run with node --expose-gc")
 
 const decodeAddresses = Schema.decodeUnknownSync(Schema.Array(EvmAddress.EvmAddress))
-/** What the measurement must not let be collected: the engine (and, through it, its wallets). */
+/** What the measurement must not let be collected: the set and the engine (and, through them, the wallets). */
 const kept: Array<unknown> = []
 
 const collect = async () => {
@@ -36,8 +40,9 @@ const program = Effect.gen(function*() {
   yield* Effect.promise(collect)
   const wallets = decodeAddresses(JSON.parse(readFileSync(walletsFile, "utf8")))
     .map((address): WatchedWallet.EvmWallet => ({ family: "evm", chain: "0x1", address }))
+  const set = yield* WatchSet.make(wallets)
   const engine = yield* Engine.make({ wallets, strategy: "auto", confirmations: 0, watch: ["transfers"] })
-  kept.push(engine)
+  kept.push(set, engine)
   let peakHeap = 0
   for (let cycle = 0; cycle < Number(cyclesArg); cycle++) {
     if (cycle > 0) yield* Effect.promise(() => fetch(`${url}/__sim/advance?blocks=1`, { method: "POST" }).then((response) => response.text()))
