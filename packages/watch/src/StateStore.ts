@@ -17,12 +17,17 @@
  * trace. Node prints an ExperimentalWarning when the module is loaded: that one warning (and only
  * it) is suppressed.
  *
+ * {@link layerMemory} keeps the same state in memory instead, with no SQLite, for tests and runs
+ * that need no durability: it behaves exactly as a SQLite store, and is gone when released.
+ *
  * @since 0.1.0
  */
 import type { Chain, DefiPositions } from "@chainquery/schema"
 import { Clock, Context, type DateTime, Effect, Layer, Option, Schema } from "effect"
+import { memoryTables } from "./internal/memoryTables.js"
 import { openDatabase } from "./internal/sqlite.js"
 import { stateTables } from "./internal/stateTables.js"
+import type { StateTables } from "./internal/tables.js"
 import type { NftEvent } from "./NftEvents.js"
 import type { TradeEvent } from "./TradeEvents.js"
 import type { EvmWallet, WatchedWallet } from "./WatchedWallet.js"
@@ -212,7 +217,8 @@ export interface LastBatch {
 }
 
 /**
- * Options of a file-backed store: how many recent block hashes to keep per chain (default 256).
+ * Options of a store: how many recent blocks (their hashes, and their events) to keep per chain
+ * (default 256).
  *
  * @example
  * ```ts
@@ -231,8 +237,8 @@ const failure = (operation: StateStoreError["operation"]) => (cause: unknown) =>
 
 const read = <A>(body: () => A) => Effect.try({ try: body, catch: failure("read") })
 
-/** The service over the tables of an open database. */
-const make = (tables: ReturnType<typeof stateTables>): StateStore["Service"] =>
+/** The service over a store's tables (SQLite's or memory's). */
+const make = (tables: StateTables): StateStore["Service"] =>
   StateStore.of({
     checkpoints: read(tables.checkpoints),
     checkpoint: (wallet) => read(() => Option.fromUndefinedOr(tables.checkpoint(wallet))),
@@ -247,10 +253,14 @@ const make = (tables: ReturnType<typeof stateTables>): StateStore["Service"] =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.try({ try: () => tables.commit(batch, now), catch: failure("commit") }))
   })
 
-const acquire = (path: string, options: Options | undefined) => {
+/** The number of blocks to keep: a whole number, at least 1, 256 unless given. */
+const keepBlocksOf = (options: Options | undefined): number => {
   const wanted = options?.keepBlocks ?? 256
-  const keepBlocks = Number.isFinite(wanted) ? Math.max(1, Math.floor(wanted)) : 256
-  return Effect.acquireRelease(
+  return Number.isFinite(wanted) ? Math.max(1, Math.floor(wanted)) : 256
+}
+
+const acquire = (path: string, options: Options | undefined) =>
+  Effect.acquireRelease(
     Effect.try({
       try: () => openDatabase(path),
       catch: (cause) =>
@@ -263,8 +273,23 @@ const acquire = (path: string, options: Options | undefined) => {
     (db) => Effect.sync(() => {
       if (db.isOpen) db.close()
     })
-  ).pipe(Effect.map((db) => make(stateTables(db, keepBlocks))))
-}
+  ).pipe(Effect.map((db) => make(stateTables(db, keepBlocksOf(options)))))
+
+/**
+ * A new, empty store in memory (no SQLite), as a service value: it lives as long as the value is
+ * used. `StateStore.layerMemory` provides one; this one also takes {@link Options}.
+ *
+ * @example
+ * ```ts
+ * import { Layer } from "effect"
+ * import { StateStore } from "@chainquery/watch"
+ *
+ * const small = Layer.effect(StateStore.StateStore, StateStore.makeMemory({ keepBlocks: 16 }))
+ * ```
+ * @since 0.1.0
+ */
+export const makeMemory = (options?: Options): Effect.Effect<StateStore["Service"]> =>
+  Effect.sync(() => make(memoryTables(keepBlocksOf(options))))
 
 /**
  * The state store service. Read the checkpoints at start, then `commit` once per cycle, after
@@ -310,8 +335,12 @@ export class StateStore extends Context.Service<StateStore, {
   static readonly layer = (path: string, options?: Options): Layer.Layer<StateStore, StateStoreError> =>
     Layer.effect(StateStore, acquire(path, options))
 
-  /** A store in memory, gone when the layer is released: for tests and runs that must keep no state. */
-  static readonly layerMemory: Layer.Layer<StateStore, StateStoreError> = Layer.effect(StateStore, acquire(":memory:", undefined))
+  /**
+   * A store in memory with no SQLite (keeping 256 blocks per chain), gone when the layer is
+   * released: for tests and runs that need no durability. SQLite's own in-memory database is
+   * `StateStore.layer(":memory:")`.
+   */
+  static readonly layerMemory: Layer.Layer<StateStore, StateStoreError> = Layer.effect(StateStore, makeMemory())
 }
 
 /**
@@ -328,7 +357,8 @@ export class StateStore extends Context.Service<StateStore, {
 export const layer = StateStore.layer
 
 /**
- * Same as `StateStore.layerMemory`: a store in memory.
+ * Same as `StateStore.layerMemory`: a store in memory with no SQLite, gone when the layer is
+ * released (SQLite's in-memory database is `StateStore.layer(":memory:")`).
  *
  * @example
  * ```ts

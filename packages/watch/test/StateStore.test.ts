@@ -1,9 +1,10 @@
 /**
- * The state store: reads what was committed; a commit is atomic (a failure inside the
- * transaction leaves the previous state); a committed batch survives `kill -9` of the process,
- * and a process killed at a random moment leaves a consistent state; only SQLite's
- * ExperimentalWarning is suppressed. The store's connection has the settings the README promises
- * (WAL, `synchronous = FULL`, an exclusive lock), and a released store is one file.
+ * The state store, in a SQLite file and in memory alike: reads what was committed; a commit is
+ * atomic (a failure inside the transaction leaves the previous state). The SQLite file: a committed
+ * batch survives `kill -9` of the process, and a process killed at a random moment leaves a
+ * consistent state; only SQLite's ExperimentalWarning is suppressed. The store's connection has
+ * the settings the README promises (WAL, `synchronous = FULL`, an exclusive lock), and a released
+ * store is one file.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
@@ -15,7 +16,7 @@ import type { Readable } from "node:stream"
 import { fileURLToPath } from "node:url"
 import { afterAll } from "vitest"
 import { loadSqlite } from "../src/internal/sqlite.js"
-import { StateStore, type WatchedWallet, WatchEvent } from "../src/index.js"
+import { StateStore, WatchedWallet, WatchEvent } from "../src/index.js"
 import { alice, aptosAlice, nftTransfer, summary } from "./fixtures.js"
 
 const child = fileURLToPath(new URL("./support/commit-and-die.mjs", import.meta.url))
@@ -35,18 +36,31 @@ const base: WatchedWallet.EvmWallet = { family: "evm", chain: "0x2105", address:
 const aptos: WatchedWallet.AptosWallet = { family: "aptos", network: "testnet", address: aptosAlice }
 const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`
 
-const snapshot = (path: string) =>
-  Effect.gen(function*() {
-    const store = yield* StateStore.StateStore
-    return {
-      checkpoints: yield* store.checkpoints,
-      blocks: yield* store.blockHashes("0x1"),
-      defi: yield* store.defiSnapshot(evm),
-      last: yield* store.lastBatch
-    }
-  }).pipe(Effect.provide(StateStore.layer(path)))
+/** The checkpoints, the hashes of 0x1, the DeFi snapshot of `evm` and the last batch. */
+const readBack = Effect.gen(function*() {
+  const store = yield* StateStore.StateStore
+  return {
+    checkpoints: yield* store.checkpoints,
+    blocks: yield* store.blockHashes("0x1"),
+    defi: yield* store.defiSnapshot(evm),
+    last: yield* store.lastBatch
+  }
+})
 
-describe("StateStore", () => {
+const snapshot = (path: string) => readBack.pipe(Effect.provide(StateStore.layer(path)))
+
+/** Both implementations, as a fresh store with the given options. */
+const implementations = [
+  { name: "a SQLite file", store: (options?: StateStore.Options) => StateStore.layer(tempFile(), options) },
+  {
+    name: "memory",
+    // `layerMemory` itself unless options are given.
+    store: (options?: StateStore.Options) =>
+      options === undefined ? StateStore.layerMemory : Layer.effect(StateStore.StateStore, StateStore.makeMemory(options))
+  }
+]
+
+for (const { name, store: fresh } of implementations) describe(`StateStore in ${name}`, () => {
   it.effect("a fresh store is empty", () =>
     Effect.gen(function*() {
       const store = yield* StateStore.StateStore
@@ -55,7 +69,7 @@ describe("StateStore", () => {
       assert.deepStrictEqual(yield* store.blockHashes("0x1"), [])
       assert.isTrue(Option.isNone(yield* store.defiSnapshot(evm)))
       assert.isTrue(Option.isNone(yield* store.lastBatch))
-    }).pipe(Effect.provide(StateStore.layerMemory)))
+    }).pipe(Effect.provide(fresh())))
 
   it.effect("reads back checkpoints, block hashes, DeFi snapshots and the last batch", () =>
     Effect.gen(function*() {
@@ -94,7 +108,7 @@ describe("StateStore", () => {
       // A later checkpoint moves the position; `since` stays what the first one said.
       assert.deepStrictEqual(Option.map(yield* store.checkpoint(evm), (c) => [c.position, c.since]), Option.some([19_000_001n, 19_000_000n]))
       assert.deepStrictEqual(Option.map(yield* store.checkpoint(base), (c) => c.position), Option.some(12n))
-    }).pipe(Effect.provide(StateStore.layerMemory)))
+    }).pipe(Effect.provide(fresh())))
 
   it.effect("keeps the last N block hashes per chain; forgetBlocks drops orphaned ones", () =>
     Effect.gen(function*() {
@@ -105,7 +119,7 @@ describe("StateStore", () => {
       assert.deepStrictEqual((yield* store.blockHashes("0x89")).map((b) => b.hash), [hash(9)])
       yield* store.commit({ forgetBlocks: [{ chain: "0x1", fromBlock: 4n }], blocks: [{ chain: "0x1", number: 4n, hash: hash(44) }], eventIds: [] })
       assert.deepStrictEqual((yield* store.blockHashes("0x1")).map((b) => b.hash), [hash(3), hash(44)])
-    }).pipe(Effect.provide(StateStore.layer(tempFile(), { keepBlocks: 3 }))))
+    }).pipe(Effect.provide(fresh({ keepBlocks: 3 }))))
 
   it.effect("keeps the events emitted per recent block: replaced, removed when empty, forgotten and pruned like the hashes", () =>
     Effect.gen(function*() {
@@ -122,22 +136,17 @@ describe("StateStore", () => {
       assert.deepStrictEqual((yield* store.blockEvents("0x1")).map((b) => b.number), [4n, 5n])
       yield* store.commit({ forgetBlocks: [{ chain: "0x1", fromBlock: 5n }], eventIds: [] })
       assert.deepStrictEqual((yield* store.blockEvents("0x1")).map((b) => b.number), [4n])
-    }).pipe(Effect.provide(StateStore.layer(tempFile(), { keepBlocks: 3 }))))
+    }).pipe(Effect.provide(fresh({ keepBlocks: 3 }))))
 
   it.effect("a commit is atomic: a failure inside the transaction leaves the previous state", () =>
     Effect.gen(function*() {
-      const path = tempFile()
-      const write = (batch: StateStore.Batch) =>
-        Effect.gen(function*() {
-          const store = yield* StateStore.StateStore
-          return yield* store.commit(batch)
-        }).pipe(Effect.provide(StateStore.layer(path)))
+      const { commit: write } = yield* StateStore.StateStore
       yield* write({
         checkpoints: [{ wallet: evm, position: 100n, hash: hash(100) }],
         blocks: [{ chain: "0x1", number: 100n, hash: hash(100) }],
         eventIds: ["first"]
       })
-      const before = yield* snapshot(path)
+      const before = yield* readBack
       // The checkpoints and event ids are written first; the block number does not fit SQLite's
       // 64-bit integers, so the transaction fails half-way and must be rolled back.
       const error = yield* Effect.flip(write({
@@ -148,12 +157,14 @@ describe("StateStore", () => {
       }))
       assert.strictEqual(error._tag, "StateStoreError")
       assert.strictEqual(error.operation, "commit")
-      assert.deepStrictEqual(yield* snapshot(path), before)
+      assert.deepStrictEqual(yield* readBack, before)
       assert.strictEqual(Option.getOrThrow(before.last).sequence, 1)
       const after = yield* write({ checkpoints: [{ wallet: evm, position: 101n, hash: hash(101) }], eventIds: ["second"] })
       assert.strictEqual(after.sequence, 2, "the store is usable after a failed commit")
-    }))
+    }).pipe(Effect.provide(fresh())))
+})
 
+describe("StateStore in a SQLite file", () => {
   it.effect("a state file from a newer watcher is refused with a StateStoreError", () =>
     Effect.gen(function*() {
       const path = tempFile()

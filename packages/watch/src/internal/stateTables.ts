@@ -4,28 +4,14 @@
  *
  * @internal
  */
-import { type Chain, DefiPositions } from "@chainquery/schema"
-import { DateTime, Schema } from "effect"
+import type { Chain } from "@chainquery/schema"
+import { DateTime } from "effect"
 import type { DatabaseSync, SQLOutputValue } from "node:sqlite"
-import { NftReceived, NftSent } from "../NftEvents.js"
-import { TradeBought, TradeSold } from "../TradeEvents.js"
-import { WatchEvent } from "../WatchEvent.js"
 import type { BackfillProgress, Batch, BlockEvents, BlockHash, Checkpoint, DefiSnapshot, LastBatch } from "../StateStore.js"
-import { type EvmWallet, WatchedWallet } from "../WatchedWallet.js"
+import type { EvmWallet, WatchedWallet } from "../WatchedWallet.js"
+import type { WatchEvent } from "../WatchEvent.js"
 import { transaction } from "./sqlite.js"
-
-const scopeOf = (wallet: WatchedWallet): string => wallet.family === "evm" ? wallet.chain : `aptos:${wallet.network}`
-const decodeWallet = Schema.decodeUnknownSync(WatchedWallet)
-const summariesJson = Schema.fromJsonString(DefiPositions.DefiPositionsSummary)
-const encodeSummaries = Schema.encodeSync(summariesJson)
-const decodeSummaries = Schema.decodeUnknownSync(summariesJson)
-
-const eventsJson = Schema.fromJsonString(Schema.Array(Schema.Union([NftReceived, NftSent, TradeBought, TradeSold])))
-const encodeEvents = Schema.encodeSync(eventsJson)
-const pendingJson = Schema.fromJsonString(WatchEvent)
-const encodePending = Schema.encodeSync(pendingJson)
-const decodePending = Schema.decodeUnknownSync(pendingJson)
-const decodeEvents = Schema.decodeUnknownSync(eventsJson)
+import { decodeEvents, decodePending, decodeSummaries, encodeEvents, encodePending, encodeSummaries, scopeOf, walletOf } from "./stateCodecs.js"
 
 const bigintOf = (value: SQLOutputValue | undefined): bigint => typeof value === "bigint" ? value : BigInt(String(value))
 const stringOf = (value: SQLOutputValue | undefined): string => String(value)
@@ -33,11 +19,6 @@ const stringOf = (value: SQLOutputValue | undefined): string => String(value)
 const sinceOf = (value: SQLOutputValue | undefined): bigint => value === null || value === undefined ? 0n : bigintOf(value)
 const nullableBigint = (value: SQLOutputValue | undefined): bigint | null => value === null || value === undefined ? null : bigintOf(value)
 const hashOf = (value: SQLOutputValue | undefined): string | null => value === null || value === undefined ? null : String(value)
-
-const walletOf = (scope: string, address: string): WatchedWallet =>
-  decodeWallet(scope.startsWith("aptos:")
-    ? { family: "aptos", network: scope.slice("aptos:".length), address }
-    : { family: "evm", chain: scope, address })
 
 /** The operations of the state store over `db`, keeping `keepBlocks` block hashes per chain. */
 export const stateTables = (db: DatabaseSync, keepBlocks: number) => {

@@ -1,0 +1,43 @@
+/**
+ * How the state's values are kept, whichever the store: the JSON text of DeFi summaries, of the
+ * events of a block and of pending events, and a wallet's keys (its scope, then its address). The
+ * SQLite store keeps them in its file; the memory store keeps the same text, so both read back
+ * equal values.
+ *
+ * @internal
+ */
+import { DefiPositions } from "@chainquery/schema"
+import { Schema } from "effect"
+import { NftReceived, NftSent } from "../NftEvents.js"
+import { TradeBought, TradeSold } from "../TradeEvents.js"
+import { WatchEvent } from "../WatchEvent.js"
+import { WatchedWallet } from "../WatchedWallet.js"
+
+const summariesJson = Schema.fromJsonString(DefiPositions.DefiPositionsSummary)
+/** A DeFi snapshot's summaries as JSON text. */
+export const encodeSummaries = Schema.encodeSync(summariesJson)
+/** A DeFi snapshot's summaries from JSON text. */
+export const decodeSummaries = Schema.decodeUnknownSync(summariesJson)
+
+const eventsJson = Schema.fromJsonString(Schema.Array(Schema.Union([NftReceived, NftSent, TradeBought, TradeSold])))
+/** The events emitted from a block as JSON text. */
+export const encodeEvents = Schema.encodeSync(eventsJson)
+/** The events emitted from a block, from JSON text. */
+export const decodeEvents = Schema.decodeUnknownSync(eventsJson)
+
+const pendingJson = Schema.fromJsonString(WatchEvent)
+/** A pending event as JSON text. */
+export const encodePending = Schema.encodeSync(pendingJson)
+/** A pending event from JSON text. */
+export const decodePending = Schema.decodeUnknownSync(pendingJson)
+
+/** A checkpoint's first key: the chain id, or `aptos:<network>`. */
+export const scopeOf = (wallet: WatchedWallet): string => wallet.family === "evm" ? wallet.chain : `aptos:${wallet.network}`
+
+const decodeWallet = Schema.decodeUnknownSync(WatchedWallet)
+
+/** The wallet of a row, decoded (and so checked) from its keys. */
+export const walletOf = (scope: string, address: string): WatchedWallet =>
+  decodeWallet(scope.startsWith("aptos:")
+    ? { family: "aptos", network: scope.slice("aptos:".length), address }
+    : { family: "evm", chain: scope, address })
