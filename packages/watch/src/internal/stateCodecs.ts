@@ -8,8 +8,8 @@
  */
 import { DefiPositions } from "@chainquery/schema"
 import { Schema } from "effect"
-import { NftReceived, NftSent } from "../NftEvents.js"
-import { TradeBought, TradeSold } from "../TradeEvents.js"
+import { type NftEvent, NftReceived, NftSent } from "../NftEvents.js"
+import { TradeBought, type TradeEvent, TradeSold } from "../TradeEvents.js"
 import { WatchEvent } from "../WatchEvent.js"
 import { WatchedWallet } from "../WatchedWallet.js"
 
@@ -21,15 +21,15 @@ export const decodeSummaries = Schema.decodeUnknownSync(summariesJson)
 
 const eventsJson = Schema.fromJsonString(Schema.Array(Schema.Union([NftReceived, NftSent, TradeBought, TradeSold])))
 /** The events emitted from a block as JSON text. */
-export const encodeEvents = Schema.encodeSync(eventsJson)
+export const encodeEvents: (events: ReadonlyArray<NftEvent | TradeEvent>) => string = Schema.encodeSync(eventsJson)
 /** The events emitted from a block, from JSON text. */
-export const decodeEvents = Schema.decodeUnknownSync(eventsJson)
+export const decodeEvents: (text: unknown) => ReadonlyArray<NftEvent | TradeEvent> = Schema.decodeUnknownSync(eventsJson)
 
 const pendingJson = Schema.fromJsonString(WatchEvent)
 /** A pending event as JSON text. */
-export const encodePending = Schema.encodeSync(pendingJson)
+export const encodePending: (event: WatchEvent) => string = Schema.encodeSync(pendingJson)
 /** A pending event from JSON text. */
-export const decodePending = Schema.decodeUnknownSync(pendingJson)
+export const decodePending: (text: unknown) => WatchEvent = Schema.decodeUnknownSync(pendingJson)
 
 /** A checkpoint's first key: the chain id, or `aptos:<network>`. */
 export const scopeOf = (wallet: WatchedWallet): string => wallet.family === "evm" ? wallet.chain : `aptos:${wallet.network}`
