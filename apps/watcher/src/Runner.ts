@@ -106,7 +106,8 @@ export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
   // is committed); writing a batch's events, waiting until stdout took them, and settling the
   // batch may not. A chain that could not be read is logged and read again next cycle; with
   // `once` it fails the run, after the other chains' events are printed and committed. A failed
-  // cycle is logged and read again next interval; only a lost output stops the loop.
+  // cycle is logged and read again next interval; only a failed backfill (or a batch left by a run
+  // before that cannot be settled) and a lost output stop the loop.
   const loop = Watch.batches({
     wallets: config.wallets,
     interval: config.interval,

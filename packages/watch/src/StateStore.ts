@@ -248,6 +248,7 @@ const make = (tables: StateTables): StateStore["Service"] =>
     pendingEvents: read(tables.pendingEvents),
     backfills: read(tables.backfills),
     clearPending: Effect.try({ try: tables.clearPending, catch: failure("commit") }),
+    settle: (sequence) => Effect.try({ try: () => tables.settle(sequence), catch: failure("commit") }),
     lastBatch: read(() => Option.fromUndefinedOr(tables.lastBatch())),
     commit: (batch) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.try({ try: () => tables.commit(batch, now), catch: failure("commit") }))
@@ -292,8 +293,9 @@ export const makeMemory = (options?: Options): Effect.Effect<StateStore["Service
   Effect.sync(() => make(memoryTables(keepBlocksOf(options))))
 
 /**
- * The state store service. Read the checkpoints at start, then `commit` once per cycle, after
- * the cycle's events were written.
+ * The state store service. Read the checkpoints at start, then `commit` once per cycle: with the
+ * cycle's events as `pending` before they are written (write-ahead), then `clearPending` (or
+ * `settle`) once they are; or without them, after they are written.
  *
  * @example
  * ```ts
@@ -326,6 +328,11 @@ export class StateStore extends Context.Service<StateStore, {
   readonly backfills: Effect.Effect<ReadonlyArray<BackfillProgress>, StateStoreError>
   /** Forgets the pending events, once they are written. */
   readonly clearPending: Effect.Effect<void, StateStoreError>
+  /**
+   * Forgets the pending events if the last committed batch is still the one of that `sequence`,
+   * in one step: what acknowledging a batch does, harmless once a later batch was committed.
+   */
+  readonly settle: (sequence: number) => Effect.Effect<void, StateStoreError>
   /** The last committed batch, `None` before the first commit. */
   readonly lastBatch: Effect.Effect<Option.Option<LastBatch>, StateStoreError>
   /** Writes a batch in one transaction (all or nothing) and returns it as the new last batch. */

@@ -85,7 +85,8 @@ export interface Batch {
    * Settles the batch: once it returns, the batch is never produced again and the next one may
    * be. After the stream ended it still settles the batch, unless a later one was committed
    * meanwhile; acknowledging twice does nothing more. If the state cannot be written, it fails,
-   * and so does the cycle (with `once`, the stream).
+   * and so does the cycle that produced the batch (logged and tried again; before the first cycle
+   * or with `once`, the stream fails).
    */
   readonly ack: Effect.Effect<void, StateStoreError>
 }
@@ -117,11 +118,15 @@ const watching = (entries: ReadonlyArray<WatchSet.Entry>) =>
  * The batches of `options.wallets`, forever (or one cycle with `once`), over the `EvmClient` and
  * `StateStore` in context and the Aptos clients provided (`LedgerClients`). First a batch left
  * unacknowledged by a run before, then the backfill (if any, or the rest of one a run before was
- * interrupted in), then one cycle per interval. A cycle that fails is logged and tried again next
- * interval (with `once`, the stream fails); a chain or network that cannot be read is logged and
- * read again next cycle while the others go on. A wallet added to a `WatchSet` is read from the
+ * interrupted in; if either fails, so does the stream), then one cycle per interval. A cycle that
+ * fails is logged and tried again next interval (with `once`, the stream fails); a chain or
+ * network that cannot be read is logged and read again next cycle while the others go on. Each
+ * batch must be acknowledged before the next is produced: an operator that waits for several
+ * batches before acknowledging any (`Stream.grouped`, `Stream.runCollect` of unacknowledged
+ * batches) waits forever. A wallet added to a `WatchSet` is read from the
  * next cycle on: from the head, or after its history from its `from` (a failed backfill is logged
- * and tried again next cycle, the other wallets going on). A wallet removed is no longer read (a
+ * and tried again next cycle, the other wallets going on; none if the state already reported the
+ * wallet from that block on). A wallet removed is no longer read (a
  * reorganisation of blocks it had passed is still put right for it: its retractions may come).
  *
  * @example
@@ -155,21 +160,16 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
        */
       const deliver = (redelivered: boolean) => (events: ReadonlyArray<WatchEvent>) =>
         events.length === 0 ? Effect.void : Effect.gen(function*() {
-          const sequenceOf = Effect.map(store.lastBatch, Option.match({ onNone: () => 0, onSome: (last) => last.sequence }))
-          const sequence = yield* sequenceOf
+          const sequence = Option.match(yield* store.lastBatch, { onNone: () => 0, onSome: (last) => last.sequence })
           const acknowledged = yield* Deferred.make<void, StateStoreError>()
-          let settled = false
-          /** Clears the pending events if they are still this batch's (no later batch was committed). */
-          const settle = Effect.gen(function*() {
-            if ((yield* sequenceOf) === sequence) yield* store.clearPending
-            settled = true
-          })
-          const ack = Effect.uninterruptible(Effect.suspend(() =>
-            settled ? Effect.void : settle.pipe(
+          // Clears the pending events if they are still this batch's (no later batch was committed).
+          const ack = Effect.uninterruptible(
+            store.settle(sequence).pipe(
               Effect.tapError((error) => Deferred.fail(acknowledged, error)),
-              Effect.andThen(Deferred.succeed(acknowledged, undefined))
+              Effect.andThen(Deferred.succeed(acknowledged, undefined)),
+              Effect.asVoid
             )
-          ))
+          )
           yield* Queue.offer(queue, { events, redelivered, ack })
           yield* Deferred.await(acknowledged)
         })
@@ -183,7 +183,20 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
         confirmations: options.confirmations ?? 0
       })
       yield* engine.recover(deliver(true))
-      yield* backfill((yield* set.entries).map((entry) => entry.wallet), options.backfill)
+      // `options.backfill` (or the rest of one a run before was interrupted in) for the wallets
+      // given, but those of a set with a `from` of their own: theirs comes next, in `follow`.
+      const initial = yield* set.entries
+      yield* backfill(
+        initial.filter((entry) => options.backfill === undefined || entry.from === undefined).map((entry) => entry.wallet),
+        options.backfill
+      )
+
+      /** Whether the state already reported an entry's wallet from its `from` block on: no backfill then. */
+      const covered = ({ from, wallet }: WatchSet.Entry) =>
+        from?._tag === "Block"
+          ? Effect.map(store.checkpoint(wallet), (checkpoint) =>
+            Option.isSome(checkpoint) && checkpoint.value.since !== undefined && checkpoint.value.since < from.block)
+          : Effect.succeed(false)
 
       /** The entries the engine watches. */
       let watched: ReadonlyArray<WatchSet.Entry> | undefined
@@ -193,6 +206,9 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
        */
       const follow = Effect.gen(function*() {
         const entries = yield* set.entries
+        for (const entry of entries) {
+          if (entry.from !== undefined && !backfilled.has(entry) && (yield* covered(entry))) backfilled.add(entry)
+        }
         for (const [from, group] of byStart(entries.filter((entry) => !backfilled.has(entry)))) {
           const wallets = group.map((entry) => entry.wallet)
           yield* backfill(wallets, from).pipe(
@@ -214,11 +230,9 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
       const cycle = Effect.gen(function*() {
         yield* follow
         const result = yield* engine.cycle
-        if (result.events.length === 0) yield* engine.commit(result.batch)
-        else {
-          yield* engine.commitAhead(result)
-          yield* deliver(false)(result.events)
-        }
+        // Write-ahead even without events: the commit then clears whatever may still be pending.
+        yield* engine.commitAhead(result)
+        yield* deliver(false)(result.events)
         if (once && result.failed.length > 0) return yield* Effect.fail(result.failed[0]!)
       })
 

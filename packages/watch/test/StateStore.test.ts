@@ -34,6 +34,7 @@ afterAll(() => {
 const evm: WatchedWallet.EvmWallet = { family: "evm", chain: "0x1", address: alice }
 const base: WatchedWallet.EvmWallet = { family: "evm", chain: "0x2105", address: alice }
 const aptos: WatchedWallet.AptosWallet = { family: "aptos", network: "testnet", address: aptosAlice }
+const ids = (events: ReadonlyArray<{ readonly id: string }>) => events.map((event) => event.id)
 const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`
 
 /** The checkpoints, the hashes of 0x1, the DeFi snapshot of `evm` and the last batch. */
@@ -69,6 +70,22 @@ for (const { name, store: fresh } of implementations) describe(`StateStore in ${
       assert.deepStrictEqual(yield* store.blockHashes("0x1"), [])
       assert.isTrue(Option.isNone(yield* store.defiSnapshot(evm)))
       assert.isTrue(Option.isNone(yield* store.lastBatch))
+    }).pipe(Effect.provide(fresh())))
+
+  it.effect("settle forgets the pending events only while their batch is the last committed", () =>
+    Effect.gen(function*() {
+      const store = yield* StateStore.StateStore
+      const pending = WatchEvent.fromNftTransfer("0x1", alice, nftTransfer())
+      const first = yield* store.commit({ pending, eventIds: ids(pending) })
+      yield* store.settle(first.sequence - 1)
+      assert.deepStrictEqual(yield* store.pendingEvents, pending, "another batch's ack changes nothing")
+      yield* store.settle(first.sequence)
+      assert.deepStrictEqual(yield* store.pendingEvents, [])
+      const second = yield* store.commit({ pending, eventIds: ids(pending) })
+      yield* store.settle(first.sequence)
+      assert.deepStrictEqual(yield* store.pendingEvents, pending, "a late ack of an earlier batch changes nothing")
+      yield* store.settle(second.sequence)
+      assert.deepStrictEqual(yield* store.pendingEvents, [])
     }).pipe(Effect.provide(fresh())))
 
   it.effect("reads back checkpoints, block hashes, DeFi snapshots and the last batch", () =>

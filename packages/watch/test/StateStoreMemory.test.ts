@@ -7,7 +7,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { vi } from "vitest"
+import { spawnSync } from "node:child_process"
+import { fileURLToPath } from "node:url"
 import { StateStore, WatchedWallet, WatchEvent } from "../src/index.js"
 import { alice, aptosAlice, aptosBob, bob, nftTransfer, summary, trade } from "./fixtures.js"
 
@@ -15,6 +16,30 @@ const evm: WatchedWallet.EvmWallet = { family: "evm", chain: "0x1", address: ali
 const base: WatchedWallet.EvmWallet = { family: "evm", chain: "0x2105", address: alice }
 const aptos: WatchedWallet.AptosWallet = { family: "aptos", network: "testnet", address: aptosAlice }
 const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`
+
+/**
+ * Runs the built package (`dist`, as users import it) in a Node started with node:sqlite turned
+ * off: one commit and its reads through `StateStore.<layer>`, printed as JSON.
+ */
+const withoutSqlite = (layer: string) => {
+  const script = `
+    const { Effect } = await import("effect")
+    const { StateStore } = await import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)})
+    const wallet = { family: "evm", chain: "0x1", address: ${JSON.stringify(alice)} }
+    const read = await Effect.runPromise(Effect.gen(function*() {
+      const store = yield* StateStore.StateStore
+      yield* store.commit({ checkpoints: [{ wallet, position: 7n, hash: null }], pending: [], eventIds: ["a"] })
+      const last = yield* store.lastBatch
+      return { sequence: last.value.sequence, eventIds: last.value.eventIds }
+    }).pipe(Effect.provide(StateStore.${layer})))
+    console.log(JSON.stringify({ ...read, sqlite: typeof process.getBuiltinModule("node:sqlite") }))
+  `
+  return spawnSync(process.execPath, ["--no-experimental-sqlite", "--input-type=module", "-e", script], {
+    cwd: fileURLToPath(new URL("..", import.meta.url)),
+    encoding: "utf8",
+    timeout: 60_000
+  })
+}
 const bobEth: WatchedWallet.EvmWallet = { family: "evm", chain: "0x1", address: bob }
 const bobBase: WatchedWallet.EvmWallet = { family: "evm", chain: "0x2105", address: bob }
 const polygon: WatchedWallet.EvmWallet = { family: "evm", chain: "0x89", address: alice }
@@ -104,26 +129,13 @@ const replay = Effect.gen(function*() {
 })
 
 describe("StateStore in memory", () => {
-  it("loads no SQLite: a fresh copy of the modules commits and reads back without node:sqlite", async () => {
-    vi.resetModules()
-    const asked: Array<string> = []
-    const getBuiltinModule = process.getBuiltinModule
-    process.getBuiltinModule = ((id: string) => {
-      asked.push(id)
-      return getBuiltinModule(id)
-    }) as typeof getBuiltinModule
-    try {
-      const fresh: typeof import("../src/index.js") = await import("../src/index.js")
-      const last = await Effect.runPromise(Effect.gen(function*() {
-        const store = yield* fresh.StateStore.StateStore
-        yield* store.commit(batches[0]!)
-        return yield* store.lastBatch
-      }).pipe(Effect.provide(fresh.StateStore.layerMemory)))
-      assert.deepStrictEqual(Option.map(last, (batch) => batch.eventIds), Option.some(["b", "a"]))
-    } finally {
-      process.getBuiltinModule = getBuiltinModule
-    }
-    assert.notInclude(asked, "node:sqlite")
+  it("needs no SQLite: in a Node without node:sqlite, the built package commits and reads back in memory (a SQLite store fails there)", () => {
+    const inMemory = withoutSqlite("layerMemory")
+    assert.strictEqual(inMemory.status, 0, inMemory.stderr)
+    assert.deepStrictEqual(JSON.parse(inMemory.stdout.trim()), { sequence: 1, eventIds: ["a"], sqlite: "undefined" })
+    const inSqlite = withoutSqlite("layer(\":memory:\")")
+    assert.notStrictEqual(inSqlite.status, 0)
+    assert.match(inSqlite.stderr, /sqlite/i)
   })
 
   it.effect("reads back, after the same commits, exactly what SQLite's in-memory database reads back", () =>

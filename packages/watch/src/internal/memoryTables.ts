@@ -255,6 +255,10 @@ export const memoryTables = (keepBlocks: number): StateTables => {
       state = { ...state, pending: [] }
     },
 
+    settle: (sequence: number): void => {
+      if (state.lastBatch?.sequence === sequence) state = { ...state, pending: [] }
+    },
+
     lastBatch: (): LastBatch | undefined => {
       const row = state.lastBatch
       return row === undefined

@@ -49,6 +49,7 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
     clearEvents: db.prepare("DELETE FROM last_batch_events"),
     pending: db.prepare("SELECT event FROM pending_events ORDER BY position"),
     clearPending: db.prepare("DELETE FROM pending_events"),
+    settle: db.prepare("DELETE FROM pending_events WHERE (SELECT sequence FROM last_batch WHERE id = 1) = ?"),
     putPending: db.prepare("INSERT INTO pending_events (position, event) VALUES (?, ?)"),
     putEvent: db.prepare("INSERT INTO last_batch_events (position, event_id) VALUES (?, ?)"),
     backfills: db.prepare("SELECT chain, wallet, label, origin, through, from_date, up_to, since FROM backfills ORDER BY chain, wallet"),
@@ -109,6 +110,10 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
 
     clearPending: (): void => {
       sql.clearPending.run()
+    },
+
+    settle: (sequence: number): void => {
+      sql.settle.run(sequence)
     },
 
     lastBatch: (): LastBatch | undefined => {

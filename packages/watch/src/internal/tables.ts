@@ -28,6 +28,8 @@ export interface StateTables {
   readonly backfills: () => ReadonlyArray<BackfillProgress>
   /** Forgets the pending events. */
   readonly clearPending: () => void
+  /** Forgets the pending events if the last committed batch is still `sequence` (in one step). */
+  readonly settle: (sequence: number) => void
   /** The last committed batch, `undefined` before the first commit. */
   readonly lastBatch: () => LastBatch | undefined
   /** Writes `batch` committed at `now` (epoch millis), all of it or (when it throws) none. */
