@@ -257,6 +257,12 @@ const merge = (steps: ReadonlyArray<Step>): Omit<CycleResult, "failed"> => {
   }
 }
 
+/** The watched wallets, each once, by EVM chain and by Aptos network. */
+const placed = (wallets: ReadonlyArray<WatchedWallet>) => {
+  const unique = dedupe(wallets)
+  return { chains: byChain(unique), networks: byNetwork(unique) }
+}
+
 /**
  * Makes an engine over the `EvmClient` and `StateStore` in context, and the Aptos ledger clients
  * (`LedgerClients.MainnetLedger`, `LedgerClients.TestnetLedger`) that are provided: a cycle
@@ -284,8 +290,7 @@ export const make = Effect.fnUntraced(function*(
     mainnet: yield* clientFor("mainnet"),
     testnet: yield* clientFor("testnet")
   }
-  let chains = byChain(dedupe(options.wallets))
-  let networks = byNetwork(dedupe(options.wallets))
+  let { chains, networks } = placed(options.wallets)
   const confirmations = Math.max(0, Math.floor(options.confirmations))
   const reorgWindow = Math.max(0, Math.floor(options.reorgWindow ?? 6))
   const maxBlocks = Math.max(1, Math.floor(options.maxBlocksPerCycle ?? 500))
@@ -396,8 +401,7 @@ export const make = Effect.fnUntraced(function*(
 
   const setWallets: Engine["setWallets"] = (wallets) =>
     Effect.sync(() => {
-      chains = byChain(dedupe(wallets))
-      networks = byNetwork(dedupe(wallets))
+      ;({ chains, networks } = placed(wallets))
       // The state's wallets this engine no longer watches (and no longer those it does) change,
       // and a backfill of a new wallet may have committed its checkpoint: both are read again.
       resting.clear()

@@ -15,6 +15,7 @@ import type { EvmClient } from "@chainquery/evm-client"
 import { Deferred, Duration, Effect, Option, Queue, Stream } from "effect"
 import * as Backfill from "./Backfill.js"
 import * as Engine from "./Engine.js"
+import { scopeOf } from "./internal/stateCodecs.js"
 import type { EngineError } from "./EngineError.js"
 import { StateStore, type StateStoreError } from "./StateStore.js"
 import { toSpec } from "./WalletSpec.js"
@@ -91,9 +92,6 @@ export interface Batch {
   readonly ack: Effect.Effect<void, StateStoreError>
 }
 
-/** Where a wallet is read: its EVM chain or Aptos network. */
-const placeOf = (wallet: WatchedWallet) => wallet.family === "evm" ? wallet.chain : `aptos-${wallet.network}`
-
 /**
  * The entries that owe a backfill, grouped by where they start and where they are read: a chain
  * whose backfill fails is tried again without the others, whose history is then not written again.
@@ -102,7 +100,7 @@ const byStart = (entries: ReadonlyArray<WatchSet.Entry>): ReadonlyArray<readonly
   const groups = new Map<string, [Backfill.From, Array<WatchSet.Entry>]>()
   for (const entry of entries) {
     if (entry.from === undefined) continue
-    const group = `${Backfill.formatFrom(entry.from)} ${placeOf(entry.wallet)}`
+    const group = `${Backfill.formatFrom(entry.from)} ${scopeOf(entry.wallet)}`
     ;(groups.get(group) ?? groups.set(group, [entry.from, []]).get(group)!)[1].push(entry)
   }
   return [...groups.values()]
@@ -123,11 +121,11 @@ const watching = (entries: ReadonlyArray<WatchSet.Entry>) =>
  * network that cannot be read is logged and read again next cycle while the others go on. Each
  * batch must be acknowledged before the next is produced: an operator that waits for several
  * batches before acknowledging any (`Stream.grouped`, `Stream.runCollect` of unacknowledged
- * batches) waits forever. A wallet added to a `WatchSet` is read from the
- * next cycle on: from the head, or after its history from its `from` (a failed backfill is logged
- * and tried again next cycle, the other wallets going on; none if the state already reported the
- * wallet from that block on). A wallet removed is no longer read (a
- * reorganisation of blocks it had passed is still put right for it: its retractions may come).
+ * batches) waits forever. A wallet added to a `WatchSet` is read from the next cycle on: from the
+ * head, or after its history from its `from` (a failed backfill is logged and tried again next
+ * cycle, the other wallets going on; none if the state already reported the wallet from that
+ * block on). A wallet removed is no longer read (a reorganisation of blocks it had passed is still
+ * put right for it: its retractions may come).
  *
  * @example
  * ```ts
@@ -155,12 +153,11 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
       const common = { watch: options.watch, confirmations: options.confirmations, reorgWindow: options.reorgWindow }
 
       /**
-       * Produces one batch (the pending events of the last committed batch) and waits,
+       * Produces one batch, the pending events of the batch committed as `sequence`, and waits,
        * interruptibly, until it is acknowledged: interrupted, it stays pending.
        */
-      const deliver = (redelivered: boolean) => (events: ReadonlyArray<WatchEvent>) =>
-        events.length === 0 ? Effect.void : Effect.gen(function*() {
-          const sequence = Option.match(yield* store.lastBatch, { onNone: () => 0, onSome: (last) => last.sequence })
+      const offer = (events: ReadonlyArray<WatchEvent>, redelivered: boolean, sequence: number) =>
+        Effect.gen(function*() {
           const acknowledged = yield* Deferred.make<void, StateStoreError>()
           // Clears the pending events if they are still this batch's (no later batch was committed).
           const ack = Effect.uninterruptible(
@@ -173,6 +170,10 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
           yield* Queue.offer(queue, { events, redelivered, ack })
           yield* Deferred.await(acknowledged)
         })
+      /** `offer` as a `write` callback (recovery, backfills): the events pending since the last commit. */
+      const deliver = (redelivered: boolean) => (events: ReadonlyArray<WatchEvent>) =>
+        events.length === 0 ? Effect.void : Effect.flatMap(store.lastBatch, (last) =>
+          offer(events, redelivered, Option.match(last, { onNone: () => 0, onSome: (batch) => batch.sequence })))
       const backfill = (wallets: ReadonlyArray<WatchedWallet>, from: Backfill.From | undefined) =>
         Backfill.run({ ...common, wallets, from, write: deliver(false), progress: options.progress })
 
@@ -231,8 +232,8 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
         yield* follow
         const result = yield* engine.cycle
         // Write-ahead even without events: the commit then clears whatever may still be pending.
-        yield* engine.commitAhead(result)
-        yield* deliver(false)(result.events)
+        const committed = yield* engine.commitAhead(result)
+        if (result.events.length > 0) yield* offer(result.events, false, committed.sequence)
         if (once && result.failed.length > 0) return yield* Effect.fail(result.failed[0]!)
       })
 

@@ -41,7 +41,8 @@ describe("a state file of 0.1.0", () => {
       copyFileSync(fixture("state-0.1.0.db"), state)
       const opened = Effect.provide(StateStore.layer(state))
 
-      const before = yield* opened(Effect.gen(function*() {
+      /** What the file holds: each wallet's position, the pending events, the last batch's sequence. */
+      const held = opened(Effect.gen(function*() {
         const store = yield* StateStore.StateStore
         return {
           checkpoints: new Map((yield* store.checkpoints).map((checkpoint) => [WatchedWallet.key(checkpoint.wallet), checkpoint.position])),
@@ -49,6 +50,7 @@ describe("a state file of 0.1.0", () => {
           sequence: Option.getOrThrow(yield* store.lastBatch).sequence
         }
       }))
+      const before = yield* held
       assert.deepStrictEqual(
         before.checkpoints,
         new Map(facts.checkpoints.map((checkpoint) => [WatchedWallet.key(Schema.decodeUnknownSync(WatchedWallet.WatchedWallet)(checkpoint.wallet)), BigInt(checkpoint.position)]))
@@ -67,14 +69,7 @@ describe("a state file of 0.1.0", () => {
       assert.deepStrictEqual(ids(produced[0]!.events), facts.pending)
       assert.isTrue(produced.slice(1).every((batch) => !batch.redelivered))
 
-      const after = yield* opened(Effect.gen(function*() {
-        const store = yield* StateStore.StateStore
-        return {
-          checkpoints: new Map((yield* store.checkpoints).map((checkpoint) => [WatchedWallet.key(checkpoint.wallet), checkpoint.position])),
-          pending: yield* store.pendingEvents,
-          sequence: Option.getOrThrow(yield* store.lastBatch).sequence
-        }
-      }))
+      const after = yield* held
       assert.deepStrictEqual(after.pending, [])
       assert.isAbove(after.sequence, before.sequence)
       const truth: Array<WatchEvent.WatchEvent> = []
