@@ -11,7 +11,8 @@
  *   per family in `NftEvents`, `TradeEvents`, `AptosEvents`, `DefiChanges` and `HoldingEvents`;
  * - `EventId`: how each event's stable id is derived;
  * - `StateStore`: the state as a service (checkpoints, block hashes, per-block events, DeFi
- *   snapshots, the batch in flight), in a SQLite file or in memory;
+ *   snapshots, the batch in flight), in a SQLite file or in memory; `PgStateStore` keeps it in
+ *   PostgreSQL, beside a service's own tables;
  * - `Engine`: one polling cycle (baseline, block scanning, per-wallet polling, Aptos batches,
  *   reorganisations), its `EngineError`, and `LedgerClients` (the Aptos client per network);
  * - `Backfill`: the history from a block or a date.
@@ -27,6 +28,7 @@ export * as EventId from "./EventId.js"
 export * as HoldingEvents from "./HoldingEvents.js"
 export * as LedgerClients from "./LedgerClients.js"
 export * as NftEvents from "./NftEvents.js"
+export * as PgStateStore from "./PgStateStore.js"
 export * as StateStore from "./StateStore.js"
 export * as TradeEvents from "./TradeEvents.js"
 export * as WalletSpec from "./WalletSpec.js"

@@ -1,5 +1,5 @@
 /**
- * The state store, in a SQLite file and in memory alike: reads what was committed; a commit is
+ * The state store, in a SQLite file, in memory and in PostgreSQL alike: reads what was committed; a commit is
  * atomic (a failure inside the transaction leaves the previous state). The SQLite file: a committed
  * batch survives `kill -9` of the process, and a process killed at a random moment leaves a
  * consistent state; only SQLite's ExperimentalWarning is suppressed. The store's connection has
@@ -16,8 +16,9 @@ import type { Readable } from "node:stream"
 import { fileURLToPath } from "node:url"
 import { afterAll } from "vitest"
 import { loadSqlite } from "../src/internal/sqlite.js"
-import { StateStore, WatchedWallet, WatchEvent } from "../src/index.js"
+import { PgStateStore, StateStore, WatchedWallet, WatchEvent } from "../src/index.js"
 import { alice, aptosAlice, nftTransfer, summary } from "./fixtures.js"
+import { freshDatabase } from "./support/postgres.js"
 
 const child = fileURLToPath(new URL("./support/commit-and-die.mjs", import.meta.url))
 const tempDirs: Array<string> = []
@@ -50,7 +51,7 @@ const readBack = Effect.gen(function*() {
 
 const snapshot = (path: string) => readBack.pipe(Effect.provide(StateStore.layer(path)))
 
-/** Both implementations, as a fresh store with the given options. */
+/** Every implementation, as a fresh store with the given options. */
 const implementations = [
   { name: "a SQLite file", store: (options?: StateStore.Options) => StateStore.layer(tempFile(), options) },
   {
@@ -58,6 +59,10 @@ const implementations = [
     // `layerMemory` itself unless options are given.
     store: (options?: StateStore.Options) =>
       options === undefined ? StateStore.layerMemory : Layer.effect(StateStore.StateStore, StateStore.makeMemory(options))
+  },
+  {
+    name: "PostgreSQL",
+    store: (options?: StateStore.Options) => PgStateStore.layer({ namespace: "test", ...options }).pipe(Layer.provide(freshDatabase), Layer.orDie)
   }
 ]
 
