@@ -12,6 +12,8 @@ export default defineConfig({
     maxWorkers: 2,
     hookTimeout: 60_000,
     passWithNoTests: true,
+    // One PostgreSQL server for the run: DATABASE_URL, or an embedded one (see the file).
+    globalSetup: ["../../packages/watch/test/support/postgresSetup.ts"],
     reporters: ["default", ["json", { outputFile: ".vitest-results/results.json" }]]
   }
 })

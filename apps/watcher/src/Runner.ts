@@ -5,11 +5,11 @@
  *
  * @since 0.1.0
  */
-import { EvmClient } from "@chainquery/evm-client"
 import { Scrub } from "@chainquery/transport"
 import { Duration, Effect, Layer, Logger, type Redacted, Stream } from "effect"
-import { type Backfill, type Engine, LedgerClients, StateStore, Watch, type WatchedWallet } from "@chainquery/watch"
+import { type Backfill, type Engine, StateStore, Watch, type WatchedWallet } from "@chainquery/watch"
 import * as EventWriter from "./EventWriter.js"
+import { clientLayers } from "./internal/clients.js"
 import * as Output from "./Output.js"
 
 /**
@@ -74,29 +74,10 @@ export interface RunConfig {
  * @since 0.1.0
  */
 export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
-  const options = {
-    apiKey: config.apiKey,
-    attemptTimeout: config.requestTimeout,
-    // A call (attempts and retries) may last as long as four attempts and their backoff.
-    totalTimeout: config.requestTimeout === undefined
-      ? undefined
-      : Duration.max(Duration.seconds(60), Duration.times(config.requestTimeout, 6)),
-    rateLimit: config.computeUnits === undefined ? undefined : { unitsPerSecond: config.computeUnits },
-    allowInsecureHttp: config.allowInsecureHttp
-  }
   const hasNetwork = (network: "mainnet" | "testnet") =>
     config.wallets.some((wallet) => wallet.family === "aptos" && wallet.network === network)
-  const evm = EvmClient.layer({ ...options, ...(config.evmBaseUrl === undefined ? {} : { baseUrl: config.evmBaseUrl }) })
-  const mainnet = hasNetwork("mainnet")
-    ? LedgerClients.MainnetLedger.layer({ ...options, ...(config.ledgerBaseUrl === undefined ? {} : { baseUrl: config.ledgerBaseUrl }) })
-    : Layer.empty
-  const testnet = hasNetwork("testnet")
-    ? LedgerClients.TestnetLedger.layer({
-      ...options,
-      ...(config.ledgerTestnetBaseUrl === undefined ? {} : { baseUrl: config.ledgerTestnetBaseUrl })
-    })
-    : Layer.empty
-  const layers = Layer.mergeAll(evm, mainnet, testnet, StateStore.StateStore.layer(config.state))
+  const clients = clientLayers(config, { mainnet: hasNetwork("mainnet"), testnet: hasNetwork("testnet") })
+  const layers = Layer.mergeAll(clients, StateStore.StateStore.layer(config.state))
   // Records are printed as the service sent them, but never with the API key in them.
   const print = EventWriter.make(process.stdout, config.format, Scrub.make(config.apiKey))
   // First, a batch committed before its events were all written (the last run died in between),

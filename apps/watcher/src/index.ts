@@ -6,7 +6,12 @@
  * - `Cli`: the `chainquery-watcher` command, its flags and the `demo` subcommand (`Demo`);
  * - `Runner`: the polling loop behind the command, over `Watch.batches`;
  * - `Output`: NDJSON and aligned, optionally coloured, lines;
- * - `EventWriter`: events written to stdout, waiting until it took them.
+ * - `EventWriter`: events written to stdout, waiting until it took them;
+ * - the service (`chainquery-watcher serve`): `ManagementApi` (its HTTP API) with `ApiHandlers`
+ *   and `ApiMiddleware`, `ServiceHttp` (its server), `StreamStore`, `DeliveryStore` and `Outbox`, `DeliveryWorker` (one stream's webhooks)
+ *   (its PostgreSQL tables, created by `ServiceMigrations`), `Scopes` (chains and Aptos networks),
+ *   `ServiceConfig`, `Readiness`, `AddressPolicy` (webhook URLs refused), `WebhookSignature`
+ *   (Standard Webhooks signing) and `WebhookSender` (one POST).
  *
  * @since 0.1.0
  */
@@ -15,3 +20,18 @@ export * as Demo from "./Demo.js"
 export * as EventWriter from "./EventWriter.js"
 export * as Output from "./Output.js"
 export * as Runner from "./Runner.js"
+export * as AddressPolicy from "./service/AddressPolicy.js"
+export * as ApiHandlers from "./service/ApiHandlers.js"
+export * as ApiMiddleware from "./service/ApiMiddleware.js"
+export * as DeliveryStore from "./service/DeliveryStore.js"
+export * as DeliveryWorker from "./service/DeliveryWorker.js"
+export * as ManagementApi from "./service/ManagementApi.js"
+export * as Outbox from "./service/Outbox.js"
+export * as Readiness from "./service/Readiness.js"
+export * as Scopes from "./service/Scopes.js"
+export * as ServiceConfig from "./service/ServiceConfig.js"
+export * as ServiceHttp from "./service/ServiceHttp.js"
+export * as ServiceMigrations from "./service/ServiceMigrations.js"
+export * as StreamStore from "./service/StreamStore.js"
+export * as WebhookSender from "./service/WebhookSender.js"
+export * as WebhookSignature from "./service/WebhookSignature.js"

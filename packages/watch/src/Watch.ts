@@ -109,8 +109,14 @@ const byStart = (entries: ReadonlyArray<WatchSet.Entry>): ReadonlyArray<readonly
 /** The entries of every set whose backfill is done: never run again, whichever stream reads the set. */
 const backfilled = new WeakSet<WatchSet.Entry>()
 
-const watching = (entries: ReadonlyArray<WatchSet.Entry>) =>
-  Effect.logInfo(`watching ${entries.length} wallet(s): ${entries.map((entry) => toSpec(entry.wallet)).join(" ")}`)
+/** The most wallets named in the log line of a change (a set may hold a million). */
+const namedAtMost = 20
+
+const watching = (entries: ReadonlyArray<WatchSet.Entry>) => {
+  const named = entries.slice(0, namedAtMost).map((entry) => toSpec(entry.wallet)).join(" ")
+  const more = entries.length > namedAtMost ? ` and ${entries.length - namedAtMost} more` : ""
+  return Effect.logInfo(`watching ${entries.length} wallet(s): ${named}${more}`)
+}
 
 /**
  * The batches of `options.wallets`, forever (or one cycle with `once`), over the `EvmClient` and

@@ -59,6 +59,11 @@ export interface WatchSet {
    * had passed is still put right for it, so its retractions may come). Its checkpoint is kept.
    */
   readonly remove: (wallet: WatchedWallet) => Effect.Effect<void>
+  /**
+   * Makes the set exactly `wallets`, in one step however many there are: those already there keep
+   * their entry, the others are added from the head, the rest are removed (as `remove` does).
+   */
+  readonly replace: (wallets: Iterable<WatchedWallet>) => Effect.Effect<void>
 }
 
 /**
@@ -94,7 +99,9 @@ export const make = (wallets: Iterable<WatchedWallet>): Effect.Effect<WatchSet> 
           const next = new Map(entries)
           next.delete(key(wallet))
           return next
-        })
+        }),
+      replace: (next) =>
+        Ref.update(ref, (entries) => new Map(dedupe(next).map((wallet) => [key(wallet), entries.get(key(wallet)) ?? { wallet }] as const)))
     })
   )
 

@@ -12,6 +12,7 @@ import { busiestEvm, evmTruth, harness } from "./support/engineHarness.js"
 
 const ids = (events: ReadonlyArray<{ readonly id: string }>) => events.map((event) => event.id)
 const sorted = (values: ReadonlyArray<string>) => values.toSorted()
+const walletNo = (n: number): WatchedWallet.EvmWallet => ({ family: "evm", chain: "0x1", address: `0x${n.toString(16).padStart(40, "0")}` as WatchedWallet.EvmWallet["address"] })
 
 describe("WatchSet: wallets added and removed while the stream runs", () => {
   it.live("added at the head, added with a backfill, removed: each exactly its ground truth; the others no gap, no repeat", () =>
@@ -94,4 +95,17 @@ describe("WatchSet: wallets added and removed while the stream runs", () => {
       assert.deepStrictEqual(sorted(ids(of(a0))), sorted(ids(yield* truth(a0, start, a0End))))
       assert.isAbove((yield* truth(a0, a0End, end)).length, 0, "a0 had transfers after its removal, not produced")
     }).pipe(Effect.provide(harness({ seed: 4201, indexing: false, chains: ["0x1"] }))), 180_000)
+
+  it.effect("replace makes the set exactly the given wallets in one step: kept entries keep their backfill, new ones start at the head", () =>
+    Effect.gen(function*() {
+      const set = yield* WatchSet.make([walletNo(1), walletNo(2)])
+      yield* set.add(walletNo(3), { from: { _tag: "Block", block: 10n } })
+      yield* set.replace([walletNo(3), walletNo(4), walletNo(4), walletNo(2)])
+      assert.deepStrictEqual(yield* set.entries, [{ wallet: walletNo(3), from: { _tag: "Block", block: 10n } }, { wallet: walletNo(4) }, { wallet: walletNo(2) }])
+      const many = Array.from({ length: 100_000 }, (_, i) => walletNo(i + 1))
+      yield* set.replace(many)
+      assert.strictEqual((yield* set.entries).length, 100_000)
+      yield* set.replace([])
+      assert.deepStrictEqual(yield* set.entries, [])
+    }))
 })

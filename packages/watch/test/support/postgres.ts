@@ -9,6 +9,16 @@ import type { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { inject } from "vitest"
 
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The URL of the PostgreSQL server of this run (its `postgres` database), see `postgresSetup.ts`. */
+    readonly databaseUrl: DatabaseUrl
+  }
+}
+
+/** A PostgreSQL URL, `postgres://user:password@host:port/database`. */
+export type DatabaseUrl = string
+
 /** The URL of the run's server with another database. */
 export const databaseUrlFor = (database: string): string => {
   const url = new URL(inject("databaseUrl"))

@@ -12,13 +12,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import type { TestProject } from "vitest/node"
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** The URL of the PostgreSQL server of this run (its `postgres` database). */
-    readonly databaseUrl: string
-  }
-}
+import type { DatabaseUrl } from "./postgres.js"
 
 /** A TCP port no one listens on right now. */
 const freePort = () =>
@@ -32,7 +26,7 @@ const freePort = () =>
   })
 
 export default async function setup(project: TestProject) {
-  const given = process.env["DATABASE_URL"]
+  const given: DatabaseUrl | undefined = process.env["DATABASE_URL"]
   if (given !== undefined && given !== "") {
     project.provide("databaseUrl", given)
     return

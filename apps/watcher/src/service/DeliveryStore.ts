@@ -1,0 +1,284 @@
+/**
+ * The deliveries of the streams, in PostgreSQL: the next one of a stream to send (strictly in
+ * sequence order), the outcome of each attempt (delivered, retried on the schedule, failed), the
+ * list the API shows, replays and statistics.
+ *
+ * @since 0.2.0
+ */
+import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { cut, newDeliveryId } from "./Outbox.js"
+
+/**
+ * A delivery as stored.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryStore } from "@chainquery/watcher"
+ *
+ * const done = (delivery: DeliveryStore.Delivery) => delivery.status !== "pending"
+ * ```
+ * @since 0.2.0
+ */
+export interface Delivery {
+  readonly id: string
+  readonly streamId: string
+  readonly sequence: number
+  readonly status: "pending" | "delivered" | "failed"
+  readonly events: number
+  readonly replay: boolean
+  readonly attempts: number
+  readonly createdAt: DateTime.Utc
+  readonly nextAttemptAt: DateTime.Utc | null
+  readonly deliveredAt: DateTime.Utc | null
+  readonly lastStatus: number | null
+  readonly lastError: string | null
+}
+
+/**
+ * What one attempt came to: `delivered`; `retry` (5xx, a timeout, a connection error: again on the
+ * schedule, `failed` once it is spent); `failed` (a 4xx or a redirect: not retried); `held` (the
+ * receiver is gone, 410: the delivery waits, as it is, for the stream to be resumed).
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryStore } from "@chainquery/watcher"
+ *
+ * const outcome: DeliveryStore.Attempt = { result: "retry", status: 503, error: "503 Service Unavailable" }
+ * ```
+ * @since 0.2.0
+ */
+export interface Attempt {
+  readonly result: "delivered" | "retry" | "failed" | "held"
+  readonly status: number | null
+  readonly error: string | null
+}
+
+/**
+ * A stream's delivery statistics.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryStore } from "@chainquery/watcher"
+ *
+ * const rate = (stats: DeliveryStore.Stats) => stats.successRate ?? 1
+ * ```
+ * @since 0.2.0
+ */
+export interface Stats {
+  readonly attempts: number
+  readonly successRate: number | null
+  readonly pending: number
+  readonly failed: number
+  readonly oldestPendingAgeSeconds: number | null
+  readonly lastError: string | null
+  readonly lastErrorAt: DateTime.Utc | null
+}
+
+interface DeliveryRow {
+  readonly id: string
+  readonly stream_id: string
+  readonly sequence: string
+  readonly status: Delivery["status"]
+  readonly event_count: number
+  readonly replay: boolean
+  readonly attempts: number
+  readonly created_at: string
+  readonly next_attempt_at: string
+  readonly delivered_at: string | null
+  readonly last_status: number | null
+  readonly last_error: string | null
+}
+
+const columns =
+  "id, stream_id, sequence::text, status, event_count, replay, attempts, created_at::text, next_attempt_at::text, delivered_at::text, last_status, last_error"
+
+const utc = (text: string): DateTime.Utc => DateTime.makeUnsafe(new Date(text))
+
+const deliveryOf = (row: DeliveryRow): Delivery => ({
+  id: row.id,
+  streamId: row.stream_id,
+  sequence: Number(row.sequence),
+  status: row.status,
+  events: row.event_count,
+  replay: row.replay,
+  attempts: row.attempts,
+  createdAt: utc(row.created_at),
+  nextAttemptAt: row.status === "pending" ? utc(row.next_attempt_at) : null,
+  deliveredAt: row.delivered_at === null ? null : utc(row.delivered_at),
+  lastStatus: row.last_status,
+  lastError: row.last_error
+})
+
+/** How many of a stream's last attempts its success rate counts. */
+export const window = 100
+
+/**
+ * A replay's start: from an event id (that event included) or from a time (the events stored then and after).
+ *
+ * @example
+ * ```ts
+ * import { DateTime } from "effect"
+ * import type { DeliveryStore } from "@chainquery/watcher"
+ *
+ * const from: DeliveryStore.ReplayFrom = { time: DateTime.makeUnsafe("2026-11-01T00:00:00Z") }
+ * ```
+ * @since 0.2.0
+ */
+export type ReplayFrom = { readonly eventId: string } | { readonly time: DateTime.Utc }
+
+/**
+ * The deliveries store.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { DeliveryStore } from "@chainquery/watcher"
+ *
+ * const stats = (streamId: string) => Effect.gen(function*() {
+ *   return yield* (yield* DeliveryStore.DeliveryStore).stats(streamId)
+ * })
+ * ```
+ * @since 0.2.0
+ */
+export class DeliveryStore extends Context.Service<DeliveryStore, {
+  /** The stream's first pending delivery (the one to send next, when due) and its events' JSON. */
+  readonly next: (streamId: string) => Effect.Effect<Option.Option<{ readonly delivery: Delivery; readonly bodies: ReadonlyArray<string> }>, SqlError.SqlError>
+  /** Records an attempt; `schedule` is the delays between attempts (its length, the retries). */
+  readonly record: (delivery: Delivery, attempt: Attempt, schedule: ReadonlyArray<Duration.Duration>) => Effect.Effect<void, SqlError.SqlError>
+  /** The success rate of the stream's last 100 attempts, once it made 100 (`None` before). */
+  readonly successRate: (streamId: string) => Effect.Effect<Option.Option<number>, SqlError.SqlError>
+  /** The active streams with a delivery due. */
+  readonly due: Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
+  /** Makes the stream's pending deliveries due now (when it is resumed). */
+  readonly wake: (streamId: string) => Effect.Effect<void, SqlError.SqlError>
+  readonly list: (
+    streamId: string,
+    page: { readonly status?: Delivery["status"] | undefined; readonly after?: number | undefined; readonly limit: number }
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<Delivery>; readonly nextCursor: string | null }, SqlError.SqlError>
+  /** New deliveries of the stream's events from `from` on; `None` when there is no such event. */
+  readonly replay: (streamId: string, from: ReplayFrom) => Effect.Effect<Option.Option<{ readonly deliveries: number; readonly events: number }>, SqlError.SqlError>
+  readonly stats: (streamId: string) => Effect.Effect<Stats, SqlError.SqlError>
+}>()("@chainquery/watcher/DeliveryStore") {
+  /** The store on the context's `SqlClient` (the service's migrations must have run). */
+  static readonly layer: Layer.Layer<DeliveryStore, never, SqlClient.SqlClient> = Layer.effect(
+    DeliveryStore,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return DeliveryStore.of({
+        next: (streamId) =>
+          Effect.gen(function*() {
+            const rows = yield* sql<DeliveryRow & { first_position: string; last_position: string }>`
+              SELECT ${sql.literal(columns)}, first_position::text, last_position::text FROM deliveries
+              WHERE stream_id = ${streamId} AND status = 'pending' ORDER BY sequence LIMIT 1`
+            const row = rows[0]
+            if (row === undefined) return Option.none()
+            const events = yield* sql<{ body: string }>`SELECT body FROM stream_events
+              WHERE stream_id = ${streamId} AND position BETWEEN ${row.first_position}::bigint AND ${row.last_position}::bigint ORDER BY position`
+            return Option.some({ delivery: deliveryOf(row), bodies: events.map((event) => event.body) })
+          }),
+
+        record: (delivery, attempt, schedule) =>
+          sql.withTransaction(Effect.gen(function*() {
+            const now = yield* DateTime.now
+            const at = DateTime.formatIso(now)
+            const attempts = delivery.attempts + 1
+            const retryIn = schedule[attempts - 1]
+            const status = attempt.result === "delivered"
+              ? "delivered"
+              : attempt.result === "failed" || (attempt.result === "retry" && retryIn === undefined)
+              ? "failed"
+              : "pending"
+            const next = attempt.result === "retry" && retryIn !== undefined ? DateTime.add(now, { milliseconds: Duration.toMillis(retryIn) }) : now
+            yield* sql`UPDATE deliveries SET status = ${status}, attempts = ${attempts}, last_attempt_at = ${at}::timestamptz,
+                next_attempt_at = ${DateTime.formatIso(next)}::timestamptz, last_status = ${attempt.status}, last_error = ${attempt.error},
+                delivered_at = ${status === "delivered" ? at : null}::timestamptz
+              WHERE id = ${delivery.id} AND status = 'pending'`
+            yield* sql`INSERT INTO delivery_attempts (stream_id, delivery_id, at, ok, status, error)
+              VALUES (${delivery.streamId}, ${delivery.id}, ${at}::timestamptz, ${attempt.result === "delivered"}, ${attempt.status}, ${attempt.error})`
+            // Only the last attempts count; older ones go.
+            yield* sql`DELETE FROM delivery_attempts WHERE stream_id = ${delivery.streamId} AND id <= (
+              SELECT id FROM delivery_attempts WHERE stream_id = ${delivery.streamId} ORDER BY id DESC OFFSET ${window * 10} LIMIT 1)`
+          })),
+
+        successRate: (streamId) =>
+          sql<{ total: number; ok: number }>`SELECT count(*)::int AS total, count(*) FILTER (WHERE ok)::int AS ok FROM (
+              SELECT ok FROM delivery_attempts WHERE stream_id = ${streamId} ORDER BY id DESC LIMIT ${window}) AS recent`.pipe(
+            Effect.map((rows) => {
+              const { ok, total } = rows[0]!
+              return total < window ? Option.none() : Option.some(ok / total)
+            })
+          ),
+
+        due: sql<{ stream_id: string }>`SELECT DISTINCT d.stream_id FROM deliveries d JOIN streams s ON s.id = d.stream_id
+            WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND s.status = 'active'`.pipe(
+          Effect.map((rows) => rows.map((row) => row.stream_id))
+        ),
+
+        wake: (streamId) =>
+          Effect.asVoid(sql`UPDATE deliveries SET next_attempt_at = now() WHERE stream_id = ${streamId} AND status = 'pending'`),
+
+        list: (streamId, { after, limit, status }) =>
+          sql<DeliveryRow>`SELECT ${sql.literal(columns)} FROM deliveries WHERE stream_id = ${streamId}
+            AND ${status === undefined ? sql.literal("true") : sql`status = ${status}`}
+            AND ${after === undefined ? sql.literal("true") : sql`sequence > ${after}`}
+            ORDER BY sequence LIMIT ${limit + 1}`.pipe(
+            Effect.map((rows) => ({
+              items: rows.slice(0, limit).map(deliveryOf),
+              nextCursor: rows.length > limit ? rows[limit - 1]!.sequence : null
+            }))
+          ),
+
+        replay: (streamId, from) =>
+          sql.withTransaction(Effect.gen(function*() {
+            const start = yield* ("eventId" in from
+              ? sql<{ position: string | null }>`SELECT min(position)::text AS position FROM stream_events
+                  WHERE stream_id = ${streamId} AND event_id = ${from.eventId}`
+              : sql<{ position: string | null }>`SELECT min(position)::text AS position FROM stream_events
+                  WHERE stream_id = ${streamId} AND created_at >= ${DateTime.formatIso(from.time)}::timestamptz`)
+            const first = start[0]?.position ?? null
+            if (first === null) return "eventId" in from ? Option.none() : Option.some({ deliveries: 0, events: 0 })
+            const [counters] = yield* sql<{ next_position: string }>`SELECT next_position::text FROM streams WHERE id = ${streamId} FOR UPDATE`
+            const count = Number(BigInt(counters!.next_position) - BigInt(first))
+            const ranges = cut(BigInt(first), count)
+            const [base] = yield* sql<{ first_sequence: string }>`UPDATE streams SET next_sequence = next_sequence + ${ranges.length}
+              WHERE id = ${streamId} RETURNING (next_sequence - ${ranges.length})::text AS first_sequence`
+            const now = yield* DateTime.now
+            const at = DateTime.formatIso(now)
+            const rows = ranges.map((range, index) => ({
+              id: newDeliveryId(DateTime.toEpochMillis(now)),
+              sequence: String(BigInt(base!.first_sequence) + BigInt(index)),
+              first: String(range.first),
+              last: String(range.last),
+              count: range.count
+            }))
+            yield* sql`INSERT INTO deliveries (id, stream_id, sequence, first_position, last_position, event_count, replay, status, next_attempt_at, created_at)
+              SELECT id, ${streamId}, sequence::bigint, first::bigint, last::bigint, count, true, 'pending', ${at}::timestamptz, ${at}::timestamptz
+              FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, sequence text, first text, last text, count integer)`
+            return Option.some({ deliveries: ranges.length, events: count })
+          })),
+
+        stats: (streamId) =>
+          Effect.gen(function*() {
+            const [recent] = yield* sql<{ total: number; ok: number }>`SELECT count(*)::int AS total, count(*) FILTER (WHERE ok)::int AS ok FROM (
+                SELECT ok FROM delivery_attempts WHERE stream_id = ${streamId} ORDER BY id DESC LIMIT ${window}) AS recent`
+            const [counts] = yield* sql<{ pending: number; failed: number; oldest: string | null }>`SELECT
+                count(*) FILTER (WHERE status = 'pending')::int AS pending, count(*) FILTER (WHERE status = 'failed')::int AS failed,
+                (extract(epoch FROM now() - min(created_at) FILTER (WHERE status = 'pending')))::text AS oldest
+              FROM deliveries WHERE stream_id = ${streamId}`
+            const [lastError] = yield* sql<{ error: string | null; at: string }>`SELECT coalesce(error, 'HTTP ' || status) AS error, at::text
+              FROM delivery_attempts WHERE stream_id = ${streamId} AND NOT ok ORDER BY id DESC LIMIT 1`
+            return {
+              attempts: recent!.total,
+              successRate: recent!.total === 0 ? null : recent!.ok / recent!.total,
+              pending: counts!.pending,
+              failed: counts!.failed,
+              oldestPendingAgeSeconds: counts!.oldest === null ? null : Math.max(0, Number(counts!.oldest)),
+              lastError: lastError?.error ?? null,
+              lastErrorAt: lastError === undefined ? null : utc(lastError.at)
+            }
+          })
+      })
+    })
+  )
+}

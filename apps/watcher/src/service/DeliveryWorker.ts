@@ -1,0 +1,122 @@
+/**
+ * Delivers one stream's webhooks: its pending deliveries one at a time, in sequence order (a batch
+ * is not sent before the one before it succeeded or finally failed), each signed per Standard
+ * Webhooks with the stream's secret and the same `webhook-id` on every attempt. The URL is checked
+ * again before each attempt, and the connection refuses private addresses (DNS can change).
+ *
+ * - 2xx: delivered. 5xx, 408, 429, a timeout, a connection error: tried again on the schedule,
+ *   then `failed` (kept, replayable). Another 4xx or a redirect (never followed): `failed` at once.
+ * - 410 Gone: the stream goes to `error` ("the receiver answered 410 Gone"); the batch waits, as
+ *   it is, for the stream to be resumed.
+ * - Once a stream's last 100 attempts succeeded less than the minimum rate (70% by default), it
+ *   goes to `error` with the rate; resuming it delivers what was held.
+ *
+ * @since 0.2.0
+ */
+import { DateTime, Effect, Option } from "effect"
+import type { Mac } from "effect/crypto"
+import type { SqlError } from "effect/sql"
+import { checkUrl } from "./AddressPolicy.js"
+import { type Attempt, DeliveryStore } from "./DeliveryStore.js"
+import { ServiceConfig } from "./ServiceConfig.js"
+import { StreamStore } from "./StreamStore.js"
+import { post, type SendOutcome } from "./WebhookSender.js"
+import { headers } from "./WebhookSignature.js"
+
+/**
+ * The JSON body of a webhook: the stream, the delivery, its place in the stream's order, and the
+ * events, each exactly as the CLI writes it as NDJSON.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryWorker } from "@chainquery/watcher"
+ *
+ * DeliveryWorker.body({ streamId: "str_1", deliveryId: "msg_1", sequence: 1, events: ['{"kind":"nft.received"}'] })
+ * // '{"streamId":"str_1","deliveryId":"msg_1","sequence":1,"events":[{"kind":"nft.received"}]}'
+ * ```
+ * @since 0.2.0
+ */
+export const body = (delivery: { readonly streamId: string; readonly deliveryId: string; readonly sequence: number; readonly events: ReadonlyArray<string> }): string =>
+  `{"streamId":${JSON.stringify(delivery.streamId)},"deliveryId":${JSON.stringify(delivery.deliveryId)},"sequence":${delivery.sequence},"events":[${delivery.events.join(",")}]}`
+
+/** What an outcome means for the delivery. */
+const attemptOf = (outcome: SendOutcome): Attempt => {
+  switch (outcome._tag) {
+    case "Delivered":
+      return { result: "delivered", status: outcome.status, error: null }
+    case "Rejected":
+      return {
+        result: outcome.gone ? "held" : outcome.retryable ? "retry" : "failed",
+        status: outcome.status,
+        error: `HTTP ${outcome.status}${outcome.detail === "" ? "" : `: ${outcome.detail}`}`
+      }
+    case "TimedOut":
+      return { result: "retry", status: null, error: "no answer within the delivery timeout" }
+    case "Unreachable":
+      return { result: "retry", status: null, error: outcome.message }
+  }
+}
+
+/** Percent, for messages. */
+const percent = (rate: number): string => `${Math.round(rate * 1000) / 10}%`
+
+/**
+ * Sends the stream's due deliveries until none is due, one fails, or the stream is not active.
+ * Safe to run again at any time (it is what waking a stream does); run it for one stream at a
+ * time (the stream's cluster entity does).
+ *
+ * @example
+ * ```ts
+ * import { DeliveryWorker } from "@chainquery/watcher"
+ *
+ * const drain = DeliveryWorker.deliverDue("str_0mwxp89sc8710d9595292")
+ * ```
+ * @since 0.2.0
+ */
+export const deliverDue = (
+  streamId: string
+): Effect.Effect<void, SqlError.SqlError, StreamStore | DeliveryStore | ServiceConfig | Mac.Mac> =>
+  Effect.gen(function*() {
+    const streams = yield* StreamStore
+    const deliveries = yield* DeliveryStore
+    const config = yield* ServiceConfig
+    while (true) {
+      const stream = yield* streams.get(streamId)
+      if (Option.isNone(stream) || stream.value.status !== "active") return
+      const next = yield* deliveries.next(streamId)
+      if (Option.isNone(next)) return
+      const { bodies, delivery } = next.value
+      const now = yield* DateTime.now
+      if (delivery.nextAttemptAt !== null && DateTime.isGreaterThan(delivery.nextAttemptAt, now)) return
+      const secret = yield* streams.secret(streamId)
+      if (Option.isNone(secret)) return
+      const url = yield* Effect.result(checkUrl(stream.value.url, { allowPrivate: config.allowPrivateWebhooks }))
+      const attempt: Attempt = url._tag === "Failure"
+        ? { result: "retry", status: null, error: `the URL is refused: ${url.failure.reason}` }
+        : yield* Effect.gen(function*() {
+          const text = body({ streamId, deliveryId: delivery.id, sequence: delivery.sequence, events: bodies })
+          const signed = yield* headers({ secret: secret.value, id: delivery.id, timestamp: Math.floor(DateTime.toEpochMillis(now) / 1000), body: text }).pipe(
+            Effect.orDie
+          )
+          const outcome = yield* post({ url: url.success, headers: signed, body: text, timeout: config.deliveryTimeout, allowPrivate: config.allowPrivateWebhooks })
+          return attemptOf(outcome)
+        })
+      yield* deliveries.record(delivery, attempt, config.retrySchedule)
+      if (attempt.result === "delivered") continue
+      if (attempt.result === "held") {
+        yield* streams.setStatus(streamId, "error", "the receiver answered 410 Gone: resume the stream once it takes webhooks again")
+        yield* Effect.logWarning(`stream ${streamId}: the receiver answered 410 Gone; the stream is in error until resumed`)
+        return
+      }
+      if (config.minSuccessRate > 0) {
+        const rate = yield* deliveries.successRate(streamId)
+        if (Option.isSome(rate) && rate.value < config.minSuccessRate) {
+          const reason = `${percent(rate.value)} of the last 100 attempts succeeded (under ${percent(config.minSuccessRate)}): resume the stream once the receiver is fixed`
+          yield* streams.setStatus(streamId, "error", reason)
+          yield* Effect.logWarning(`stream ${streamId}: ${reason}`)
+        }
+      }
+      // A batch that failed for good is kept (replayable) and the next one goes; one to retry waits.
+      if (attempt.result === "retry") return
+    }
+  })

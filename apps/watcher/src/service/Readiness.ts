@@ -1,0 +1,25 @@
+/**
+ * Whether the service is ready (`/readyz`): its migrations ran and its cluster holds its shards.
+ *
+ * @since 0.2.0
+ */
+import { Context, Effect, Layer } from "effect"
+
+/**
+ * The service's readiness check.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Layer } from "effect"
+ * import { Readiness } from "@chainquery/watcher"
+ *
+ * const always = Layer.succeed(Readiness.Readiness, { ready: Effect.succeed(true) })
+ * ```
+ * @since 0.2.0
+ */
+export class Readiness extends Context.Service<Readiness, {
+  readonly ready: Effect.Effect<boolean>
+}>()("@chainquery/watcher/Readiness") {
+  /** Ready as soon as it is built: for a service whose layers are all built once it answers. */
+  static readonly always: Layer.Layer<Readiness> = Layer.succeed(Readiness, { ready: Effect.succeed(true) })
+}

@@ -1,0 +1,119 @@
+/**
+ * What the service scans: a scope is one EVM chain (its id, `0x1`) or one Aptos network
+ * (`aptos:mainnet`, `aptos:testnet`). Each has its own scanner; a stream's `chains` are scopes,
+ * given by name as in wallet specs (`eth`, `base-sepolia`, `aptos`, `aptos-testnet`) or by chain id.
+ *
+ * @since 0.2.0
+ */
+import { Chain } from "@chainquery/schema"
+import { WatchedWallet } from "@chainquery/watch"
+import { Schema } from "effect"
+
+/**
+ * A chain id or `aptos:<network>`.
+ *
+ * @example
+ * ```ts
+ * import type { Scopes } from "@chainquery/watcher"
+ *
+ * const eth: Scopes.Scope = "0x1"
+ * ```
+ * @since 0.2.0
+ */
+export type Scope = string
+
+/**
+ * Every scope, EVM chains first: one scanner each.
+ *
+ * @example
+ * ```ts
+ * import { Scopes } from "@chainquery/watcher"
+ *
+ * Scopes.all.length // 27
+ * ```
+ * @since 0.2.0
+ */
+export const all: ReadonlyArray<Scope> = [...Chain.chains.map(([, id]) => id), "aptos:mainnet", "aptos:testnet"]
+
+const byName = new Map<string, Scope>([
+  ...Chain.chains.flatMap(([name, id]) => [[name.replace(/ /g, "-"), id], [id, id]] as const),
+  ["aptos", "aptos:mainnet"],
+  ["aptos-mainnet", "aptos:mainnet"],
+  ["aptos-testnet", "aptos:testnet"]
+])
+
+/**
+ * Every name a chain may be given by, in words, for error messages.
+ *
+ * @example
+ * ```ts
+ * import { Scopes } from "@chainquery/watcher"
+ *
+ * Scopes.validNames.startsWith("eth, sepolia") // true
+ * ```
+ * @since 0.2.0
+ */
+export const validNames: string = [...Chain.chains.map(([name]) => name.replace(/ /g, "-")), "aptos", "aptos-testnet"].join(", ") +
+  " (or a chain id such as 0x1)"
+
+/**
+ * The scope of a chain name (`eth`, `base-sepolia`, `aptos-testnet`) or chain id; `undefined` for
+ * one the service does not know.
+ *
+ * @example
+ * ```ts
+ * import { Scopes } from "@chainquery/watcher"
+ *
+ * Scopes.fromName("polygon") // "0x89"
+ * ```
+ * @since 0.2.0
+ */
+export const fromName = (name: string): Scope | undefined => byName.get(name.trim().toLowerCase())
+
+/**
+ * The name of a scope, as streams are answered with (`eth`, `aptos-testnet`).
+ *
+ * @example
+ * ```ts
+ * import { Scopes } from "@chainquery/watcher"
+ *
+ * Scopes.nameOf("aptos:mainnet") // "aptos"
+ * ```
+ * @since 0.2.0
+ */
+export const nameOf = (scope: Scope): string =>
+  scope === "aptos:mainnet" ? "aptos" : scope === "aptos:testnet" ? "aptos-testnet" : Chain.nameOf(scope as Chain.ChainId).replace(/ /g, "-")
+
+/**
+ * The scope of a wallet.
+ *
+ * @example
+ * ```ts
+ * import { Scopes } from "@chainquery/watcher"
+ *
+ * Scopes.scopeOfWallet({ family: "aptos", network: "testnet", address: "0x1" } as never) // "aptos:testnet"
+ * ```
+ * @since 0.2.0
+ */
+export const scopeOfWallet = (wallet: WatchedWallet.WatchedWallet): Scope =>
+  wallet.family === "evm" ? wallet.chain : `aptos:${wallet.network}`
+
+const decodeWallet = Schema.decodeUnknownSync(WatchedWallet.WatchedWallet)
+
+/**
+ * The wallet of a stored scope and address (checked as it is decoded).
+ *
+ * @example
+ * ```ts
+ * import { Scopes } from "@chainquery/watcher"
+ *
+ * const wallet = Scopes.walletOfScope("0x1", "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")
+ * ```
+ * @since 0.2.0
+ */
+export const walletOfScope = (scope: Scope, address: string): WatchedWallet.WatchedWallet =>
+  decodeWallet(
+    scope.startsWith("aptos:")
+      ? { family: "aptos", network: scope.slice("aptos:".length), address }
+      : { family: "evm", chain: scope, address }
+  )

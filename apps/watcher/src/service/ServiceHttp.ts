@@ -1,0 +1,93 @@
+/**
+ * The service's HTTP server: the management API (and its OpenAPI document at `/openapi.json`, its
+ * docs page at `/docs`), `/metrics` in Prometheus text, `/healthz` (the process answers) and
+ * `/readyz` (see `Readiness`). Request bodies are capped (413 beyond), unknown routes are a 404
+ * with a JSON body, and the first line on stdout is `listening on http://HOST:PORT`.
+ *
+ * @since 0.2.0
+ */
+import { NodeHttpServer } from "@effect/platform-node"
+import { ByteSize, Cause, Console, Effect, Layer } from "effect"
+import { HttpRouter, HttpServer, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { PrometheusMetrics } from "effect/observability"
+import { createServer } from "node:http"
+import { authorization, validation } from "./ApiMiddleware.js"
+import { handlers } from "./ApiHandlers.js"
+import { Api } from "./ManagementApi.js"
+import { Readiness } from "./Readiness.js"
+
+/** The largest request body: 10,000 wallet specs with room to spare. */
+export const maxBodyBytes = 4 * 1024 * 1024
+
+const json = (status: number, error: string, message: string) => HttpServerResponse.jsonUnsafe({ error, message }, { status })
+
+/** The framework's own 404 and 413 (empty by default) with a JSON body like the API's errors. */
+const frameworkErrors = HttpRouter.middleware(
+  (effect) =>
+    Effect.catchCause(effect, (cause) => {
+      const error = Cause.squash(cause)
+      if (HttpServerError.isHttpServerError(error)) {
+        if (error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge") {
+          return Effect.succeed(json(413, "payload_too_large", `the request body is over ${maxBodyBytes} bytes`))
+        }
+        if (error.reason._tag === "RouteNotFound") return Effect.succeed(json(404, "not_found", "no such route (the routes are listed at /openapi.json)"))
+      }
+      return Effect.failCause(cause)
+    }),
+  { global: true }
+)
+
+const probes = Layer.mergeAll(
+  HttpRouter.add("GET", "/healthz", Effect.succeed(HttpServerResponse.jsonUnsafe({ status: "ok" }))),
+  HttpRouter.add(
+    "GET",
+    "/readyz",
+    Effect.gen(function*() {
+      const ready = yield* (yield* Readiness).ready
+      return HttpServerResponse.jsonUnsafe({ ready }, { status: ready ? 200 : 503 })
+    })
+  )
+)
+
+/**
+ * Every route of the service.
+ *
+ * @example
+ * ```ts
+ * import { ServiceHttp } from "@chainquery/watcher"
+ *
+ * const routes = ServiceHttp.routes
+ * ```
+ * @since 0.2.0
+ */
+export const routes = Layer.mergeAll(
+  HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(handlers), Layer.provide([authorization, validation])),
+  HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
+  PrometheusMetrics.layerHttp({ path: "/metrics", prefix: "chainquery" }),
+  probes,
+  frameworkErrors
+)
+
+/**
+ * The routes served on `host:port` (`0`: a free port), printing `listening on http://HOST:PORT`.
+ *
+ * @example
+ * ```ts
+ * import { ServiceHttp } from "@chainquery/watcher"
+ *
+ * const server = ServiceHttp.serve({ host: "127.0.0.1", port: 0 })
+ * ```
+ * @since 0.2.0
+ */
+export const serve = (options: { readonly host: string; readonly port: number }) =>
+  HttpRouter.serve(routes, { disableListenLog: true, disableLogger: true }).pipe(
+    Layer.provide(Layer.succeed(HttpServerRequest.MaxBodySize, ByteSize.bytes(maxBodyBytes))),
+    Layer.provideMerge(Layer.effectDiscard(Effect.gen(function*() {
+      const { address } = yield* HttpServer.HttpServer
+      yield* address._tag === "UnixPathAddress"
+        ? Console.log(`listening on ${address.path}`)
+        : Console.log(`listening on http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${address.port}`)
+    }))),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
+  )

@@ -1,0 +1,95 @@
+/**
+ * The service's tables, created by `effect/sql` migrations recorded in
+ * `chainquery_service_migrations` (the engine's state has its own, see `PgStateStore`):
+ *
+ * - `streams`: each subscription: its webhook URL, the event kinds and chains it wants (`NULL`:
+ *   all), its confirmations, its signing secret, its status, and its counters (the next event
+ *   position and the next delivery sequence);
+ * - `stream_wallets`: the wallets of each stream, by scope (chain id or `aptos:<network>`) and address;
+ * - `stream_events`: the outbox: each stream's events in order (`position`), as the JSON sent;
+ * - `deliveries`: the webhook requests, each a range of a stream's positions, in `sequence` order;
+ * - `delivery_attempts`: each attempt's outcome, for the success rate and the stats.
+ *
+ * @since 0.2.0
+ */
+import { Effect } from "effect"
+import { Migrator, SqlClient } from "effect/sql"
+
+const loader = Migrator.fromRecord({
+  "1_streams": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE streams (
+      id text COLLATE "C" PRIMARY KEY,
+      url text NOT NULL,
+      description text NOT NULL DEFAULT '',
+      event_kinds text[],
+      scopes text[],
+      confirmations integer NOT NULL,
+      secret text NOT NULL,
+      status text NOT NULL CHECK (status IN ('active', 'paused', 'error')),
+      status_reason text,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      next_position bigint NOT NULL DEFAULT 1,
+      next_sequence bigint NOT NULL DEFAULT 1)`
+    yield* sql`CREATE TABLE stream_wallets (
+      stream_id text COLLATE "C" NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+      scope text COLLATE "C" NOT NULL,
+      address text COLLATE "C" NOT NULL,
+      added_at timestamptz NOT NULL,
+      PRIMARY KEY (stream_id, scope, address))`
+    yield* sql`CREATE INDEX stream_wallets_by_wallet ON stream_wallets (scope, address)`
+    yield* sql`CREATE TABLE stream_events (
+      stream_id text COLLATE "C" NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+      position bigint NOT NULL,
+      event_id text NOT NULL,
+      body text NOT NULL,
+      created_at timestamptz NOT NULL,
+      PRIMARY KEY (stream_id, position))`
+    yield* sql`CREATE INDEX stream_events_by_id ON stream_events (stream_id, event_id)`
+    yield* sql`CREATE INDEX stream_events_by_time ON stream_events (stream_id, created_at)`
+    yield* sql`CREATE TABLE deliveries (
+      id text COLLATE "C" PRIMARY KEY,
+      stream_id text COLLATE "C" NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+      sequence bigint NOT NULL,
+      first_position bigint NOT NULL,
+      last_position bigint NOT NULL,
+      event_count integer NOT NULL,
+      replay boolean NOT NULL DEFAULT false,
+      status text NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+      attempts integer NOT NULL DEFAULT 0,
+      next_attempt_at timestamptz NOT NULL,
+      last_attempt_at timestamptz,
+      last_status integer,
+      last_error text,
+      created_at timestamptz NOT NULL,
+      delivered_at timestamptz,
+      UNIQUE (stream_id, sequence))`
+    yield* sql`CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending'`
+    yield* sql`CREATE INDEX deliveries_by_status ON deliveries (stream_id, status, sequence)`
+    yield* sql`CREATE TABLE delivery_attempts (
+      id bigserial PRIMARY KEY,
+      stream_id text COLLATE "C" NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+      delivery_id text COLLATE "C" NOT NULL,
+      at timestamptz NOT NULL,
+      ok boolean NOT NULL,
+      status integer,
+      error text)`
+    yield* sql`CREATE INDEX delivery_attempts_recent ON delivery_attempts (stream_id, id DESC)`
+  })
+})
+
+/**
+ * Runs the service's migrations that have not run yet (in one transaction, under a lock), on the
+ * context's `SqlClient`.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { ServiceMigrations } from "@chainquery/watcher"
+ *
+ * const ready = Effect.asVoid(ServiceMigrations.run)
+ * ```
+ * @since 0.2.0
+ */
+export const run = Migrator.make({})({ loader, table: "chainquery_service_migrations" })

@@ -1,0 +1,287 @@
+/**
+ * The streams of the service and their wallets, in PostgreSQL (see `ServiceMigrations`): what the
+ * management API creates, lists, changes and deletes, and what the scanners read to know which
+ * wallets to watch. Every write is one statement (a bulk one for wallets), so a request is stored
+ * whole or not at all.
+ *
+ * @since 0.2.0
+ */
+import { Context, DateTime, Effect, Layer, Option, Redacted } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import { randomBytes } from "node:crypto"
+import { type WatchedWallet, WatchEvent } from "@chainquery/watch"
+import { type Scope, scopeOfWallet, walletOfScope } from "./Scopes.js"
+
+/**
+ * A stream's status: delivering (`active`), stopped by its owner (`paused`) or by the service
+ * after its receiver failed (`error`, with the reason). Events are kept in all three.
+ *
+ * @example
+ * ```ts
+ * import type { StreamStore } from "@chainquery/watcher"
+ *
+ * const delivering = (status: StreamStore.Status) => status === "active"
+ * ```
+ * @since 0.2.0
+ */
+export type Status = "active" | "paused" | "error"
+
+/**
+ * A stream as stored, without its secret. `events` and `scopes` are `null` for all.
+ *
+ * @example
+ * ```ts
+ * import type { StreamStore } from "@chainquery/watcher"
+ *
+ * const wantsNfts = (stream: StreamStore.Stream) => stream.events === null || stream.events.includes("nft.received")
+ * ```
+ * @since 0.2.0
+ */
+export interface Stream {
+  readonly id: string
+  readonly url: string
+  readonly description: string
+  readonly events: ReadonlyArray<WatchEvent.Kind> | null
+  readonly scopes: ReadonlyArray<Scope> | null
+  readonly confirmations: number
+  readonly status: Status
+  readonly statusReason: string | null
+  readonly createdAt: DateTime.Utc
+  readonly updatedAt: DateTime.Utc
+}
+
+/**
+ * What a stream is created with, or changed to (every field of a change is optional).
+ *
+ * @example
+ * ```ts
+ * import type { StreamStore } from "@chainquery/watcher"
+ *
+ * const settings: StreamStore.Settings = { url: "https://example.com/hook", description: "", events: null, scopes: ["0x1"], confirmations: 0 }
+ * ```
+ * @since 0.2.0
+ */
+export interface Settings {
+  readonly url: string
+  readonly description: string
+  readonly events: ReadonlyArray<WatchEvent.Kind> | null
+  readonly scopes: ReadonlyArray<Scope> | null
+  readonly confirmations: number
+}
+
+/**
+ * One page of a list, and the cursor of the next (`null` on the last page).
+ *
+ * @example
+ * ```ts
+ * import type { StreamStore } from "@chainquery/watcher"
+ *
+ * const more = (page: StreamStore.Page<unknown>) => page.nextCursor !== null
+ * ```
+ * @since 0.2.0
+ */
+export interface Page<A> {
+  readonly items: ReadonlyArray<A>
+  readonly nextCursor: string | null
+}
+
+interface StreamRow {
+  readonly id: string
+  readonly url: string
+  readonly description: string
+  readonly event_kinds: ReadonlyArray<string> | null
+  readonly scopes: ReadonlyArray<string> | null
+  readonly confirmations: number
+  readonly status: Status
+  readonly status_reason: string | null
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+const columns = "id, url, description, event_kinds, scopes, confirmations, status, status_reason, created_at::text, updated_at::text"
+
+const kindSet = new Set<string>(WatchEvent.kinds)
+
+const streamOf = (row: StreamRow): Stream => ({
+  id: row.id,
+  url: row.url,
+  description: row.description,
+  events: row.event_kinds === null ? null : row.event_kinds.filter((kind): kind is WatchEvent.Kind => kindSet.has(kind)),
+  scopes: row.scopes,
+  confirmations: row.confirmations,
+  status: row.status,
+  statusReason: row.status_reason,
+  createdAt: DateTime.makeUnsafe(new Date(row.created_at)),
+  updatedAt: DateTime.makeUnsafe(new Date(row.updated_at))
+})
+
+/** The stream of the first row, if any. */
+const one = (rows: ReadonlyArray<StreamRow>): Option.Option<Stream> => Option.map(Option.fromUndefinedOr(rows[0]), streamOf)
+
+/** A stream id: `str_`, then the time in base 36 (so ids sort by creation), then 12 random hex digits. */
+const newStreamId = (now: number): string => `str_${now.toString(36).padStart(9, "0")}${randomBytes(6).toString("hex")}`
+
+/** A text array parameter (or `NULL`), as JSON for `jsonb_array_elements_text`. */
+const textArray = (values: ReadonlyArray<string> | null): string | null => values === null ? null : JSON.stringify(values)
+
+/** The cursor after a wallet: its scope and address, base64url. */
+const walletCursor = (scope: string, address: string): string => Buffer.from(JSON.stringify([scope, address])).toString("base64url")
+
+/** A wallet cursor read back; `undefined` for one that is not ours (the API refuses it first). */
+export const readWalletCursor = (cursor: string): readonly [string, string] | undefined => {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"))
+    return Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string"
+      ? [value[0], value[1]]
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The streams and their wallets.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { StreamStore } from "@chainquery/watcher"
+ *
+ * const count = Effect.gen(function*() {
+ *   const store = yield* StreamStore.StreamStore
+ *   return (yield* store.list({ limit: 100 })).items.length
+ * })
+ * ```
+ * @since 0.2.0
+ */
+export class StreamStore extends Context.Service<StreamStore, {
+  readonly create: (settings: Settings, secret: Redacted.Redacted<string>) => Effect.Effect<Stream, SqlError.SqlError>
+  readonly list: (page: { readonly cursor?: string | undefined; readonly limit: number }) => Effect.Effect<Page<Stream>, SqlError.SqlError>
+  readonly get: (id: string) => Effect.Effect<Option.Option<Stream>, SqlError.SqlError>
+  readonly update: (id: string, change: Partial<Settings>) => Effect.Effect<Option.Option<Stream>, SqlError.SqlError>
+  readonly remove: (id: string) => Effect.Effect<boolean, SqlError.SqlError>
+  readonly setStatus: (id: string, status: Status, reason: string | null) => Effect.Effect<Option.Option<Stream>, SqlError.SqlError>
+  readonly secret: (id: string) => Effect.Effect<Option.Option<Redacted.Redacted<string>>, SqlError.SqlError>
+  /** Adds wallets (those it has already are kept): how many were new. */
+  readonly addWallets: (id: string, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) => Effect.Effect<number, SqlError.SqlError>
+  /** Removes wallets (those it does not have are ignored): how many it had. */
+  readonly removeWallets: (id: string, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) => Effect.Effect<number, SqlError.SqlError>
+  /** How many wallets the stream has. */
+  readonly walletCount: (id: string) => Effect.Effect<number, SqlError.SqlError>
+  readonly listWallets: (
+    id: string,
+    page: { readonly cursor?: readonly [string, string] | undefined; readonly limit: number }
+  ) => Effect.Effect<Page<WatchedWallet.WatchedWallet>, SqlError.SqlError>
+  /** Every wallet of a scope that some stream with these confirmations holds (what one scan watches). */
+  readonly watched: (scope: Scope, confirmations: number) => Effect.Effect<ReadonlyArray<WatchedWallet.WatchedWallet>, SqlError.SqlError>
+  /** The confirmations of the streams that hold wallets of a scope (one scan each). */
+  readonly confirmationsOn: (scope: Scope) => Effect.Effect<ReadonlyArray<number>, SqlError.SqlError>
+}>()("@chainquery/watcher/StreamStore") {
+  /** The store on the context's `SqlClient` (the service's migrations must have run). */
+  static readonly layer: Layer.Layer<StreamStore, never, SqlClient.SqlClient> = Layer.effect(
+    StreamStore,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return StreamStore.of({
+        create: (settings, secret) =>
+          Effect.gen(function*() {
+            const now = yield* DateTime.now
+            const id = newStreamId(DateTime.toEpochMillis(now))
+            const at = DateTime.formatIso(now)
+            const rows = yield* sql<StreamRow>`
+              INSERT INTO streams (id, url, description, event_kinds, scopes, confirmations, secret, status, created_at, updated_at)
+              VALUES (${id}, ${settings.url}, ${settings.description},
+                (SELECT array_agg(value) FROM jsonb_array_elements_text(${textArray(settings.events)}::jsonb)),
+                (SELECT array_agg(value) FROM jsonb_array_elements_text(${textArray(settings.scopes)}::jsonb)),
+                ${settings.confirmations}, ${Redacted.value(secret)}, 'active', ${at}::timestamptz, ${at}::timestamptz)
+              RETURNING ${sql.literal(columns)}`
+            return streamOf(rows[0]!)
+          }),
+
+        list: ({ cursor, limit }) =>
+          sql<StreamRow>`SELECT ${sql.literal(columns)} FROM streams
+            WHERE ${cursor === undefined ? sql.literal("true") : sql`id > ${cursor}`} ORDER BY id LIMIT ${limit + 1}`.pipe(
+            Effect.map((rows) => ({
+              items: rows.slice(0, limit).map(streamOf),
+              nextCursor: rows.length > limit ? rows[limit - 1]!.id : null
+            }))
+          ),
+
+        get: (id) => sql<StreamRow>`SELECT ${sql.literal(columns)} FROM streams WHERE id = ${id}`.pipe(Effect.map(one)),
+
+        update: (id, change) =>
+          Effect.gen(function*() {
+            const at = DateTime.formatIso(yield* DateTime.now)
+            const rows = yield* sql<StreamRow>`UPDATE streams SET
+                url = COALESCE(${change.url ?? null}, url),
+                description = COALESCE(${change.description ?? null}, description),
+                event_kinds = CASE WHEN ${change.events !== undefined} THEN
+                  (SELECT array_agg(value) FROM jsonb_array_elements_text(${textArray(change.events ?? null)}::jsonb)) ELSE event_kinds END,
+                scopes = CASE WHEN ${change.scopes !== undefined} THEN
+                  (SELECT array_agg(value) FROM jsonb_array_elements_text(${textArray(change.scopes ?? null)}::jsonb)) ELSE scopes END,
+                confirmations = COALESCE(${change.confirmations ?? null}::integer, confirmations),
+                updated_at = ${at}::timestamptz
+              WHERE id = ${id} RETURNING ${sql.literal(columns)}`
+            return one(rows)
+          }),
+
+        remove: (id) => sql`DELETE FROM streams WHERE id = ${id} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0)),
+
+        setStatus: (id, status, reason) =>
+          Effect.gen(function*() {
+            const at = DateTime.formatIso(yield* DateTime.now)
+            return one(
+              yield* sql<StreamRow>`UPDATE streams SET status = ${status}, status_reason = ${reason}, updated_at = ${at}::timestamptz
+                WHERE id = ${id} RETURNING ${sql.literal(columns)}`
+            )
+          }),
+
+        secret: (id) =>
+          sql<{ secret: string }>`SELECT secret FROM streams WHERE id = ${id}`.pipe(
+            Effect.map((rows) => Option.map(Option.fromUndefinedOr(rows[0]), (row) => Redacted.make(row.secret)))
+          ),
+
+        addWallets: (id, wallets) =>
+          Effect.gen(function*() {
+            const at = DateTime.formatIso(yield* DateTime.now)
+            const rows = JSON.stringify(wallets.map((wallet) => ({ scope: scopeOfWallet(wallet), address: wallet.address })))
+            const added = yield* sql`INSERT INTO stream_wallets (stream_id, scope, address, added_at)
+              SELECT ${id}, scope, address, ${at}::timestamptz FROM jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
+              ON CONFLICT DO NOTHING RETURNING address`
+            return added.length
+          }),
+
+        removeWallets: (id, wallets) => {
+          const rows = JSON.stringify(wallets.map((wallet) => ({ scope: scopeOfWallet(wallet), address: wallet.address })))
+          return sql`DELETE FROM stream_wallets w USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
+            WHERE w.stream_id = ${id} AND w.scope = x.scope AND w.address = x.address RETURNING w.address`.pipe(Effect.map((removed) => removed.length))
+        },
+
+        walletCount: (id) =>
+          sql<{ count: number }>`SELECT count(*)::int AS count FROM stream_wallets WHERE stream_id = ${id}`.pipe(Effect.map((rows) => rows[0]!.count)),
+
+        listWallets: (id, { cursor, limit }) =>
+          sql<{ scope: string; address: string }>`SELECT scope, address FROM stream_wallets WHERE stream_id = ${id}
+            AND ${cursor === undefined ? sql.literal("true") : sql`(scope, address) > (${cursor[0]}, ${cursor[1]})`}
+            ORDER BY scope, address LIMIT ${limit + 1}`.pipe(
+            Effect.map((rows) => ({
+              items: rows.slice(0, limit).map((row) => walletOfScope(row.scope, row.address)),
+              nextCursor: rows.length > limit ? walletCursor(rows[limit - 1]!.scope, rows[limit - 1]!.address) : null
+            }))
+          ),
+
+        watched: (scope, confirmations) =>
+          sql<{ address: string }>`SELECT DISTINCT w.address FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
+            WHERE w.scope = ${scope} AND s.confirmations = ${confirmations} ORDER BY w.address`.pipe(
+            Effect.map((rows) => rows.map((row) => walletOfScope(scope, row.address)))
+          ),
+
+        confirmationsOn: (scope) =>
+          sql<{ confirmations: number }>`SELECT DISTINCT s.confirmations FROM streams s
+            WHERE EXISTS (SELECT 1 FROM stream_wallets w WHERE w.stream_id = s.id AND w.scope = ${scope}) ORDER BY 1`.pipe(
+            Effect.map((rows) => rows.map((row) => row.confirmations))
+          )
+      })
+    })
+  )
+}

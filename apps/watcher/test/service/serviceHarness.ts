@@ -1,0 +1,73 @@
+/**
+ * The service's HTTP API on 127.0.0.1 (a free port) over a fresh PostgreSQL database, migrated,
+ * with its real stores and middlewares, for tests: `call` sends a request with the API token (or
+ * the one given, or none) and reads the JSON answer; `woken` lists the streams whose delivery was
+ * woken.
+ */
+import { NodeCrypto } from "@effect/platform-node"
+import { Context, Duration, Effect, Layer, Redacted, Ref } from "effect"
+import { HttpServer } from "effect/http"
+import { SqlClient } from "effect/sql"
+import { freshDatabase } from "../../../../packages/watch/test/support/postgres.js"
+import { DeliveryStore } from "../../src/service/DeliveryStore.js"
+import { Readiness } from "../../src/service/Readiness.js"
+import { DeliveryWake, ServiceConfig } from "../../src/service/ServiceConfig.js"
+import * as ServiceHttp from "../../src/service/ServiceHttp.js"
+import * as ServiceMigrations from "../../src/service/ServiceMigrations.js"
+import { StreamStore } from "../../src/service/StreamStore.js"
+
+export const apiToken = "test-token-0123456789abcdef"
+
+/** What a test holds: the base URL, a request helper, the SQL client and the woken streams. */
+export interface Api {
+  readonly url: string
+  readonly call: (
+    method: string,
+    path: string,
+    options?: { readonly body?: unknown; readonly raw?: string; readonly token?: string | null; readonly contentType?: string }
+  ) => Promise<{ readonly status: number; readonly body: any; readonly text: string }>
+  readonly sql: SqlClient.SqlClient
+  readonly woken: Effect.Effect<ReadonlyArray<string>>
+}
+
+/** The service's API over a fresh database; `allowPrivateWebhooks` unless told otherwise. */
+export const serviceApi = (options?: { readonly allowPrivateWebhooks?: boolean }) =>
+  Effect.gen(function*() {
+    const woken = yield* Ref.make<ReadonlyArray<string>>([])
+    const config = Layer.succeed(ServiceConfig, {
+      apiToken: Redacted.make(apiToken),
+      allowPrivateWebhooks: options?.allowPrivateWebhooks ?? true,
+      retrySchedule: [Duration.seconds(1)],
+      deliveryTimeout: Duration.seconds(10),
+      minSuccessRate: 0.7,
+      interval: Duration.seconds(1)
+    })
+    const wake = Layer.succeed(DeliveryWake, { wake: (id: string) => Ref.update(woken, (ids) => [...ids, id]) })
+    const database = Layer.effectDiscard(ServiceMigrations.run).pipe(Layer.provideMerge(freshDatabase))
+    const layer = ServiceHttp.serve({ host: "127.0.0.1", port: 0 }).pipe(
+      Layer.provide(Layer.mergeAll(StreamStore.layer, DeliveryStore.layer)),
+      Layer.provide(Layer.mergeAll(config, wake, Readiness.always, NodeCrypto.layerSecureRandom)),
+      Layer.provideMerge(database)
+    )
+    const context = yield* Layer.build(layer)
+    const { address } = Context.get(context, HttpServer.HttpServer)
+    const sql = Context.get(context, SqlClient.SqlClient)
+    const url = `http://127.0.0.1:${address._tag === "UnixPathAddress" ? 0 : address.port}`
+    const call: Api["call"] = async (method, path, callOptions) => {
+      const token = callOptions?.token === undefined ? apiToken : callOptions.token
+      const headers: Record<string, string> = {}
+      if (token !== null) headers["authorization"] = `Bearer ${token}`
+      const body = callOptions?.raw ?? (callOptions?.body === undefined ? undefined : JSON.stringify(callOptions.body))
+      if (body !== undefined) headers["content-type"] = callOptions?.contentType ?? "application/json"
+      const response = await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
+      const text = await response.text()
+      let parsed: unknown = undefined
+      try {
+        parsed = text === "" ? undefined : JSON.parse(text)
+      } catch {
+        parsed = undefined
+      }
+      return { status: response.status, body: parsed, text }
+    }
+    return { url, call, sql, woken: Ref.get(woken) } satisfies Api
+  })
