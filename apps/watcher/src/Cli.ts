@@ -5,29 +5,17 @@
  *
  * @since 0.1.0
  */
-import { BaseUrl } from "@chainquery/transport"
-import { Console, Duration, Effect, Option, Redacted, Result, Schema } from "effect"
+import { Duration, Effect, Option, Result } from "effect"
 import { Command } from "effect/cli"
 import { demo } from "./Demo.js"
+import * as Serve from "./Serve.js"
 import * as Flags from "./internal/flags.js"
+import { apiKeyOf, refusedBaseUrl } from "./internal/serviceAccess.js"
+import { badInput } from "./internal/badInput.js"
 import * as Runner from "./Runner.js"
 import { type Backfill, type Engine, WalletSpec } from "@chainquery/watch"
 
-/**
- * Bad input (a wallet spec, a wallet file, a missing key): the message was already written to
- * stderr; the executable exits with code 2.
- *
- * @example
- * ```ts
- * import { Cli } from "@chainquery/watcher"
- *
- * const error = new Cli.BadInput({ message: "no wallets" })
- * ```
- * @since 0.1.0
- */
-export class BadInput extends Schema.TaggedError<BadInput>()("BadInput", {
-  message: Schema.String
-}) {}
+export { BadInput } from "./internal/badInput.js"
 
 /**
  * Parses a duration such as `10s`, `2s`, `500ms`, `1m`, `1h`, `1.5 seconds` (as `--interval`
@@ -46,9 +34,6 @@ export class BadInput extends Schema.TaggedError<BadInput>()("BadInput", {
 export const parseInterval: (text: string) => Duration.Duration = Flags.parseInterval
 
 const optionalString = (option: Option.Option<string>): string | undefined => Option.getOrUndefined(option)
-
-const badInput = (message: string) =>
-  Console.error(`chainquery-watcher: ${message}`).pipe(Effect.andThen(Effect.fail(new BadInput({ message }))))
 
 /**
  * The `chainquery-watcher` command, with its `demo` subcommand.
@@ -100,26 +85,10 @@ export const command = Command.make(
     if (wallets.length === 0) {
       return yield* badInput(`no wallets to watch: give --wallet SPEC (${WalletSpec.syntax}) or --wallets-file PATH`)
     }
-    const env = process.env["MORALIS_API_KEY"]
-    const key = Option.isSome(flags.apiKey) && Redacted.value(flags.apiKey.value).trim() !== ""
-      ? flags.apiKey.value
-      : Option.isNone(flags.apiKey) && env !== undefined && env.trim() !== ""
-      ? Redacted.make(env)
-      : undefined
-    if (key === undefined) {
-      return yield* badInput("no API key (or an empty one): give --api-key KEY or set the MORALIS_API_KEY environment variable")
-    }
-    // The key goes only over https:, or http: to a loopback host, unless told otherwise.
-    const baseUrls = [
-      ["--evm-base-url", flags.evmBaseUrl],
-      ["--ledger-base-url", flags.ledgerBaseUrl],
-      ["--ledger-testnet-base-url", flags.ledgerTestnetBaseUrl]
-    ] as const
-    for (const [field, url] of baseUrls) {
-      if (Option.isNone(url)) continue
-      const checked = BaseUrl.check(url.value, { field, allowInsecureHttp: flags.allowInsecureHttp, insecureOption: "--allow-insecure-http" })
-      if (Result.isFailure(checked)) return yield* badInput(checked.failure.message)
-    }
+    const key = apiKeyOf(flags.apiKey)
+    if (Result.isFailure(key)) return yield* badInput(key.failure)
+    const refused = refusedBaseUrl(flags)
+    if (refused !== undefined) return yield* badInput(refused)
     yield* Runner.run({
       wallets,
       interval: flags.interval,
@@ -134,7 +103,7 @@ export const command = Command.make(
       backfill: Option.getOrUndefined<Backfill.From>(flags.backfill),
       requestTimeout: flags.requestTimeout,
       computeUnits: Option.getOrUndefined(flags.computeUnits),
-      apiKey: key,
+      apiKey: key.success,
       evmBaseUrl: optionalString(flags.evmBaseUrl),
       ledgerBaseUrl: optionalString(flags.ledgerBaseUrl),
       ledgerTestnetBaseUrl: optionalString(flags.ledgerTestnetBaseUrl),
@@ -158,7 +127,8 @@ export const command = Command.make(
       command: "chainquery-watcher --wallet eth:0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed --backfill 2026-11-01",
       description: "Print the wallet's history since 1 November 2026 (progress on stderr), then watch it"
     },
-    { command: "chainquery-watcher demo", description: "The demo against an in-process simulator" }
+    { command: "chainquery-watcher demo", description: "The demo against an in-process simulator" },
+    { command: "chainquery-watcher serve --api-token $TOKEN", description: "The watcher as a service with webhooks (see serve --help)" }
   ]),
-  Command.withSubcommands([demo])
+  Command.withSubcommands([demo, Serve.command])
 )

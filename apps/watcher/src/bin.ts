@@ -40,12 +40,14 @@ const asked = args.some((arg) => /^(-h|--help|-v|--version|--completions)(=|$)/.
  */
 const secrets = [
   ...args.flatMap((arg, i) => {
-    const inline = /^--?[\w-]*(?:key|token|secret)[\w-]*=(.+)$/i.exec(arg)?.[1]
+    const inline = /^--?[\w-]*(?:key|token|secret|database)[\w-]*=(.+)$/i.exec(arg)?.[1]
     if (inline !== undefined) return [inline]
     const next = args[i + 1]
-    return /^--?[\w-]*(?:key|token|secret)[\w-]*$/i.test(arg) && next !== undefined ? [next] : []
+    return /^--?[\w-]*(?:key|token|secret|database)[\w-]*$/i.test(arg) && next !== undefined ? [next] : []
   }),
-  process.env["MORALIS_API_KEY"] ?? ""
+  process.env["MORALIS_API_KEY"] ?? "",
+  process.env["CHAINQUERY_API_TOKEN"] ?? "",
+  process.env["DATABASE_URL"] ?? ""
 ].filter((secret) => secret.length >= 4)
 
 const redacting = new Writable({

@@ -49,10 +49,10 @@ export interface Options {
   readonly keepBlocks?: number | undefined
   /**
    * Runs inside the transaction of every commit, after the batch is written and given its
-   * sequence: its writes through the same `SqlClient` commit with the batch. A failure rolls the
-   * whole commit back (a `StateStoreError`).
+   * sequence: its writes through the `SqlClient` (the store's) commit with the batch. A failure
+   * rolls the whole commit back (a `StateStoreError`).
    */
-  readonly onCommit?: ((batch: Batch, committed: LastBatch) => Effect.Effect<void, unknown>) | undefined
+  readonly onCommit?: ((batch: Batch, committed: LastBatch) => Effect.Effect<void, unknown, SqlClient.SqlClient>) | undefined
 }
 
 /** The store's migrations, run in order once per database. */
@@ -249,7 +249,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
           event_ids = excluded.event_ids, pending = COALESCE(${pending}::jsonb, watch_last_batch.pending)
         RETURNING sequence::text`
       const committed: LastBatch = { sequence: Number(row!.sequence), committedAt: DateTime.makeUnsafe(now), eventIds: [...batch.eventIds] }
-      if (onCommit !== undefined) yield* onCommit(batch, committed)
+      if (onCommit !== undefined) yield* Effect.provideService(onCommit(batch, committed), SqlClient.SqlClient, sql)
       return committed
     })
 

@@ -14,7 +14,7 @@ type From = Backfill.From
 const { defaultWatch, watchKinds } = Engine
 const { decodeFrom, InvalidFrom } = Backfill
 
-const message = (error: unknown): string => error instanceof Error ? error.message : String(error)
+export const message = (error: unknown): string => error instanceof Error ? error.message : String(error)
 
 /** The shortest interval accepted: below it a watcher would only poll the service in a busy loop. */
 const minimumInterval = Duration.millis(100)
@@ -24,7 +24,7 @@ const minimumInterval = Duration.millis(100)
  * project (`DurationInput` of `@chainquery/schema`: `10s`, `500ms`, `2m`, `1h`, `1.5 seconds`; a
  * bare number is seconds), at least `minimum`; throws with what is valid.
  */
-const parseDuration = (flag: string, minimum: Duration.Duration) => (text: string): Duration.Duration =>
+export const parseDuration = (flag: string, minimum: Duration.Duration) => (text: string): Duration.Duration =>
   DurationInput.parseFlagUnsafe(`--${flag}`, text, { minimum })
 
 /**
@@ -48,15 +48,18 @@ export const parseWatch = (values: ReadonlyArray<string>): ReadonlyArray<Watch> 
   return watchKinds.filter((kind) => chosen.has(kind))
 }
 
-/** Parses a percentage such as `5`, `5%` or `0.5%` into a fraction (0.05); throws with what is valid. */
-export const parsePercent = (text: string): number => {
+/** A parser of a percentage such as `5`, `5%` or `0.5%` into a fraction (0.05), for `--<flag>`; it throws with what is valid. */
+export const percentOf = (flag: string) => (text: string): number => {
   const match = /^(\d+(?:\.\d+)?)\s*%?$/.exec(text.trim())
   const value = match?.[1] === undefined ? Number.NaN : Number(match[1])
-  if (!Number.isFinite(value)) throw new Error(`--defi-threshold: expected a percentage such as 5 or 2.5%, got ${JSON.stringify(text)}`)
+  if (!Number.isFinite(value)) throw new Error(`--${flag}: expected a percentage such as 5 or 2.5%, got ${JSON.stringify(text)}`)
   // A value can fall by at most 100%: a larger threshold would silently hide every fall.
-  if (value > 100) throw new Error(`--defi-threshold: expected a percentage from 0 to 100, got ${JSON.stringify(text)}`)
+  if (value > 100) throw new Error(`--${flag}: expected a percentage from 0 to 100, got ${JSON.stringify(text)}`)
   return value / 100
 }
+
+/** Parses `--defi-threshold` (see {@link percentOf}). */
+export const parsePercent: (text: string) => number = percentOf("defi-threshold")
 
 export const wallet = Flag.String("wallet").pipe(
   Flag.withMetavar("SPEC"),

@@ -7,7 +7,7 @@
  * @since 0.2.0
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { ByteSize, Cause, Console, Effect, Layer } from "effect"
+import { ByteSize, Cause, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { PrometheusMetrics } from "effect/observability"
@@ -85,9 +85,11 @@ export const serve = (options: { readonly host: string; readonly port: number })
     Layer.provide(Layer.succeed(HttpServerRequest.MaxBodySize, ByteSize.bytes(maxBodyBytes))),
     Layer.provideMerge(Layer.effectDiscard(Effect.gen(function*() {
       const { address } = yield* HttpServer.HttpServer
-      yield* address._tag === "UnixPathAddress"
-        ? Console.log(`listening on ${address.path}`)
-        : Console.log(`listening on http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${address.port}`)
+      const where = address._tag === "UnixPathAddress"
+        ? address.path
+        : `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${address.port}`
+      // Straight to stdout (logs go to stderr): tools read this line to find the service.
+      yield* Effect.sync(() => process.stdout.write(`listening on ${where}\n`))
     }))),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
   )

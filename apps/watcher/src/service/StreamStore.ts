@@ -174,8 +174,13 @@ export class StreamStore extends Context.Service<StreamStore, {
   ) => Effect.Effect<Page<WatchedWallet.WatchedWallet>, SqlError.SqlError>
   /** Every wallet of a scope that some stream with these confirmations holds (what one scan watches). */
   readonly watched: (scope: Scope, confirmations: number) => Effect.Effect<ReadonlyArray<WatchedWallet.WatchedWallet>, SqlError.SqlError>
-  /** The confirmations of the streams that hold wallets of a scope (one scan each). */
-  readonly confirmationsOn: (scope: Scope) => Effect.Effect<ReadonlyArray<number>, SqlError.SqlError>
+  /**
+   * The scans a scope needs: per confirmations value of the streams holding wallets there, the
+   * event kinds those streams want (`null`: all).
+   */
+  readonly scansOn: (
+    scope: Scope
+  ) => Effect.Effect<ReadonlyArray<{ readonly confirmations: number; readonly kinds: ReadonlyArray<ReadonlyArray<WatchEvent.Kind> | null> }>, SqlError.SqlError>
 }>()("@chainquery/watcher/StreamStore") {
   /** The store on the context's `SqlClient` (the service's migrations must have run). */
   static readonly layer: Layer.Layer<StreamStore, never, SqlClient.SqlClient> = Layer.effect(
@@ -276,10 +281,17 @@ export class StreamStore extends Context.Service<StreamStore, {
             Effect.map((rows) => rows.map((row) => walletOfScope(scope, row.address)))
           ),
 
-        confirmationsOn: (scope) =>
-          sql<{ confirmations: number }>`SELECT DISTINCT s.confirmations FROM streams s
+        scansOn: (scope) =>
+          sql<{ confirmations: number; event_kinds: ReadonlyArray<string> | null }>`SELECT DISTINCT s.confirmations, s.event_kinds FROM streams s
             WHERE EXISTS (SELECT 1 FROM stream_wallets w WHERE w.stream_id = s.id AND w.scope = ${scope}) ORDER BY 1`.pipe(
-            Effect.map((rows) => rows.map((row) => row.confirmations))
+            Effect.map((rows) => {
+              const scans = new Map<number, Array<ReadonlyArray<WatchEvent.Kind> | null>>()
+              for (const row of rows) {
+                const kinds = row.event_kinds === null ? null : row.event_kinds.filter((kind): kind is WatchEvent.Kind => kindSet.has(kind))
+                ;(scans.get(row.confirmations) ?? scans.set(row.confirmations, []).get(row.confirmations)!).push(kinds)
+              }
+              return Array.from(scans, ([confirmations, kinds]) => ({ confirmations, kinds }))
+            })
           )
       })
     })

@@ -40,7 +40,7 @@ export default async function setup(project: TestProject) {
     password: "postgres",
     persistent: false,
     // As root, PostgreSQL refuses to run: the package then runs it as a user it creates.
-    createPostgresUser: true,
+    createPostgresUser: process.getuid?.() === 0,
     onLog: () => {},
     onError: () => {}
   })

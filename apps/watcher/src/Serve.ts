@@ -1,0 +1,112 @@
+/**
+ * `chainquery-watcher serve`: the watcher as a service (see `ServiceMain`). Its flags are checked
+ * before anything starts: a bad one, a missing API token or key, or a base URL the key may not
+ * go to is a `BadInput` (exit 2) that says what is valid.
+ *
+ * @since 0.2.0
+ */
+import { Effect, Option, Redacted, Result } from "effect"
+import { Command } from "effect/cli"
+import { badInput } from "./internal/badInput.js"
+import * as Flags from "./internal/flags.js"
+import * as ServeFlags from "./internal/serveFlags.js"
+import { apiKeyOf, refusedBaseUrl } from "./internal/serviceAccess.js"
+import * as ServiceMain from "./service/ServiceMain.js"
+
+/** The shortest API token accepted: a short one can be guessed. */
+const minimumTokenLength = 16
+
+/** A flag's value, else an environment variable's (unset or blank: `undefined`). */
+const orEnv = (flag: Option.Option<Redacted.Redacted<string>>, variable: string): Redacted.Redacted<string> | undefined => {
+  if (Option.isSome(flag)) return flag.value
+  const value = process.env[variable]
+  return value === undefined || value.trim() === "" ? undefined : Redacted.make(value)
+}
+
+/**
+ * The `serve` subcommand.
+ *
+ * @example
+ * ```ts
+ * import { Serve } from "@chainquery/watcher"
+ *
+ * const name = Serve.command.name // "serve"
+ * ```
+ * @since 0.2.0
+ */
+export const command = Command.make(
+  "serve",
+  {
+    port: ServeFlags.port,
+    host: ServeFlags.host,
+    apiToken: ServeFlags.apiToken,
+    databaseUrl: ServeFlags.databaseUrl,
+    dataDir: ServeFlags.dataDir,
+    allowPrivateWebhooks: ServeFlags.allowPrivateWebhooks,
+    retrySchedule: ServeFlags.retrySchedule,
+    deliveryTimeout: ServeFlags.deliveryTimeout,
+    minSuccessRate: ServeFlags.minSuccessRate,
+    logFormat: ServeFlags.logFormat,
+    otlpUrl: ServeFlags.otlpUrl,
+    interval: Flags.interval,
+    requestTimeout: Flags.requestTimeout,
+    computeUnits: Flags.computeUnits,
+    evmBaseUrl: Flags.evmBaseUrl,
+    ledgerBaseUrl: Flags.ledgerBaseUrl,
+    ledgerTestnetBaseUrl: Flags.ledgerTestnetBaseUrl,
+    allowInsecureHttp: Flags.allowInsecureHttp,
+    apiKey: Flags.apiKey
+  },
+  Effect.fnUntraced(function*(flags) {
+    const apiToken = orEnv(flags.apiToken, "CHAINQUERY_API_TOKEN")
+    if (apiToken === undefined || Redacted.value(apiToken).length < minimumTokenLength) {
+      return yield* badInput(
+        `${apiToken === undefined ? "no API token" : `the API token is shorter than ${minimumTokenLength} characters`}: ` +
+          "give --api-token TOKEN or set CHAINQUERY_API_TOKEN (for instance: openssl rand -hex 24)"
+      )
+    }
+    const key = apiKeyOf(flags.apiKey)
+    if (Result.isFailure(key)) return yield* badInput(key.failure)
+    const refused = refusedBaseUrl(flags)
+    if (refused !== undefined) return yield* badInput(refused)
+    const databaseUrl = orEnv(flags.databaseUrl, "DATABASE_URL")
+    if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(Redacted.value(databaseUrl))) {
+      return yield* badInput("--database-url (or DATABASE_URL) must be a postgres:// or postgresql:// URL")
+    }
+    if (Option.isSome(flags.otlpUrl) && !/^https?:\/\//.test(flags.otlpUrl.value)) {
+      return yield* badInput(`--otlp-url must be an http:// or https:// URL, got ${JSON.stringify(flags.otlpUrl.value)}`)
+    }
+    return yield* ServiceMain.run({
+      host: flags.host,
+      port: flags.port,
+      apiToken,
+      databaseUrl,
+      dataDir: flags.dataDir,
+      allowPrivateWebhooks: flags.allowPrivateWebhooks,
+      retrySchedule: flags.retrySchedule,
+      deliveryTimeout: flags.deliveryTimeout,
+      minSuccessRate: flags.minSuccessRate,
+      interval: flags.interval,
+      logFormat: flags.logFormat,
+      otlpUrl: Option.getOrUndefined(flags.otlpUrl),
+      apiKey: key.success,
+      evmBaseUrl: Option.getOrUndefined(flags.evmBaseUrl),
+      ledgerBaseUrl: Option.getOrUndefined(flags.ledgerBaseUrl),
+      ledgerTestnetBaseUrl: Option.getOrUndefined(flags.ledgerTestnetBaseUrl),
+      allowInsecureHttp: flags.allowInsecureHttp,
+      requestTimeout: flags.requestTimeout,
+      computeUnits: Option.getOrUndefined(flags.computeUnits)
+    })
+  })
+).pipe(
+  Command.withDescription(
+    "Run the watcher as a service: streams of wallets with signed webhooks (Standard Webhooks), a management API " +
+      "(/openapi.json, /docs), /metrics, /healthz and /readyz, on PostgreSQL (--database-url, or an embedded one)."
+  ),
+  Command.withExamples([
+    {
+      command: "chainquery-watcher serve --api-token $(openssl rand -hex 24) --port 8080",
+      description: "Serve on 127.0.0.1:8080 with an embedded PostgreSQL in ./chainquery-data"
+    }
+  ])
+)

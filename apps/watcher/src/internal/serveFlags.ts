@@ -1,0 +1,106 @@
+/**
+ * The flags of `chainquery-watcher serve` that the watching CLI does not have, parsed and
+ * checked: a bad value is a flag error (exit 2) that names the flag and says what is valid.
+ *
+ * @internal
+ */
+import { DurationInput } from "@chainquery/schema"
+import { Duration } from "effect"
+import { Flag } from "effect/cli"
+import { message, percentOf } from "./flags.js"
+
+/** Parses `--retry-schedule`: comma-separated durations (1 to 20, each at least 100ms); throws with what is valid. */
+export const parseRetrySchedule = (text: string): ReadonlyArray<Duration.Duration> => {
+  const parts = text.split(",").map((part) => part.trim())
+  if (parts.length > 20 || parts.some((part) => part === "")) {
+    throw new Error(`--retry-schedule: expected 1 to 20 comma-separated durations such as 10s,1m,10m, got ${JSON.stringify(text)}`)
+  }
+  return parts.map((part) => DurationInput.parseFlagUnsafe("--retry-schedule", part, { minimum: "100 millis" }))
+}
+
+export const port = Flag.Int("port").pipe(
+  Flag.withMetavar("PORT"),
+  Flag.withDescription("The TCP port of the HTTP API, /metrics and the probes (default 8080; 0: a free one, printed). Example: --port 9000"),
+  Flag.withDefault(8080),
+  Flag.mapTryCatch((n) => {
+    if (n < 0 || n > 65_535) throw new Error(`--port: expected 0 to 65535, got ${n}`)
+    return n
+  }, message)
+)
+
+export const host = Flag.String("host").pipe(
+  Flag.withMetavar("HOST"),
+  Flag.withDescription("The address to listen on (default 127.0.0.1; 0.0.0.0 for every interface). Example: --host 0.0.0.0"),
+  Flag.withDefault("127.0.0.1")
+)
+
+export const apiToken = Flag.Redacted("api-token").pipe(
+  Flag.withMetavar("TOKEN"),
+  Flag.withDescription(
+    "The bearer token of the management API (at least 16 characters); when absent, the CHAINQUERY_API_TOKEN environment variable. " +
+      "Never printed. Example: --api-token $(openssl rand -hex 24)"
+  ),
+  Flag.optional
+)
+
+export const databaseUrl = Flag.Redacted("database-url").pipe(
+  Flag.withMetavar("URL"),
+  Flag.withDescription(
+    "The PostgreSQL (>= 14) to keep everything in; when absent, the DATABASE_URL environment variable; without either, an embedded " +
+      "PostgreSQL in --data-dir. Never printed. Example: --database-url postgres://watcher:secret@db:5432/watcher"
+  ),
+  Flag.optional
+)
+
+export const dataDir = Flag.String("data-dir").pipe(
+  Flag.withMetavar("PATH"),
+  Flag.withDescription("Where the embedded PostgreSQL keeps its files when no database URL is given (default ./chainquery-data). Example: --data-dir /var/lib/chainquery"),
+  Flag.withDefault("./chainquery-data")
+)
+
+export const allowPrivateWebhooks = Flag.Boolean("allow-private-webhooks").pipe(
+  Flag.withDescription(
+    "Deliver to webhook URLs on loopback, private, link-local and cloud-metadata addresses (refused otherwise, at creation and at delivery). " +
+      "For tests and receivers on the same private network. Example: --allow-private-webhooks"
+  ),
+  Flag.withDefault(false)
+)
+
+export const retrySchedule = Flag.String("retry-schedule").pipe(
+  Flag.withMetavar("DURATIONS"),
+  Flag.withDescription(
+    "The waits between a webhook's attempts, comma-separated; after the last, the batch is failed (kept, replayable). " +
+      "Default 10s,1m,10m,1h,6h,24h. Example: --retry-schedule 1s,2s,5s"
+  ),
+  Flag.withDefault("10s,1m,10m,1h,6h,24h"),
+  Flag.mapTryCatch(parseRetrySchedule, message)
+)
+
+export const deliveryTimeout = Flag.String("delivery-timeout").pipe(
+  Flag.withMetavar("DURATION"),
+  Flag.withDescription("How long a receiver may take to answer a webhook before the attempt counts as failed (default 10s). Example: --delivery-timeout 5s"),
+  Flag.withDefault("10s"),
+  Flag.mapTryCatch((text) => DurationInput.parseFlagUnsafe("--delivery-timeout", text, { minimum: "100 millis" }), message)
+)
+
+export const minSuccessRate = Flag.String("min-success-rate").pipe(
+  Flag.withMetavar("PERCENT"),
+  Flag.withDescription(
+    "A stream whose last 100 attempts succeeded less than this is put in error (held until resumed); 0 turns it off. Default 70. " +
+      "Example: --min-success-rate 50"
+  ),
+  Flag.withDefault("70"),
+  Flag.mapTryCatch(percentOf("min-success-rate"), message)
+)
+
+export const logFormat = Flag.Literals("log-format", ["pretty", "json"]).pipe(
+  Flag.withDescription("How logs are written to stderr: 'pretty' lines or 'json' (one object per line). Default pretty. Example: --log-format json"),
+  Flag.withDefault("pretty")
+)
+
+export const otlpUrl = Flag.String("otlp-url").pipe(
+  Flag.withMetavar("URL"),
+  Flag.withDescription("Send traces, metrics and logs over OTLP/HTTP (JSON) to this collector. Example: --otlp-url http://127.0.0.1:4318"),
+  Flag.optional
+)
+

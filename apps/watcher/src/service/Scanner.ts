@@ -1,0 +1,131 @@
+/**
+ * One scope's scanner (a chain, or an Aptos network): the engine (`Watch.batches`) over the union
+ * of the wallets every stream holds there, once for all of them, so that requests per block do not
+ * grow with streams or wallets. Streams that want their events after N confirmations share one
+ * scan per N. Each scan's state is a `PgStateStore` namespace (`scan:<scope>:<N>`) whose commit
+ * fans the batch's events out to the streams' outboxes in the same transaction; the streams that
+ * got events are woken once it is committed.
+ *
+ * The wallets and the scans follow the streams: they are read again every interval.
+ *
+ * @since 0.2.0
+ */
+import type { EvmClient } from "@chainquery/evm-client"
+import { type Engine, PgStateStore, Watch, type WatchEvent, WatchSet } from "@chainquery/watch"
+import { Cause, Effect, FiberMap, Ref, Stream } from "effect"
+import type { SqlClient } from "effect/sql"
+import { enqueue } from "./Outbox.js"
+import type { Scope } from "./Scopes.js"
+import { DeliveryWake, ServiceConfig } from "./ServiceConfig.js"
+import { StreamStore } from "./StreamStore.js"
+
+/** Which engine readings yield which event kinds. */
+const readingOf = (kind: WatchEvent.Kind): Engine.Watch =>
+  kind.startsWith("trade.") ? "trades" : kind.startsWith("defi.") ? "defi" : kind.startsWith("holding.") ? "holdings" : "transfers"
+
+/**
+ * What the engine reads for streams wanting `kinds` (`null`: all): transfers and trades cost a
+ * few requests per block whatever the wallets; DeFi and holdings are read per wallet, so only
+ * when a stream asks for them.
+ *
+ * @example
+ * ```ts
+ * import { Scanner } from "@chainquery/watcher"
+ *
+ * Scanner.readingsFor([["nft.received"], ["trade.bought"]]) // ["transfers", "trades"]
+ * ```
+ * @since 0.2.0
+ */
+export const readingsFor = (kinds: ReadonlyArray<ReadonlyArray<WatchEvent.Kind> | null>): ReadonlyArray<Engine.Watch> => {
+  const wanted = new Set<Engine.Watch>()
+  for (const list of kinds) {
+    if (list === null) {
+      wanted.add("transfers")
+      wanted.add("trades")
+    } else {
+      for (const kind of list) wanted.add(readingOf(kind))
+    }
+  }
+  return (["transfers", "trades", "defi", "holdings"] as const).filter((reading) => wanted.has(reading))
+}
+
+/** One scan: the wallets of `scope` held by streams with `confirmations`, read with `readings`. */
+const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engine.Watch>) =>
+  Effect.gen(function*() {
+    const streams = yield* StreamStore
+    const config = yield* ServiceConfig
+    const waker = yield* DeliveryWake
+    const set = yield* WatchSet.make(yield* streams.watched(scope, confirmations))
+    // The wallets follow the streams: read again every interval.
+    yield* Effect.forkScoped(
+      Effect.gen(function*() {
+        yield* Effect.sleep(config.interval)
+        yield* Effect.flatMap(streams.watched(scope, confirmations), set.replace)
+      }).pipe(
+        Effect.catchCause((cause) => Effect.logWarning(`scanner ${scope}: cannot read the wallets (${Cause.pretty(cause)}); trying again`)),
+        Effect.forever
+      )
+    )
+    const woken = yield* Ref.make<ReadonlySet<string>>(new Set())
+    const state = PgStateStore.layer({
+      namespace: `scan:${scope}:${confirmations}`,
+      onCommit: (batch) =>
+        enqueue({ confirmations, events: batch.pending ?? [] }).pipe(
+          Effect.flatMap((ids) => Ref.update(woken, (all) => new Set([...all, ...ids])))
+        )
+    })
+    yield* Watch.batches({ wallets: set, interval: config.interval, confirmations, watch: readings }).pipe(
+      Stream.runForEach((batch) =>
+        Effect.gen(function*() {
+          yield* batch.ack
+          for (const id of yield* Ref.getAndSet(woken, new Set())) yield* waker.wake(id)
+        })
+      ),
+      Effect.provide(state)
+    )
+  }).pipe(Effect.scoped)
+
+/**
+ * Scans `scope` for as long as it runs: one scan per confirmations value that streams holding
+ * wallets there use, started and stopped as streams change. A scan that fails is logged and
+ * started again at the next interval. Run it as the scope's cluster singleton.
+ *
+ * @example
+ * ```ts
+ * import { Scanner } from "@chainquery/watcher"
+ *
+ * const eth = Scanner.run("0x1")
+ * ```
+ * @since 0.2.0
+ */
+export const run = (scope: Scope): Effect.Effect<never, never, StreamStore | ServiceConfig | DeliveryWake | SqlClient.SqlClient | EvmClient.EvmClient> =>
+  Effect.gen(function*() {
+    const streams = yield* StreamStore
+    const config = yield* ServiceConfig
+    const scans = yield* FiberMap.make<string>()
+    while (true) {
+      const wanted = yield* streams.scansOn(scope).pipe(
+        Effect.catchCause((cause) => Effect.as(Effect.logWarning(`scanner ${scope}: cannot read the streams (${Cause.pretty(cause)})`), undefined))
+      )
+      if (wanted !== undefined) {
+        const keys = new Map<string, { readonly confirmations: number; readonly readings: ReadonlyArray<Engine.Watch> }>(wanted.map(({ confirmations, kinds }) => {
+          const readings = readingsFor(kinds)
+          return [`${confirmations} ${readings.join(",")}`, { confirmations, readings }] as const
+        }))
+        for (const [key] of Array.from(scans)) if (!keys.has(key)) yield* FiberMap.remove(scans, key)
+        for (const [key, { confirmations, readings }] of keys) {
+          if (yield* FiberMap.has(scans, key)) continue
+          yield* FiberMap.run(
+            scans,
+            key,
+            scan(scope, confirmations, readings).pipe(
+              Effect.catchCause((cause) =>
+                Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logError(`scanner ${scope} (${confirmations} confirmations) stopped: ${Cause.pretty(cause)}`)
+              )
+            )
+          )
+        }
+      }
+      yield* Effect.sleep(config.interval)
+    }
+  }).pipe(Effect.scoped)

@@ -1,0 +1,130 @@
+/**
+ * `chainquery-watcher serve` put together: the database (given, or embedded), the service's
+ * migrations, the stores, the clients of the service it reads, the cluster (scanners, stream
+ * deliveries, sweeper), the HTTP server, logs (pretty or JSON, on stderr) and, when asked, OTLP.
+ * It runs until interrupted (SIGINT, SIGTERM), then stops in order: the HTTP server, the cluster,
+ * the database.
+ *
+ * @since 0.2.0
+ */
+import { NodeCrypto } from "@effect/platform-node"
+import { PgClient } from "@effect/sql-pg"
+import { Duration, Effect, Layer, Logger, type Redacted } from "effect"
+import { Sharding } from "effect/cluster"
+import { FetchHttpClient } from "effect/http"
+import { Otlp } from "effect/observability"
+import { type ClientOptions, clientLayers } from "../internal/clients.js"
+import { DeliveryStore } from "./DeliveryStore.js"
+import * as EmbeddedDatabase from "./EmbeddedDatabase.js"
+import { Readiness } from "./Readiness.js"
+import * as ServiceCluster from "./ServiceCluster.js"
+import { ServiceConfig } from "./ServiceConfig.js"
+import * as ServiceHttp from "./ServiceHttp.js"
+import * as ServiceMigrations from "./ServiceMigrations.js"
+import { StreamStore } from "./StreamStore.js"
+
+/**
+ * Everything `serve` is run with (the flags, checked).
+ *
+ * @example
+ * ```ts
+ * import type { ServiceMain } from "@chainquery/watcher"
+ *
+ * const local = (options: ServiceMain.ServeOptions) => options.host === "127.0.0.1"
+ * ```
+ * @since 0.2.0
+ */
+export interface ServeOptions extends ClientOptions {
+  readonly host: string
+  readonly port: number
+  readonly apiToken: Redacted.Redacted<string>
+  /** The PostgreSQL to use; `undefined`: an embedded one in `dataDir`. */
+  readonly databaseUrl: Redacted.Redacted<string> | undefined
+  readonly dataDir: string
+  readonly allowPrivateWebhooks: boolean
+  readonly retrySchedule: ReadonlyArray<Duration.Duration>
+  readonly deliveryTimeout: Duration.Duration
+  readonly minSuccessRate: number
+  readonly interval: Duration.Duration
+  readonly logFormat: "pretty" | "json"
+  readonly otlpUrl: string | undefined
+}
+
+/** The database: the one given, or an embedded one. */
+const database = (options: ServeOptions) =>
+  options.databaseUrl === undefined
+    ? EmbeddedDatabase.layer(options.dataDir)
+    : PgClient.layer({ url: options.databaseUrl })
+
+/** Logs on stderr, pretty or one JSON object per line. */
+const logs = (format: ServeOptions["logFormat"]) =>
+  format === "json"
+    ? Logger.layer([Logger.withConsoleError(Logger.formatJson)])
+    : Layer.succeed(Logger.LogToStderr, true)
+
+/** Traces, metrics and logs over OTLP when a collector is given (logs to stderr as well). */
+const telemetry = (options: ServeOptions) =>
+  options.otlpUrl === undefined
+    ? logs(options.logFormat)
+    : Otlp.layerJson({ baseUrl: options.otlpUrl, resource: { serviceName: "chainquery-watcher" } }).pipe(
+      Layer.provide(FetchHttpClient.layer),
+      Layer.provide(logs(options.logFormat))
+    )
+
+/**
+ * The whole service as one layer: built, it serves; released, it stops.
+ *
+ * @example
+ * ```ts
+ * import { Layer } from "effect"
+ * import { ServiceMain } from "@chainquery/watcher"
+ *
+ * declare const options: ServiceMain.ServeOptions
+ * const running = Layer.launch(ServiceMain.layer(options))
+ * ```
+ * @since 0.2.0
+ */
+export const layer = (options: ServeOptions) => {
+  const config = Layer.succeed(ServiceConfig, {
+    apiToken: options.apiToken,
+    allowPrivateWebhooks: options.allowPrivateWebhooks,
+    retrySchedule: options.retrySchedule,
+    deliveryTimeout: options.deliveryTimeout,
+    minSuccessRate: options.minSuccessRate,
+    interval: options.interval
+  })
+  const migrated = Layer.effectDiscard(ServiceMigrations.run).pipe(Layer.provideMerge(database(options)))
+  const stores = Layer.mergeAll(StreamStore.layer, DeliveryStore.layer).pipe(Layer.provideMerge(migrated))
+  const readiness = Layer.effect(
+    Readiness,
+    Effect.gen(function*() {
+      const sharding = yield* Sharding.Sharding
+      return { ready: Effect.provideService(ServiceCluster.isReady, Sharding.Sharding, sharding) }
+    })
+  )
+  const cluster = ServiceCluster.layer.pipe(
+    Layer.provide(clientLayers(options, { mainnet: true, testnet: true })),
+    Layer.provide(NodeCrypto.layerMac),
+    Layer.provideMerge(stores),
+    Layer.provideMerge(config)
+  )
+  return ServiceHttp.serve({ host: options.host, port: options.port }).pipe(
+    Layer.provide(Layer.mergeAll(readiness, NodeCrypto.layerSecureRandom)),
+    Layer.provide(cluster),
+    Layer.provide(telemetry(options))
+  )
+}
+
+/**
+ * Runs the service until it is interrupted.
+ *
+ * @example
+ * ```ts
+ * import { ServiceMain } from "@chainquery/watcher"
+ *
+ * declare const options: ServiceMain.ServeOptions
+ * const forever = ServiceMain.run(options)
+ * ```
+ * @since 0.2.0
+ */
+export const run = (options: ServeOptions): Effect.Effect<never, unknown> => Layer.launch(layer(options))
