@@ -170,7 +170,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           Effect.gen(function*() {
             const rows = yield* sql<DeliveryRow & { first_position: string; last_position: string }>`
               SELECT ${sql.literal(columns)}, first_position::text, last_position::text FROM deliveries
-              WHERE stream_id = ${streamId} AND status = 'pending' ORDER BY sequence LIMIT 1`
+              WHERE stream_id = ${streamId} AND status = 'pending' ORDER BY deliveries.sequence LIMIT 1`
             const row = rows[0]
             if (row === undefined) return Option.none()
             const events = yield* sql<{ body: string }>`SELECT body FROM stream_events
@@ -222,7 +222,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           sql<DeliveryRow>`SELECT ${sql.literal(columns)} FROM deliveries WHERE stream_id = ${streamId}
             AND ${status === undefined ? sql.literal("true") : sql`status = ${status}`}
             AND ${after === undefined ? sql.literal("true") : sql`sequence > ${after}`}
-            ORDER BY sequence LIMIT ${limit + 1}`.pipe(
+            ORDER BY deliveries.sequence LIMIT ${limit + 1}`.pipe(
             Effect.map((rows) => ({
               items: rows.slice(0, limit).map(deliveryOf),
               nextCursor: rows.length > limit ? rows[limit - 1]!.sequence : null

