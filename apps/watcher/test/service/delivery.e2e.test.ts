@@ -19,7 +19,7 @@ const flakyFlags = ["--retry-schedule", Array.from({ length: 12 }, () => "200ms"
 
 const cleanups: Array<() => Promise<void>> = []
 afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup()
+  for (const cleanup of cleanups.toReversed()) await cleanup()
 })
 
 /** The flaky receiver, seeded. */
