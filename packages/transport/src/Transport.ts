@@ -21,6 +21,7 @@ import type { Request } from "./Endpoint.js"
 import * as ResponseBody from "./ResponseBody.js"
 import * as Exchange from "./internal/exchange.js"
 import * as Redirect from "./internal/redirect.js"
+import { countAnswer } from "./internal/requestMetrics.js"
 import * as Slots from "./internal/slots.js"
 import * as RetryPolicy from "./RetryPolicy.js"
 import * as Scrub from "./Scrub.js"
@@ -279,7 +280,7 @@ const build = Effect.fnUntraced(function*(options: Options, makeExchange: (setti
       }
       const answered = (answer: Exchange.Answer) => {
         span.attribute("http.status_code", answer.status)
-        return readAnswer(answer, url, maxPause)
+        return Effect.andThen(countAnswer(request.operation, answer.status), readAnswer(answer, url, maxPause))
       }
       const exchanged = Effect.suspend(() => {
         const limit = nextLimit()

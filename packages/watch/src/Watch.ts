@@ -12,10 +12,11 @@
  * @since 0.1.0
  */
 import type { EvmClient } from "@chainquery/evm-client"
-import { Deferred, Duration, Effect, Option, Queue, Stream } from "effect"
+import { Deferred, Duration, Effect, Metric, Option, Queue, Stream } from "effect"
 import * as Backfill from "./Backfill.js"
 import * as Engine from "./Engine.js"
 import { scopeOf } from "./internal/stateCodecs.js"
+import { cycleSeconds, eventsTotal } from "./internal/watchMetrics.js"
 import type { EngineError } from "./EngineError.js"
 import { StateStore, type StateStoreError } from "./StateStore.js"
 import { toSpec } from "./WalletSpec.js"
@@ -236,9 +237,13 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
 
       const cycle = Effect.gen(function*() {
         yield* follow
-        const result = yield* engine.cycle
-        // Write-ahead even without events: the commit then clears whatever may still be pending.
-        const committed = yield* engine.commitAhead(result)
+        const [elapsed, [result, committed]] = yield* Effect.timed(Effect.gen(function*() {
+          const read = yield* engine.cycle
+          // Write-ahead even without events: the commit then clears whatever may still be pending.
+          return [read, yield* engine.commitAhead(read)] as const
+        }))
+        yield* Metric.update(cycleSeconds, Duration.toMillis(elapsed) / 1000)
+        yield* Metric.update(eventsTotal, result.events.length)
         if (result.events.length > 0) yield* offer(result.events, false, committed.sequence)
         if (once && result.failed.length > 0) return yield* Effect.fail(result.failed[0]!)
       })

@@ -159,6 +159,8 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
   /** New deliveries of the stream's events from `from` on; `None` when there is no such event. */
   readonly replay: (streamId: string, from: ReplayFrom) => Effect.Effect<Option.Option<{ readonly deliveries: number; readonly events: number }>, SqlError.SqlError>
   readonly stats: (streamId: string) => Effect.Effect<Stats, SqlError.SqlError>
+  /** Every stream's pending deliveries: how many, and the oldest one's age in seconds (`null`: none). */
+  readonly backlog: Effect.Effect<{ readonly pending: number; readonly oldestSeconds: number | null }, SqlError.SqlError>
 }>()("@chainquery/watcher/DeliveryStore") {
   /** The store on the context's `SqlClient` (the service's migrations must have run). */
   static readonly layer: Layer.Layer<DeliveryStore, never, SqlClient.SqlClient> = Layer.effect(
@@ -257,6 +259,11 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
               FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, sequence text, first text, last text, count integer)`
             return Option.some({ deliveries: ranges.length, events: count })
           })),
+
+        backlog: sql<{ pending: number; oldest: string | null }>`SELECT count(*)::int AS pending,
+            (extract(epoch FROM now() - min(created_at)))::text AS oldest FROM deliveries WHERE status = 'pending'`.pipe(
+          Effect.map(([row]) => ({ pending: row!.pending, oldestSeconds: row!.oldest === null ? null : Math.max(0, Number(row!.oldest)) }))
+        ),
 
         stats: (streamId) =>
           Effect.gen(function*() {

@@ -19,6 +19,7 @@ import type { SqlError } from "effect/sql"
 import { checkUrl } from "./AddressPolicy.js"
 import { type Attempt, DeliveryStore } from "./DeliveryStore.js"
 import { ServiceConfig } from "./ServiceConfig.js"
+import { countAttempt } from "./ServiceMetrics.js"
 import { StreamStore } from "./StreamStore.js"
 import { post, type SendOutcome } from "./WebhookSender.js"
 import { headers } from "./WebhookSignature.js"
@@ -102,6 +103,7 @@ export const deliverDue = (
           return attemptOf(outcome)
         })
       yield* deliveries.record(delivery, attempt, config.retrySchedule)
+      yield* countAttempt(attempt.result)
       if (attempt.result === "delivered") continue
       if (attempt.result === "held") {
         yield* streams.setStatus(streamId, "error", "the receiver answered 410 Gone: resume the stream once it takes webhooks again")

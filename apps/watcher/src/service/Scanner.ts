@@ -12,7 +12,7 @@
  */
 import type { EvmClient } from "@chainquery/evm-client"
 import { type Engine, PgStateStore, Watch, type WatchEvent, WatchSet } from "@chainquery/watch"
-import { Cause, Effect, FiberMap, Ref, Stream } from "effect"
+import { Cause, Effect, FiberMap, Metric, Ref, Stream } from "effect"
 import type { SqlClient } from "effect/sql"
 import { enqueue } from "./Outbox.js"
 import type { Scope } from "./Scopes.js"
@@ -81,7 +81,9 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
           for (const id of yield* Ref.getAndSet(woken, new Set())) yield* waker.wake(id)
         })
       ),
-      Effect.provide(state)
+      Effect.provide(state),
+      // The engine's metrics of this scan carry its scope and confirmations.
+      Effect.provideService(Metric.CurrentMetricAttributes, { scope, confirmations: String(confirmations) })
     )
   }).pipe(Effect.scoped)
 

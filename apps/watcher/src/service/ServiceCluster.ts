@@ -9,7 +9,7 @@
  * @since 0.2.0
  */
 import type { EvmClient } from "@chainquery/evm-client"
-import { Cause, Effect, Layer, Option } from "effect"
+import { Cause, Effect, Layer, Metric, Option } from "effect"
 import { ClusterSchema, Entity, EntityId, RunnerAddress, Sharding, ShardId, SingleRunner, Singleton } from "effect/cluster"
 import { Digest, type Mac } from "effect/crypto"
 import { Rpc } from "effect/rpc"
@@ -19,6 +19,7 @@ import { deliverDue } from "./DeliveryWorker.js"
 import * as Scanner from "./Scanner.js"
 import * as Scopes from "./Scopes.js"
 import { DeliveryWake, ServiceConfig } from "./ServiceConfig.js"
+import { recordBacklog } from "./ServiceMetrics.js"
 import type { StreamStore } from "./StreamStore.js"
 
 /**
@@ -58,7 +59,9 @@ const deliveries = StreamDelivery.toLayer(
         deliverDue(streamId).pipe(
           Effect.catchCause((cause) =>
             Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logError(`stream ${streamId}: delivery failed (${Cause.pretty(cause)}); the sweeper tries again`)
-          )
+          ),
+          // Whoever woke it (a scan, the sweeper, the API), its metrics are the service's.
+          Effect.provideService(Metric.CurrentMetricAttributes, {})
         )
     })
   }),
@@ -89,7 +92,7 @@ export const wakeLayer: Layer.Layer<DeliveryWake, never, Sharding.Sharding> = La
   })
 )
 
-/** Every interval, wakes the active streams with a delivery due. */
+/** Every interval, wakes the active streams with a delivery due, and records the outbox's backlog. */
 const sweeper = Singleton.make(
   "delivery-sweeper",
   Effect.gen(function*() {
@@ -99,6 +102,7 @@ const sweeper = Singleton.make(
     while (true) {
       yield* store.due.pipe(
         Effect.flatMap((ids) => Effect.forEach(ids, waker.wake, { discard: true })),
+        Effect.andThen(Effect.flatMap(store.backlog, recordBacklog)),
         Effect.catchCause((cause) => Effect.logWarning(`delivery sweeper: ${Cause.pretty(cause)}`))
       )
       yield* Effect.sleep(interval)

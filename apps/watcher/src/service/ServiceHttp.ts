@@ -64,7 +64,7 @@ const probes = Layer.mergeAll(
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(handlers), Layer.provide([authorization, validation])),
   HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
-  PrometheusMetrics.layerHttp({ path: "/metrics", prefix: "chainquery" }),
+  PrometheusMetrics.layerHttp({ path: "/metrics" }),
   probes,
   frameworkErrors
 )

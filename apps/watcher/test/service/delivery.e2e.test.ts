@@ -56,6 +56,22 @@ describe("serve: delivery end to end", () => {
       await checkStreams(service, sim, receiver, streams, start, end)
       assert.isAbove(receiver.attempts.filter((a) => a.answer === 500).length, 5, "the receiver failed requests")
       assert.isAbove(receiver.attempts.filter((a) => a.answer === "stall").length, 0, "the receiver stalled requests")
+      // What the run looks like at /metrics (Prometheus text).
+      const metrics = await (await fetch(`${service.url}/metrics`)).text()
+      const value = (pattern: RegExp) => Number(pattern.exec(metrics)?.[1] ?? Number.NaN)
+      assert.strictEqual(value(/^chainquery_watch_head_lag_blocks\{[^}]*chain="0x1"[^}]*\} (\S+)$/m), 0)
+      assert.isAbove(value(/^chainquery_watch_cycle_seconds_count\{[^}]*scope="0x1"[^}]*\} (\S+)$/m), 10)
+      assert.isAbove(value(/^chainquery_watch_events_total\{[^}]*scope="0x1"[^}]*\} (\S+)$/m), 0)
+      assert.strictEqual(
+        value(/^chainquery_deliveries_total\{result="delivered"\} (\S+)$/m),
+        receiver.attempts.filter((a) => a.answer === 200).length,
+        metrics.split("\n").filter((line) => line.startsWith("chainquery_deliveries")).join("; ")
+      )
+      assert.strictEqual(value(/^chainquery_deliveries_total\{result="retry"\} (\S+)$/m), receiver.attempts.filter((a) => a.answer !== 200).length)
+      assert.strictEqual(value(/^chainquery_outbox_depth (\S+)$/m), 0)
+      assert.strictEqual(value(/^chainquery_outbox_oldest_pending_seconds (\S+)$/m), 0)
+      assert.isAbove(value(/^chainquery_requests_total\{[^}]*operation="getNFTTransfersByBlock"[^}]*status="200"[^}]*\} (\S+)$/m), 10)
+      assert.isAbove(value(/^chainquery_compute_units_total\{[^}]*operation="getNFTTransfersByBlock"[^}]*\} (\S+)$/m), 10)
       const stopped = await service.process.stop("SIGTERM")
       assert.strictEqual(stopped.code, 0, service.process.stderr.slice(-2000))
     })

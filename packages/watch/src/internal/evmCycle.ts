@@ -17,6 +17,7 @@ import { newestOfSome, safeHead } from "./evmReads.js"
 import { perWallet } from "./perWallet.js"
 import { loadRecent, nothingRecorded, type Tracked } from "./recentBlocks.js"
 import { stands, witnessedHead } from "./witness.js"
+import { recordHeadLag } from "./watchMetrics.js"
 
 export type Strategy = "block-scan" | "per-wallet" | "auto"
 
@@ -84,6 +85,8 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   const strategy = input.strategy === "auto" ? (scanCost <= walletCost ? "block-scan" : "per-wallet") : input.strategy
   const step = strategy === "per-wallet" ? yield* perWallet(input, tracked, recent, safe) : yield* blockScan(input, tracked, recent, start, safe)
   if (witness !== undefined && !(yield* stands(client, chain, witness))) return yield* dropped(chain, witness.block)
+  const reached = step.checkpoints.reduce((a, c) => (c.position > a ? c.position : a), start)
+  yield* recordHeadLag(chain, head + BigInt(Math.max(0, confirmations)) - reached)
   return withFresh(step, start, fresh)
 })
 

@@ -1,0 +1,50 @@
+/**
+ * The service's own metrics, beside the engine's (`chainquery_watch_*`, per scan) and the
+ * transport's (`chainquery_requests_total`, `chainquery_compute_units_total`,
+ * `chainquery_rate_limited_total`), all at `/metrics` and over OTLP: webhook attempts by outcome,
+ * and the outbox's depth and oldest pending delivery (read every interval by the sweeper).
+ *
+ * @since 0.2.0
+ */
+import { Effect, Metric } from "effect"
+import type { Attempt } from "./DeliveryStore.js"
+
+const attempts = Metric.counter("chainquery_deliveries_total", {
+  description: "Webhook attempts by outcome: delivered, retry (5xx, timeout, connection), failed (not retried), held (410)",
+  incremental: true
+})
+
+const byResult = new Map<Attempt["result"], Metric.Metric<number, unknown>>()
+
+/**
+ * Counts one webhook attempt by its outcome.
+ *
+ * @example
+ * ```ts
+ * import { ServiceMetrics } from "@chainquery/watcher"
+ *
+ * const counted = ServiceMetrics.countAttempt("delivered")
+ * ```
+ * @since 0.2.0
+ */
+export const countAttempt = (result: Attempt["result"]): Effect.Effect<void> => {
+  const counter = byResult.get(result) ?? byResult.set(result, Metric.withAttributes(attempts, { result })).get(result)!
+  return Metric.update(counter, 1)
+}
+
+const outboxDepth = Metric.gauge("chainquery_outbox_depth", { description: "Deliveries pending, all streams" })
+const oldestPending = Metric.gauge("chainquery_outbox_oldest_pending_seconds", { description: "Age of the oldest pending delivery, in seconds (0: none)" })
+
+/**
+ * Records the outbox's depth and the age of its oldest pending delivery.
+ *
+ * @example
+ * ```ts
+ * import { ServiceMetrics } from "@chainquery/watcher"
+ *
+ * const recorded = ServiceMetrics.recordBacklog({ pending: 3, oldestSeconds: 12.5 })
+ * ```
+ * @since 0.2.0
+ */
+export const recordBacklog = (backlog: { readonly pending: number; readonly oldestSeconds: number | null }): Effect.Effect<void> =>
+  Effect.andThen(Metric.update(outboxDepth, backlog.pending), Metric.update(oldestPending, backlog.oldestSeconds ?? 0))
