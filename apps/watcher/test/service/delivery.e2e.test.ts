@@ -10,9 +10,9 @@
  * receiver: the tests run with `--min-success-rate 0` (the rule has its own test).
  */
 import { afterAll, assert, describe, it } from "vitest"
-import { drive, headOf, seeded, sleep, withSimulator } from "../e2e/support/e2e.js"
+import { drive, seeded, sleep, withSimulator } from "../e2e/support/e2e.js"
 import { freshDatabase, Receiver, serveArgs, type Service, startService } from "./support/serveE2e.js"
-import { checkStreams, createStreams, delivered, scannedTo } from "./support/streamsScenario.js"
+import { checkStreams, createStreams, delivered, scannedTo, ethHead } from "./support/streamsScenario.js"
 
 /** Many short retries: a batch must not fail for good by bad luck (0.35^13 per batch). */
 const flakyFlags = ["--retry-schedule", Array.from({ length: 12 }, () => "200ms").join(","), "--delivery-timeout", "1s", "--min-success-rate", "0"]
@@ -35,7 +35,6 @@ const flakyReceiver = async (seed: number) => {
   return receiver
 }
 
-const headBlock = async (sim: Parameters<typeof headOf>[0]) => (await headOf(sim))({ family: "evm", chain: "0x1", address: "0x" as never })
 
 describe("serve: delivery end to end", () => {
   it("three overlapping streams and a flaky receiver: each stream gets exactly its ground truth, in order, with stable webhook-ids", async () => {
@@ -47,10 +46,10 @@ describe("serve: delivery end to end", () => {
       cleanups.push(async () => void (await service.process.stop("SIGKILL")))
       const streams = await createStreams(service, sim, receiver)
       const wallets = [...new Set(streams.flatMap((stream) => stream.wallets))]
-      const start = await headBlock(sim)
+      const start = await ethHead(sim)
       await scannedTo(database.url, wallets, start, 60_000)
       await drive(sim, { total: 120, minStep: 1, maxStep: 6, everyMs: 150, random: seeded(1302) })
-      const end = await headBlock(sim)
+      const end = await ethHead(sim)
       await scannedTo(database.url, wallets, end, 120_000)
       await delivered(service, streams, 120_000)
       await checkStreams(service, sim, receiver, streams, start, end)
@@ -87,7 +86,7 @@ describe("serve: delivery end to end", () => {
       cleanups.push(async () => void (await service.process.stop("SIGKILL")))
       const streams = await createStreams(service, sim, receiver)
       const wallets = [...new Set(streams.flatMap((stream) => stream.wallets))]
-      const start = await headBlock(sim)
+      const start = await ethHead(sim)
       await scannedTo(database.url, wallets, start, 60_000)
       let kills = 0
       const driving = drive(sim, { total: 120, minStep: 1, maxStep: 6, everyMs: 150, random: seeded(1313) })
@@ -99,7 +98,7 @@ describe("serve: delivery end to end", () => {
         service = await startService(database.url, serveArgs(sim, flakyFlags))
       }
       await driving
-      const end = await headBlock(sim)
+      const end = await ethHead(sim)
       await scannedTo(database.url, wallets, end, 120_000)
       await delivered(service, streams, 120_000)
       await checkStreams(service, sim, receiver, streams, start, end)

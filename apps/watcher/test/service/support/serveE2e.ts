@@ -20,26 +20,21 @@ export const freshDatabase = async (): Promise<{ readonly url: string; readonly 
   return { url: databaseUrlFor(name), drop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
 
-/** The flags of a service reading the simulator, delivering to 127.0.0.1, fast. */
-export const serveArgs = (sim: Sim, extra: ReadonlyArray<string> = []): Array<string> => [
-  "serve",
-  "--port",
-  "0",
-  "--api-token",
-  apiToken,
-  "--allow-private-webhooks",
-  "--evm-base-url",
-  sim.evmUrl,
-  "--ledger-base-url",
-  sim.ledgerUrl.mainnet,
-  "--ledger-testnet-base-url",
-  sim.ledgerUrl.testnet,
-  "--api-key",
-  sim.apiKey,
-  "--interval",
-  "300ms",
-  ...extra
-]
+/** The flags of a service reading the simulator, delivering to 127.0.0.1, fast; `extra` flags replace the defaults they name. */
+export const serveArgs = (sim: Sim, extra: ReadonlyArray<string> = []): Array<string> => {
+  const defaults: ReadonlyArray<readonly [string, string | undefined]> = [
+    ["--port", "0"],
+    ["--api-token", apiToken],
+    ["--allow-private-webhooks", undefined],
+    ["--evm-base-url", sim.evmUrl],
+    ["--ledger-base-url", sim.ledgerUrl.mainnet],
+    ["--ledger-testnet-base-url", sim.ledgerUrl.testnet],
+    ["--api-key", sim.apiKey],
+    ["--interval", "300ms"]
+  ]
+  const kept = defaults.filter(([flag]) => !extra.includes(flag)).flatMap(([flag, value]) => value === undefined ? [flag] : [flag, value])
+  return ["serve", ...kept, ...extra]
+}
 
 /** A running service: its process and its base URL. */
 export interface Service {

@@ -7,7 +7,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { assert } from "vitest"
 import { busiestEvm, evmTruth } from "../../../../../packages/watch/test/support/engineHarness.js"
-import type { Sim } from "../../e2e/support/e2e.js"
+import { headOf, type Sim } from "../../e2e/support/e2e.js"
 import { call, type Receiver, type Service, until } from "./serveE2e.js"
 
 /** The NFT kinds the streams ask for (their ground truth is the simulator's transfers). */
@@ -18,6 +18,9 @@ export interface ScenarioStream {
   readonly id: string
   readonly wallets: ReadonlyArray<string>
 }
+
+/** The simulator's eth head block. */
+export const ethHead = async (sim: Sim): Promise<bigint> => (await headOf(sim))({ family: "evm", chain: "0x1", address: "0x" as never })
 
 /** The scan's checkpoints of eth (namespace `scan:0x1:0`), by address. */
 export const scanPositions = (databaseUrl: string): Promise<Map<string, bigint>> =>
