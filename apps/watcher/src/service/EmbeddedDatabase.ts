@@ -123,9 +123,12 @@ const start = (dataDir: string) =>
       onLog: () => {},
       onError: () => {}
     })
-    if (fresh) yield* Effect.tryPromise({ try: () => server.initialise(), catch: failure(`cannot initialise PostgreSQL in ${pgdata}`) })
+    const where = isRoot()
+      ? `${pgdata} (as root, PostgreSQL runs as the user "postgres": every folder above it must let that user through, e.g. chmod o+x)`
+      : pgdata
+    if (fresh) yield* Effect.tryPromise({ try: () => server.initialise(), catch: failure(`cannot initialise PostgreSQL in ${where}`) })
     yield* Effect.acquireRelease(
-      Effect.tryPromise({ try: () => server.start(), catch: failure(`cannot start PostgreSQL in ${pgdata}`) }),
+      Effect.tryPromise({ try: () => server.start(), catch: failure(`cannot start PostgreSQL in ${where}`) }),
       () => Effect.promise(() => server.stop().catch(() => undefined))
     )
     return { port, password: Redacted.make(password) }

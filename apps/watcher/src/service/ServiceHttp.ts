@@ -90,6 +90,7 @@ export const serve = (options: { readonly host: string; readonly port: number })
         : `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${address.port}`
       // Straight to stdout (logs go to stderr): tools read this line to find the service.
       yield* Effect.sync(() => process.stdout.write(`listening on ${where}\n`))
+      yield* Effect.logInfo(`serving the management API, /metrics, /healthz and /readyz on ${where}`)
     }))),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
   )

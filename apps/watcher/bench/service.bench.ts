@@ -1,0 +1,382 @@
+/**
+ * `chainquery-watcher serve` against issue #13's goals: the real process (the built
+ * `dist/bin.js`, `service.support.ts` starts it) on a fresh PostgreSQL database per scenario
+ * (`DATABASE_URL`, else an embedded PostgreSQL started here), reading an in-process simulator over
+ * HTTP (eth only, no indexing lag), its streams wanting `nft.received` and `nft.sent` on eth and
+ * delivering to a local receiver that answers 200 at once. Measured in one run:
+ *
+ * 1. Requests per block with 1, 10 and 100 streams of 1,000 wallets each (taken from the world's
+ *    10,000, so streams overlap from 11 on): once the scan has every wallet at the head, blocks
+ *    one at a time (the next once the scan's checkpoints reached it), warm-up blocks first (the
+ *    engine's record of recent blocks fills), then the simulator's request count per block, the
+ *    median of the counted blocks. Goal: the same for 1, 10 and 100 streams.
+ * 2. Events delivered per second: one stream of the busy world's 10,000 wallets, several hundred
+ *    blocks at once; the time from the advance to the last event received, and when the scan had
+ *    committed them (the outbox filled).
+ * 3. The time to add 100,000 wallets to one stream through the API: 10 requests of 10,000 specs.
+ * 4. Memory and database bytes per watched wallet: the service's resident memory (`VmRSS` of the
+ *    serve process, the median of samples) and `pg_database_size` with no wallet and with those
+ *    100,000 watched (once the scan has them all at the head and followed a few blocks); the
+ *    difference per wallet. Goal: <= 2 KB of memory per wallet.
+ */
+import { Simulator } from "@chainquery/simulator"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { createHash } from "node:crypto"
+import { median } from "./support/measured.ts"
+import {
+  BenchFailure,
+  cpuSeconds,
+  databaseSize,
+  ethScan,
+  type Postgres,
+  postgres,
+  procStatus,
+  receiver,
+  scannedTo,
+  scanProgress,
+  serve,
+  type Service,
+  tableSize,
+  waitUntil,
+  withDatabase
+} from "./service.support.ts"
+
+const streamCounts = [1, 10, 100] as const
+const walletsPerStream = 1_000
+/** Blocks followed before counting (the engine's record of recent blocks fills), then blocks counted. */
+const warmupBlocks = 4
+const countedBlocks = 12
+/** Scenario 1 polls faster than the others: a block per cycle either way, so the count is the same. */
+const fastInterval = "500ms"
+const interval = "1s"
+/** Scenario 2: the busy world, and the blocks advanced at once. */
+const busyActivity = 5
+const busyBlocks = 300
+/** Scenarios 3 and 4. */
+const bulkWallets = 100_000
+const perRequest = 10_000
+const steadyBlocks = 2
+const samples = 5
+
+const events = ["nft.received", "nft.sent"]
+const chains = ["eth"]
+
+interface StreamCreated {
+  readonly id: string
+  readonly secret: string
+}
+interface WalletsAdded {
+  readonly added: number
+  readonly wallets: number
+}
+
+const createStream = (service: Service, url: string) => service.api<StreamCreated>("POST", "/v1/streams", { url, events, chains })
+const addWallets = (service: Service, id: string, addresses: ReadonlyArray<string>) =>
+  service.api<WalletsAdded>("POST", `/v1/streams/${id}/wallets`, { wallets: addresses.map((address) => `eth:${address}`) }).pipe(
+    Effect.flatMap((added) =>
+      added.added === addresses.length ? Effect.succeed(added) : Effect.fail(new BenchFailure({ message: `${added.added} of ${addresses.length} wallets were added` }))
+    )
+  )
+
+/** `list` in pieces of at most `size`. */
+const chunks = <A>(list: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> =>
+  Array.from({ length: Math.ceil(list.length / size) }, (_, index) => list.slice(index * size, (index + 1) * size))
+
+/** Resident memory of the process: the median of `samples` readings 200 ms apart. */
+const residentMemory = (pid: number) =>
+  Effect.gen(function*() {
+    const readings: Array<number> = []
+    for (let i = 0; i < samples; i++) {
+      if (i > 0) yield* Effect.sleep(200)
+      readings.push(procStatus(pid, "VmRSS"))
+    }
+    return median(readings)
+  })
+
+/** The share of a core the process used over the next `millis`. */
+const cpuShare = (pid: number, millis: number) =>
+  Effect.gen(function*() {
+    const before = cpuSeconds(pid)
+    yield* Effect.sleep(millis)
+    return (cpuSeconds(pid) - before) / (millis / 1000)
+  })
+
+type Sim = Simulator.Simulator["Service"]
+
+/** Advances the world one block and waits for the scan's checkpoints of `wallets` wallets to reach it: the milliseconds it took. */
+const followBlock = (sim: Sim, wallets: number) =>
+  Effect.gen(function*() {
+    const chain = sim.world.evm.chain("0x1")
+    yield* sim.advance(1)
+    const start = performance.now()
+    yield* waitUntil(`the scan to reach block ${chain.head}`, scannedTo(wallets, () => chain.head), 60_000, 10)
+    return performance.now() - start
+  })
+
+interface RequestsRow {
+  readonly streams: number
+  readonly wallets: number
+  readonly perBlock: number
+  readonly mean: number
+  readonly byOperation: Record<string, number>
+  readonly setupMs: number
+  readonly blockMs: number
+  readonly warnings: number
+}
+
+/** Scenario 1 for `streams` streams. */
+const requestsPerBlock = (pg: Postgres, streams: number) =>
+  Effect.gen(function*() {
+    const sim = yield* Simulator.Simulator
+    const chain = sim.world.evm.chain("0x1")
+    const url = yield* pg.database(`watcher_bench_requests_${streams}`)
+    const hook = yield* receiver
+    const service = yield* serve({ databaseUrl: url, sim, interval: fastInterval })
+    const world = sim.world.evm.wallets
+    const lists = Array.from({ length: streams }, (_, index) => {
+      const start = (index * walletsPerStream) % world.length
+      return world.slice(start, start + walletsPerStream)
+    })
+    const wallets = new Set(lists.flat()).size
+    return yield* withDatabase(
+      url,
+      Effect.gen(function*() {
+        const setupStart = performance.now()
+        yield* Effect.forEach(lists, (list) => Effect.flatMap(createStream(service, hook.url), (stream) => addWallets(service, stream.id, list)), {
+          concurrency: 4,
+          discard: true
+        })
+        yield* waitUntil(`the scan to have ${wallets} wallets at the head`, scannedTo(wallets, () => chain.head), 120_000, 50)
+        const setupMs = performance.now() - setupStart
+        for (let i = 0; i < warmupBlocks; i++) yield* followBlock(sim, wallets)
+        const counts: Array<number> = []
+        const times: Array<number> = []
+        const byOperation: Record<string, number> = {}
+        for (let i = 0; i < countedBlocks; i++) {
+          yield* sim.resetStats
+          times.push(yield* followBlock(sim, wallets))
+          const { requests } = yield* sim.stats
+          counts.push(requests.total)
+          for (const [operation, n] of Object.entries(requests.byOperation)) if (n > 0) byOperation[operation] = (byOperation[operation] ?? 0) + n
+        }
+        return {
+          streams,
+          wallets,
+          perBlock: median(counts),
+          mean: counts.reduce((a, b) => a + b, 0) / counts.length,
+          byOperation,
+          setupMs,
+          blockMs: median(times),
+          warnings: service.warnings().length
+        } satisfies RequestsRow
+      })
+    )
+  }).pipe(Effect.scoped)
+
+/** The outbox: events stored for the streams, and deliveries not delivered yet. */
+const outbox = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const [row] = yield* sql<{ events: number; deliveries: number; undelivered: number }>`SELECT
+      (SELECT count(*) FROM stream_events)::int AS events,
+      (SELECT count(*) FROM deliveries)::int AS deliveries,
+      (SELECT count(*) FROM deliveries WHERE status <> 'delivered')::int AS undelivered`
+  return row!
+})
+
+/** Scenario 2. */
+const throughput = (pg: Postgres) =>
+  Effect.gen(function*() {
+    const sim = yield* Simulator.Simulator
+    const chain = sim.world.evm.chain("0x1")
+    const url = yield* pg.database("watcher_bench_throughput")
+    const hook = yield* receiver
+    const service = yield* serve({ databaseUrl: url, sim, interval })
+    const wallets = sim.world.evm.wallets
+    return yield* withDatabase(
+      url,
+      Effect.gen(function*() {
+        const stream = yield* createStream(service, hook.url)
+        for (const list of chunks(wallets, perRequest)) yield* addWallets(service, stream.id, list)
+        yield* waitUntil(`the scan to have ${wallets.length} wallets at the head`, scannedTo(wallets.length, () => chain.head), 120_000, 50)
+        const transfersBefore = chain.transfers.length
+        yield* sim.advance(busyBlocks)
+        yield* sim.resetStats
+        const transfers = chain.transfers.length - transfersBefore
+        const start = performance.now()
+        const cpuBefore = cpuSeconds(service.pid)
+        yield* waitUntil(`the scan to reach block ${chain.head}`, scannedTo(wallets.length, () => chain.head), 120_000, 25)
+        const scannedMs = performance.now() - start
+        const scanCpu = cpuSeconds(service.pid) - cpuBefore
+        const scanRequests = (yield* sim.stats).requests.total
+        const stored = yield* outbox
+        if (stored.events === 0) return yield* new BenchFailure({ message: `no event stored for ${transfers} transfers in ${busyBlocks} blocks` })
+        yield* waitUntil(`${stored.events} events to be delivered`, Effect.map(outbox, (now) => now.undelivered === 0 && hook.events() >= now.events), 180_000, 25)
+        const deliveredMs = hook.lastAt() - start
+        return {
+          transfers,
+          events: hook.events(),
+          stored: stored.events,
+          requests: hook.requests(),
+          deliveries: stored.deliveries,
+          scannedMs,
+          scanCpu,
+          scanRequests,
+          deliveredMs,
+          warnings: service.warnings().length
+        }
+      })
+    )
+  }).pipe(Effect.scoped)
+
+/** `count` addresses no one in the world has, the same every run. */
+const syntheticAddresses = (count: number) =>
+  Array.from({ length: count }, (_, index) => `0x${createHash("sha256").update(`watcher-service-bench ${index}`).digest("hex").slice(0, 40)}`)
+
+/** Scenarios 3 and 4: one service, its memory and database idle with no wallet, then 100,000 added and watched. */
+const bulk = (pg: Postgres) =>
+  Effect.gen(function*() {
+    const sim = yield* Simulator.Simulator
+    const chain = sim.world.evm.chain("0x1")
+    const url = yield* pg.database("watcher_bench_bulk")
+    const hook = yield* receiver
+    const service = yield* serve({ databaseUrl: url, sim, interval })
+    return yield* withDatabase(
+      url,
+      Effect.gen(function*() {
+        const stream = yield* createStream(service, hook.url)
+        // Idle with its stream and no wallet, as it will be idle with them.
+        yield* Effect.sleep(3_000)
+        const idleCpu = yield* cpuShare(service.pid, 2_000)
+        const rssBefore = yield* residentMemory(service.pid)
+        const sizeBefore = yield* databaseSize
+        const addresses = syntheticAddresses(bulkWallets)
+        const requestMs: Array<number> = []
+        for (const list of chunks(addresses, perRequest)) {
+          const start = performance.now()
+          yield* addWallets(service, stream.id, list)
+          requestMs.push(performance.now() - start)
+        }
+        const takeStart = performance.now()
+        yield* waitUntil(`the scan to have ${bulkWallets} wallets at the head`, scannedTo(bulkWallets, () => chain.head), 150_000, 100)
+        const takenMs = performance.now() - takeStart
+        const blockMs: Array<number> = []
+        const cpuBefore = cpuSeconds(service.pid)
+        for (let i = 0; i < steadyBlocks; i++) blockMs.push(yield* followBlock(sim, bulkWallets))
+        const blockCpu = (cpuSeconds(service.pid) - cpuBefore) / steadyBlocks
+        const watchedCpu = yield* cpuShare(service.pid, 2_000)
+        const rssAfter = yield* residentMemory(service.pid)
+        const progress = yield* scanProgress(ethScan)
+        if (progress.wallets !== bulkWallets) return yield* new BenchFailure({ message: `the scan has ${progress.wallets} wallets, not ${bulkWallets}` })
+        return {
+          requestMs,
+          takenMs,
+          blockMs: median(blockMs),
+          blockCpu,
+          idleCpu,
+          watchedCpu,
+          rssBefore,
+          rssAfter,
+          peak: procStatus(service.pid, "VmHWM"),
+          sizeBefore,
+          sizeAfter: yield* databaseSize,
+          walletsTable: yield* tableSize("stream_wallets"),
+          checkpointsTable: yield* tableSize("watch_checkpoints"),
+          warnings: service.warnings().length
+        }
+      })
+    )
+  }).pipe(Effect.scoped)
+
+const started = Date.now()
+const result = await Effect.runPromise(
+  Effect.gen(function*() {
+    const pg = yield* postgres
+    const rows: Array<RequestsRow> = []
+    yield* Effect.gen(function*() {
+      for (const streams of streamCounts) rows.push(yield* requestsPerBlock(pg, streams))
+    }).pipe(Effect.provide(Simulator.layer({ seed: "watcher-service", wallets: 10_000, indexing: false, chains: ["0x1"] })))
+    const delivered = yield* throughput(pg).pipe(
+      Effect.provide(Simulator.layer({ seed: "watcher-service-busy", wallets: 10_000, activityScale: busyActivity, indexing: false, chains: ["0x1"] }))
+    )
+    const bulked = yield* bulk(pg).pipe(Effect.provide(Simulator.layer({ seed: "watcher-service-bulk", indexing: false, chains: ["0x1"] })))
+    return { kind: pg.kind, rows, delivered, bulked }
+  }).pipe(Effect.scoped)
+)
+
+const fmt = (n: number) => n.toLocaleString("en")
+const one = (n: number) => n.toFixed(1)
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+const operations: Record<string, string> = { getNFTTransfersByBlock: "A1", getWalletNFTTransfers: "A2" }
+const line = (cells: ReadonlyArray<string>, widths: ReadonlyArray<number>) =>
+  console.log(`  ${cells.map((cell, index) => (index === 0 ? cell.padEnd(widths[0]!) : cell.padStart(widths[index]!))).join("")}`)
+const { bulked, delivered, rows } = result
+
+console.log(`watcher serve: the service process on PostgreSQL (${result.kind}, a fresh database per scenario), eth only, against a simulator over HTTP`)
+console.log(`  streams want nft.received and nft.sent on eth; webhooks go to a local receiver answering 200 at once`)
+console.log("")
+console.log(`  1. requests per block, streams of ${fmt(walletsPerStream)} wallets from a world of 10,000 (one block per cycle, --interval ${fastInterval};`)
+console.log(`     ${warmupBlocks} warm-up blocks, then the median of ${countedBlocks} blocks; A1 getNFTTransfersByBlock, A2 getWalletNFTTransfers)`)
+const widths = [10, 18, 14, 12, 34, 18, 16] as const
+line(["streams", "distinct wallets", "per block", "(mean)", "by operation (all counted blocks)", "block → scanned", "setup"], widths)
+for (const row of rows) {
+  const parts = Object.entries(row.byOperation).map(([op, n]) => `${one(n / countedBlocks)} ${operations[op] ?? op}`)
+  line([fmt(row.streams), fmt(row.wallets), one(row.perBlock), `(${one(row.mean)})`, parts.join(" + "), `${fmt(Math.round(row.blockMs))} ms`, seconds(row.setupMs)], widths)
+}
+const first = rows[0]!
+const last = rows.at(-1)!
+const growth = last.perBlock / first.perBlock
+console.log(
+  `service: requests per block — ${rows.map((row) => `${fmt(row.streams)} stream${row.streams === 1 ? "" : "s"}: ${one(row.perBlock)}`).join(", ")} (100/1: ${growth.toFixed(2)}x)`
+)
+console.log(`  goal: the same for 1, 10 and 100 streams: ${growth <= 1.05 ? "goal met" : "NOT met"}`)
+console.log("  (block → scanned: from the advance to the scan's checkpoints at the block, the wait for the next cycle included;")
+console.log("   setup: creating the streams, adding their wallets and the scan taking them)")
+console.log("")
+console.log(`  2. events delivered, one stream of the 10,000 wallets of a busy world (activity x${busyActivity}), ${busyBlocks} blocks advanced at once`)
+console.log(
+  `     ${fmt(delivered.transfers)} transfers; ${fmt(delivered.events)} events received (${fmt(delivered.stored)} stored) in ${fmt(delivered.requests)} webhooks (${
+    fmt(delivered.deliveries)
+  } deliveries)`
+)
+console.log(
+  `     the scan committed them after ${seconds(delivered.scannedMs)} (${fmt(delivered.scanRequests)} requests, ${
+    delivered.scanCpu.toFixed(1)
+  } s of service CPU); the last event was received after ${seconds(delivered.deliveredMs)}`
+)
+console.log(
+  `service: events delivered per second — ${fmt(Math.round(delivered.events / (delivered.deliveredMs / 1000)))} (from the advance to the last event received; ${
+    fmt(Math.round(delivered.events / ((delivered.deliveredMs - delivered.scannedMs) / 1000)))
+  } once stored)`
+)
+console.log("")
+const addTotal = bulked.requestMs.reduce((a, b) => a + b, 0)
+console.log(`  3. adding ${fmt(bulkWallets)} wallets to one stream: ${bulkWallets / perRequest} requests of ${fmt(perRequest)} specs`)
+console.log(`     per request: ${bulked.requestMs.map((ms) => fmt(Math.round(ms))).join(", ")} ms; the scan had them all at the head ${seconds(bulked.takenMs)} after the last`)
+console.log(
+  `service: time to add ${fmt(bulkWallets)} wallets — ${seconds(addTotal)} in all, ${fmt(Math.round(median(bulked.requestMs)))} ms per ${fmt(perRequest)} (median; mean ${
+    fmt(Math.round(addTotal / bulked.requestMs.length))
+  } ms)`
+)
+console.log("")
+const rssPerWallet = (bulked.rssAfter - bulked.rssBefore) / bulkWallets
+const dbPerWallet = (bulked.sizeAfter - bulked.sizeBefore) / bulkWallets
+console.log(`  4. memory and database, no wallet against ${fmt(bulkWallets)} wallets watched (scanned to the head, then ${steadyBlocks} blocks followed)`)
+console.log(`     resident (VmRSS, median of ${samples}): ${mb(bulked.rssBefore)} → ${mb(bulked.rssAfter)}; peak (VmHWM) ${mb(bulked.peak)}`)
+console.log(
+  `     database: ${mb(bulked.sizeBefore)} → ${mb(bulked.sizeAfter)} (stream_wallets ${mb(bulked.walletsTable)}, watch_checkpoints ${mb(bulked.checkpointsTable)}, with indexes)`
+)
+console.log(
+  `     a block with ${fmt(bulkWallets)} wallets: ${fmt(Math.round(bulked.blockMs))} ms advance → scanned (median), ${bulked.blockCpu.toFixed(2)} s of service CPU;`
+)
+console.log(`     service CPU when idle: ${(bulked.idleCpu * 100).toFixed(0)}% of a core with no wallet, ${(bulked.watchedCpu * 100).toFixed(0)}% with ${fmt(bulkWallets)}`)
+console.log(
+  `service: bytes per watched wallet — memory ${fmt(Math.round(rssPerWallet))} B (${(rssPerWallet / 1024).toFixed(2)} KB), database ${
+    fmt(Math.round(dbPerWallet))
+  } B (${(dbPerWallet / 1024).toFixed(2)} KB)`
+)
+console.log(`  goal: <= 2 KB of memory per wallet: ${rssPerWallet <= 2048 ? "goal met" : "NOT met"}`)
+const warnings = rows.reduce((n, row) => n + row.warnings, 0) + delivered.warnings + bulked.warnings
+if (warnings > 0) console.log(`  (the service logged ${fmt(warnings)} warnings or errors)`)
+console.log(`  ran in ${((Date.now() - started) / 1000).toFixed(0)} s`)
