@@ -184,7 +184,8 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           sql.withTransaction(Effect.gen(function*() {
             const now = yield* DateTime.now
             const at = DateTime.formatIso(now)
-            const attempts = delivery.attempts + 1
+            // A 410 holds the batch as it is: it spends none of its retries.
+            const attempts = attempt.result === "held" ? delivery.attempts : delivery.attempts + 1
             const retryIn = schedule[attempts - 1]
             const status = attempt.result === "delivered"
               ? "delivered"

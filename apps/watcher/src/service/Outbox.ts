@@ -3,7 +3,8 @@
  * wallet (and wants their kind and chain), written as each stream's next events and cut into
  * webhook deliveries of at most 500 events, in the same transaction as the scan's checkpoints
  * (`enqueue` is the scan's `PgStateStore` `onCommit`). A crash at any moment leaves both or
- * neither. A retraction goes to the streams that received the event it retracts.
+ * neither. A retraction goes to the streams that received the event it retracts (even those that
+ * no longer hold its wallet).
  *
  * @since 0.2.0
  */
@@ -73,20 +74,24 @@ export const enqueue = (
       kind: event.kind,
       retracts: event.kind === "retracted" ? event.retracts : null
     }))
-    // Which stream gets which event: its wallet held, its kind and chain wanted, and for a
-    // retraction, the retracted event received.
+    // Which stream gets which event: its wallet held, its kind and chain wanted; a retraction goes
+    // to the streams (of this scan's confirmations) that received the event it retracts, even if
+    // they no longer hold the wallet.
     const matches = yield* sql<{ stream_id: string; ord: number }>`
       WITH ev AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         AS x(ord integer, scope text, wallet text, kind text, retracts text))
       SELECT s.id AS stream_id, ev.ord FROM ev
         JOIN stream_wallets w ON w.scope = ev.scope AND w.address = ev.wallet
         JOIN streams s ON s.id = w.stream_id
-      WHERE s.confirmations = ${scan.confirmations}
+      WHERE ev.kind <> 'retracted' AND s.confirmations = ${scan.confirmations}
         AND (s.scopes IS NULL OR ev.scope = ANY (s.scopes))
-        AND CASE WHEN ev.kind = 'retracted'
-          THEN EXISTS (SELECT 1 FROM stream_events e WHERE e.stream_id = s.id AND e.event_id = ev.retracts)
-          ELSE s.event_kinds IS NULL OR ev.kind = ANY (s.event_kinds) END
-      ORDER BY s.id, ev.ord`
+        AND (s.event_kinds IS NULL OR ev.kind = ANY (s.event_kinds))
+      UNION
+      SELECT s.id AS stream_id, ev.ord FROM ev
+        JOIN stream_events e ON e.event_id = ev.retracts
+        JOIN streams s ON s.id = e.stream_id
+      WHERE ev.kind = 'retracted' AND s.confirmations = ${scan.confirmations}
+      ORDER BY 1, 2`
     if (matches.length === 0) return []
     const perStream = new Map<string, Array<number>>()
     for (const { ord, stream_id } of matches) {

@@ -6,7 +6,8 @@
  * fans the batch's events out to the streams' outboxes in the same transaction; the streams that
  * got events are woken once it is committed.
  *
- * The wallets and the scans follow the streams: they are read again every interval.
+ * The wallets and the scans follow the streams: they are read again after each change of what the
+ * scans watch (`StreamStore.walletsVersion`, checked every interval).
  *
  * @since 0.2.0
  */
@@ -55,12 +56,16 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
     const streams = yield* StreamStore
     const config = yield* ServiceConfig
     const waker = yield* DeliveryWake
+    let version = yield* streams.walletsVersion
     const set = yield* WatchSet.make(yield* streams.watched(scope, confirmations))
-    // The wallets follow the streams: read again every interval.
+    // The wallets follow the streams: read again after each change of what the scans watch.
     yield* Effect.forkScoped(
       Effect.gen(function*() {
         yield* Effect.sleep(config.interval)
+        const now = yield* streams.walletsVersion
+        if (now === version) return
         yield* Effect.flatMap(streams.watched(scope, confirmations), set.replace)
+        version = now
       }).pipe(
         Effect.catchCause((cause) => Effect.logWarning(`scanner ${scope}: cannot read the wallets (${Cause.pretty(cause)}); trying again`)),
         Effect.forever
@@ -105,28 +110,36 @@ export const run = (scope: Scope): Effect.Effect<never, never, StreamStore | Ser
     const streams = yield* StreamStore
     const config = yield* ServiceConfig
     const scans = yield* FiberMap.make<string>()
+    let version: bigint | undefined
+    let wanted = new Map<string, { readonly confirmations: number; readonly readings: ReadonlyArray<Engine.Watch> }>()
     while (true) {
-      const wanted = yield* streams.scansOn(scope).pipe(
-        Effect.catchCause((cause) => Effect.as(Effect.logWarning(`scanner ${scope}: cannot read the streams (${Cause.pretty(cause)})`), undefined))
-      )
-      if (wanted !== undefined) {
-        const keys = new Map<string, { readonly confirmations: number; readonly readings: ReadonlyArray<Engine.Watch> }>(wanted.map(({ confirmations, kinds }) => {
-          const readings = readingsFor(kinds)
-          return [`${confirmations} ${readings.join(",")}`, { confirmations, readings }] as const
-        }))
-        for (const [key] of Array.from(scans)) if (!keys.has(key)) yield* FiberMap.remove(scans, key)
-        for (const [key, { confirmations, readings }] of keys) {
-          if (yield* FiberMap.has(scans, key)) continue
-          yield* FiberMap.run(
-            scans,
-            key,
-            scan(scope, confirmations, readings).pipe(
-              Effect.catchCause((cause) =>
-                Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logError(`scanner ${scope} (${confirmations} confirmations) stopped: ${Cause.pretty(cause)}`)
-              )
+      // The scans follow the streams: read again after each change of what they watch.
+      const now = yield* Effect.orElseSucceed(streams.walletsVersion, () => undefined)
+      if (now === undefined || now !== version) {
+        const read = yield* streams.scansOn(scope).pipe(
+          Effect.catchCause((cause) => Effect.as(Effect.logWarning(`scanner ${scope}: cannot read the streams (${Cause.pretty(cause)})`), undefined))
+        )
+        if (read !== undefined) {
+          version = now
+          wanted = new Map(read.map(({ confirmations, kinds }) => {
+            const readings = readingsFor(kinds)
+            return [`${confirmations} ${readings.join(",")}`, { confirmations, readings }] as const
+          }))
+          for (const [key] of Array.from(scans)) if (!wanted.has(key)) yield* FiberMap.remove(scans, key)
+        }
+      }
+      // Every scan wanted runs: one that stopped on an error starts again.
+      for (const [key, { confirmations, readings }] of wanted) {
+        if (yield* FiberMap.has(scans, key)) continue
+        yield* FiberMap.run(
+          scans,
+          key,
+          scan(scope, confirmations, readings).pipe(
+            Effect.catchCause((cause) =>
+              Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logError(`scanner ${scope} (${confirmations} confirmations) stopped: ${Cause.pretty(cause)}`)
             )
           )
-        }
+        )
       }
       yield* Effect.sleep(config.interval)
     }

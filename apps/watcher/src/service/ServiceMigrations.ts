@@ -8,7 +8,8 @@
  * - `stream_wallets`: the wallets of each stream, by scope (chain id or `aptos:<network>`) and address;
  * - `stream_events`: the outbox: each stream's events in order (`position`), as the JSON sent;
  * - `deliveries`: the webhook requests, each a range of a stream's positions, in `sequence` order;
- * - `delivery_attempts`: each attempt's outcome, for the success rate and the stats.
+ * - `delivery_attempts`: each attempt's outcome, for the success rate and the stats;
+ * - `wallet_set_version`: a number moved on by every change of what the scans watch.
  *
  * @since 0.2.0
  */
@@ -76,6 +77,11 @@ const loader = Migrator.fromRecord({
       status integer,
       error text)`
     yield* sql`CREATE INDEX delivery_attempts_recent ON delivery_attempts (stream_id, id DESC)`
+  }),
+  "2_wallet_set_version": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE wallet_set_version (id integer PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)`
+    yield* sql`INSERT INTO wallet_set_version (id, version) VALUES (1, 0)`
   })
 })
 

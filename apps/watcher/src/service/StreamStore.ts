@@ -7,7 +7,7 @@
  * @since 0.2.0
  */
 import { Context, DateTime, Effect, Layer, Option, Redacted } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import { SqlClient, type SqlError, type Statement } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { type WatchedWallet, WatchEvent } from "@chainquery/watch"
 import { type Scope, scopeOfWallet, walletOfScope } from "./Scopes.js"
@@ -166,6 +166,12 @@ export class StreamStore extends Context.Service<StreamStore, {
   readonly addWallets: (id: string, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) => Effect.Effect<number, SqlError.SqlError>
   /** Removes wallets (those it does not have are ignored): how many it had. */
   readonly removeWallets: (id: string, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) => Effect.Effect<number, SqlError.SqlError>
+  /**
+   * A number that changes whenever the wallets some scan watches may have (wallets added or
+   * removed, a stream's chains, kinds or confirmations changed, a stream deleted): scanners read
+   * the wallets again only then.
+   */
+  readonly walletsVersion: Effect.Effect<bigint, SqlError.SqlError>
   /** How many wallets the stream has. */
   readonly walletCount: (id: string) => Effect.Effect<number, SqlError.SqlError>
   readonly listWallets: (
@@ -187,6 +193,8 @@ export class StreamStore extends Context.Service<StreamStore, {
     StreamStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      /** The statement that moves the wallets' version on when `when` holds (a CTE of the change's statement). */
+      const bump = (when: Statement.Fragment) => sql`UPDATE wallet_set_version SET version = version + 1 WHERE id = 1 AND ${when} RETURNING 1`
       return StreamStore.of({
         create: (settings, secret) =>
           Effect.gen(function*() {
@@ -217,7 +225,9 @@ export class StreamStore extends Context.Service<StreamStore, {
         update: (id, change) =>
           Effect.gen(function*() {
             const at = DateTime.formatIso(yield* DateTime.now)
-            const rows = yield* sql<StreamRow>`UPDATE streams SET
+            const changesScans = change.events !== undefined || change.scopes !== undefined || change.confirmations !== undefined
+            const rows = yield* sql<StreamRow>`WITH bumped AS (${bump(sql`${changesScans} AND EXISTS (SELECT 1 FROM streams WHERE id = ${id})`)})
+              UPDATE streams SET
                 url = COALESCE(${change.url ?? null}, url),
                 description = COALESCE(${change.description ?? null}, description),
                 event_kinds = CASE WHEN ${change.events !== undefined} THEN
@@ -230,7 +240,14 @@ export class StreamStore extends Context.Service<StreamStore, {
             return one(rows)
           }),
 
-        remove: (id) => sql`DELETE FROM streams WHERE id = ${id} RETURNING id`.pipe(Effect.map((rows) => rows.length > 0)),
+        remove: (id) =>
+          sql<{ count: number }>`WITH removed AS (DELETE FROM streams WHERE id = ${id} RETURNING 1),
+            bumped AS (${bump(sql`EXISTS (SELECT 1 FROM removed)`)})
+            SELECT count(*)::int AS count FROM removed`.pipe(Effect.map(([removed]) => removed!.count > 0)),
+
+        walletsVersion: sql<{ version: string }>`SELECT version::text FROM wallet_set_version WHERE id = 1`.pipe(
+          Effect.map(([row]) => BigInt(row?.version ?? "0"))
+        ),
 
         setStatus: (id, status, reason) =>
           Effect.gen(function*() {
@@ -250,16 +267,22 @@ export class StreamStore extends Context.Service<StreamStore, {
           Effect.gen(function*() {
             const at = DateTime.formatIso(yield* DateTime.now)
             const rows = JSON.stringify(wallets.map((wallet) => ({ scope: scopeOfWallet(wallet), address: wallet.address })))
-            const added = yield* sql`INSERT INTO stream_wallets (stream_id, scope, address, added_at)
-              SELECT ${id}, scope, address, ${at}::timestamptz FROM jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
-              ON CONFLICT DO NOTHING RETURNING address`
-            return added.length
+            const [added] = yield* sql<{ count: number }>`WITH added AS (
+                INSERT INTO stream_wallets (stream_id, scope, address, added_at)
+                SELECT ${id}, scope, address, ${at}::timestamptz FROM jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
+                ON CONFLICT DO NOTHING RETURNING 1),
+              bumped AS (${bump(sql`EXISTS (SELECT 1 FROM added)`)})
+              SELECT count(*)::int AS count FROM added`
+            return added!.count
           }),
 
         removeWallets: (id, wallets) => {
           const rows = JSON.stringify(wallets.map((wallet) => ({ scope: scopeOfWallet(wallet), address: wallet.address })))
-          return sql`DELETE FROM stream_wallets w USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
-            WHERE w.stream_id = ${id} AND w.scope = x.scope AND w.address = x.address RETURNING w.address`.pipe(Effect.map((removed) => removed.length))
+          return sql<{ count: number }>`WITH removed AS (
+              DELETE FROM stream_wallets w USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
+              WHERE w.stream_id = ${id} AND w.scope = x.scope AND w.address = x.address RETURNING 1),
+            bumped AS (${bump(sql`EXISTS (SELECT 1 FROM removed)`)})
+            SELECT count(*)::int AS count FROM removed`.pipe(Effect.map(([removed]) => removed!.count))
         },
 
         walletCount: (id) =>
