@@ -64,13 +64,7 @@ export const command = Command.make(
     defiThreshold: Flags.defiThreshold,
     defiInterval: Flags.defiInterval,
     backfill: Flags.backfill,
-    requestTimeout: Flags.requestTimeout,
-    computeUnits: Flags.computeUnits,
-    evmBaseUrl: Flags.evmBaseUrl,
-    ledgerBaseUrl: Flags.ledgerBaseUrl,
-    ledgerTestnetBaseUrl: Flags.ledgerTestnetBaseUrl,
-    allowInsecureHttp: Flags.allowInsecureHttp,
-    apiKey: Flags.apiKey
+    ...Flags.serviceAccess
   },
   Effect.fnUntraced(function*(flags) {
     const fromFlags = yield* WalletSpec.parseAll(flags.wallet).pipe(

@@ -49,13 +49,7 @@ export const command = Command.make(
     logFormat: ServeFlags.logFormat,
     otlpUrl: ServeFlags.otlpUrl,
     interval: Flags.interval,
-    requestTimeout: Flags.requestTimeout,
-    computeUnits: Flags.computeUnits,
-    evmBaseUrl: Flags.evmBaseUrl,
-    ledgerBaseUrl: Flags.ledgerBaseUrl,
-    ledgerTestnetBaseUrl: Flags.ledgerTestnetBaseUrl,
-    allowInsecureHttp: Flags.allowInsecureHttp,
-    apiKey: Flags.apiKey
+    ...Flags.serviceAccess
   },
   Effect.fnUntraced(function*(flags) {
     const apiToken = orEnv(flags.apiToken, "CHAINQUERY_API_TOKEN")

@@ -253,3 +253,14 @@ export const backfill = Flag.String("backfill").pipe(
   Flag.mapTryCatch(parseBackfill, (error) => (error instanceof InvalidFrom ? error.expected : message(error))),
   Flag.optional
 )
+
+/** The flags of how the service is reached, shared by the watching CLI and `serve`. */
+export const serviceAccess = {
+  requestTimeout,
+  computeUnits,
+  evmBaseUrl,
+  ledgerBaseUrl,
+  ledgerTestnetBaseUrl,
+  allowInsecureHttp,
+  apiKey
+}
