@@ -29,7 +29,7 @@ import {
   StateStore,
   StateStoreError
 } from "./StateStore.js"
-import type { EvmWallet } from "./WatchedWallet.js"
+import type { EvmWallet, WatchedWallet } from "./WatchedWallet.js"
 
 /**
  * Options of a PostgreSQL store: its `namespace` (which engine's state it is), how many recent
@@ -342,6 +342,38 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       )
   })
 })
+
+/**
+ * Forgets where `namespace`'s engine read `wallets` up to (their checkpoints and DeFi snapshots),
+ * for wallets it no longer watches: added again later, they start afresh from the head instead of
+ * going on from where they stopped. Use it after the engine stopped watching them (a cycle that
+ * was reading them when this runs may still commit their checkpoint).
+ *
+ * @example
+ * ```ts
+ * import type { WatchedWallet } from "@chainquery/watch"
+ * import { PgStateStore } from "@chainquery/watch"
+ *
+ * declare const removed: ReadonlyArray<WatchedWallet.WatchedWallet>
+ * const forgotten = PgStateStore.forget("scanner:eth", removed)
+ * ```
+ * @since 0.2.0
+ */
+export const forget = (
+  namespace: string,
+  wallets: ReadonlyArray<WatchedWallet>
+): Effect.Effect<void, StateStoreError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    if (wallets.length === 0) return
+    const sql = yield* SqlClient.SqlClient
+    const rows = json(wallets.map((wallet) => ({ scope: scopeOf(wallet), wallet: wallet.address })))
+    yield* sql.withTransaction(Effect.gen(function*() {
+      yield* sql`DELETE FROM watch_checkpoints c USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, wallet text)
+        WHERE c.namespace = ${namespace} AND c.scope = x.scope AND c.wallet = x.wallet`
+      yield* sql`DELETE FROM watch_defi_snapshots d USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, wallet text)
+        WHERE d.namespace = ${namespace} AND d.chain = x.scope AND d.wallet = x.wallet`
+    }))
+  }).pipe(Effect.mapError(failure("commit")))
 
 /**
  * The state store of `options.namespace` in PostgreSQL, through the context's `SqlClient`; its

@@ -88,6 +88,21 @@ describe("StateStore in PostgreSQL", () => {
       assert.strictEqual(Option.getOrThrow(yield* outbox.lastBatch).sequence, 1)
     }).pipe(Effect.provide(freshDatabase), Effect.orDie))
 
+  it.effect("forget drops the checkpoints (and DeFi snapshots) of the given wallets in one namespace only", () =>
+    Effect.gen(function*() {
+      const eth = yield* store("scanner:eth")
+      const other = yield* store("scanner:other")
+      const both = { checkpoints: [{ wallet: evm, position: 10n, hash: hash(10) }, { wallet: base, position: 7n, hash: null }], eventIds: [] }
+      yield* eth.commit({ ...both, defiSnapshots: [{ wallet: evm, blockNumber: 10n, summaries: [] }] })
+      yield* other.commit(both)
+      yield* PgStateStore.forget("scanner:eth", [evm])
+      assert.isTrue(Option.isNone(yield* eth.checkpoint(evm)))
+      assert.isTrue(Option.isNone(yield* eth.defiSnapshot(evm)))
+      assert.deepStrictEqual(Option.map(yield* eth.checkpoint(base), (c) => c.position), Option.some(7n))
+      assert.deepStrictEqual((yield* other.checkpoints).length, 2, "another namespace keeps its own")
+      yield* PgStateStore.forget("scanner:eth", [])
+    }).pipe(Effect.provide(freshDatabase), Effect.orDie))
+
   it.live("a database it cannot reach fails the store's start with a typed error, not a crash", () =>
     Effect.gen(function*() {
       const nowhere = PgClient.layer({ url: Redacted.make("postgres://postgres:postgres@127.0.0.1:1/none"), connectTimeout: "2 seconds" })

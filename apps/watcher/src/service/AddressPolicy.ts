@@ -24,17 +24,22 @@ for (const [network, bits] of [
   ["127.0.0.0", 8], // loopback
   ["169.254.0.0", 16], // link-local, with the cloud metadata service at 169.254.169.254
   ["172.16.0.0", 12],
-  ["192.168.0.0", 16]
+  ["192.0.0.0", 24], // IETF protocol assignments
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15], // benchmarking
+  ["224.0.0.0", 4], // multicast
+  ["240.0.0.0", 4] // reserved, with the broadcast address 255.255.255.255
 ] as const) privateRanges.addSubnet(network, bits, "ipv4")
-privateRanges.addAddress("::", "ipv6") // unspecified
-privateRanges.addAddress("::1", "ipv6") // loopback
+privateRanges.addSubnet("::", 96, "ipv6") // unspecified, loopback and the deprecated IPv4-compatible forms
+privateRanges.addSubnet("ff00::", 8, "ipv6") // multicast
 privateRanges.addSubnet("fc00::", 7, "ipv6") // unique local, with AWS's metadata service at fd00:ec2::254
 privateRanges.addSubnet("fe80::", 10, "ipv6") // link-local
 
 /**
  * Whether `ip` is an address the service must not call by default: loopback, private (RFC 1918
  * and IPv6 unique local), link-local (with the cloud metadata services), carrier-grade NAT,
- * `0.0.0.0/8` and `::`. An IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) is judged by its IPv4.
+ * `0.0.0.0/8`, reserved, benchmarking and multicast ranges, `::/96`. An IPv4-mapped
+ * (`::ffff:127.0.0.1`) or NAT64 (`64:ff9b::a00:1`) IPv6 address is judged by its IPv4.
  * A string that is not an IP address is not one (`false`).
  *
  * @example
@@ -50,7 +55,34 @@ privateRanges.addSubnet("fe80::", 10, "ipv6") // link-local
 export const isPrivateAddress = (ip: string): boolean => {
   const bare = (ip.startsWith("[") && ip.endsWith("]") ? ip.slice(1, -1) : ip).split("%")[0]!
   const family = isIP(bare)
-  return family !== 0 && privateRanges.check(bare, family === 4 ? "ipv4" : "ipv6")
+  if (family === 0) return false
+  const translated = family === 6 ? nat64Ipv4(bare) : undefined
+  if (translated !== undefined) return privateRanges.check(translated, "ipv4")
+  return privateRanges.check(bare, family === 4 ? "ipv4" : "ipv6")
+}
+
+/** The 16-bit groups of an IPv6 address (with `::` expanded and a dotted IPv4 tail converted). */
+const groupsOf = (ip: string): Array<number> => {
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(ip)?.[1]
+  const hex = dotted === undefined
+    ? ip
+    : ip.slice(0, -dotted.length) + dotted.split(".").map(Number).reduce<Array<string>>((parts, byte, index) => {
+      if (index % 2 === 0) parts.push(byte.toString(16).padStart(2, "0"))
+      else parts[parts.length - 1] += byte.toString(16).padStart(2, "0")
+      return parts
+    }, []).join(":")
+  const [head, tail] = hex.includes("::") ? hex.split("::") as [string, string] : [hex, undefined]
+  const front = head === "" ? [] : head.split(":")
+  const back = tail === undefined || tail === "" ? [] : tail.split(":")
+  const middle = tail === undefined ? [] : Array.from({ length: 8 - front.length - back.length }, () => "0")
+  return [...front, ...middle, ...back].map((group) => Number.parseInt(group, 16))
+}
+
+/** The IPv4 address a NAT64 address (64:ff9b::/96) reaches, `undefined` for any other address. */
+const nat64Ipv4 = (ip: string): string | undefined => {
+  const groups = groupsOf(ip.toLowerCase())
+  if (groups.length !== 8 || groups[0] !== 0x64 || groups[1] !== 0xff9b || groups.slice(2, 6).some((group) => group !== 0)) return undefined
+  return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join(".")
 }
 
 /**
@@ -142,7 +174,9 @@ export const checkUrl = Effect.fnUntraced(function*(
     return yield* refuse(`the host ${host} is the local machine (${allowHint})`)
   }
   const resolve = options.lookup ?? resolveAll
-  const addresses = yield* Effect.promise(() => resolve(host).catch(() => []))
+  const addresses = yield* Effect.promise(() => resolve(host).catch(() => [])).pipe(
+    Effect.timeoutOrElse({ duration: "5 seconds", orElse: () => Effect.succeed([]) })
+  )
   if (addresses.length === 0) {
     return yield* refuse(`the host ${host} does not resolve (a webhook URL needs a name with a public DNS record, or a public IP address)`)
   }

@@ -50,6 +50,12 @@ const deliveryView = (delivery: Delivery) => ({
   lastError: delivery.lastError
 })
 
+/**
+ * The kinds a stream created without `events` receives: all but DeFi and holdings, which are read
+ * per wallet (their requests grow with the wallets) and so only for the streams that ask.
+ */
+const defaultKinds: ReadonlyArray<WatchEvent.Kind> = WatchEvent.kinds.filter((kind) => !kind.startsWith("defi.") && !kind.startsWith("holding."))
+
 /** The scopes of `chains` (deduplicated), or the first unknown name as a 400. */
 const scopesOf = (chains: ReadonlyArray<string>) =>
   Effect.gen(function*() {
@@ -139,7 +145,7 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
           const settings: Settings = {
             url: yield* checkedUrl(payload.url),
             description: payload.description ?? "",
-            events: payload.events === undefined ? null : yield* kindsOf(payload.events),
+            events: payload.events === undefined ? defaultKinds : yield* kindsOf(payload.events),
             scopes: payload.chains === undefined ? null : yield* scopesOf(payload.chains),
             confirmations: payload.confirmations ?? 0
           }
@@ -158,12 +164,18 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
       .handle("get", ({ params }) => Effect.map(existing(params.id), viewOf))
       .handle("update", ({ params, payload }) =>
         Effect.gen(function*() {
+          const current = yield* existing(params.id)
+          if (payload.confirmations !== undefined && payload.confirmations !== current.confirmations) {
+            return yield* badRequest(
+              "confirmations",
+              `cannot be changed (${current.confirmations} for this stream): its events come from the scan of that depth; create a new stream with the new value`
+            )
+          }
           const change: { -readonly [K in keyof Settings]?: Settings[K] } = {}
           if (payload.url !== undefined) change.url = yield* checkedUrl(payload.url)
           if (payload.description !== undefined) change.description = payload.description
           if (payload.events !== undefined) change.events = yield* kindsOf(payload.events)
           if (payload.chains !== undefined) change.scopes = yield* scopesOf(payload.chains)
-          if (payload.confirmations !== undefined) change.confirmations = payload.confirmations
           const updated = yield* Effect.orDie(streams.update(params.id, change))
           return yield* Option.match(updated, { onNone: () => Effect.fail(notFound(params.id)), onSome: (stream) => Effect.succeed(viewOf(stream)) })
         }))
@@ -222,9 +234,12 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
           if ((fromEventId === undefined) === (fromTime === undefined)) {
             return yield* badRequest("fromEventId", "give exactly one of fromEventId (an event id the stream received) or fromTime (an ISO 8601 time)")
           }
-          const time = fromTime === undefined ? undefined : DateTime.make(fromTime)
+          const time = fromTime === undefined ? undefined : Option.filter(DateTime.make(fromTime), (at) => {
+            const year = DateTime.toParts(at).year
+            return year >= 1970 && year <= 9999
+          })
           if (time !== undefined && Option.isNone(time)) {
-            return yield* badRequest("fromTime", `"${fromTime}" is not a time: give an ISO 8601 time such as 2026-11-26T12:00:00Z`)
+            return yield* badRequest("fromTime", `"${fromTime}" is not a time from 1970 to 9999: give an ISO 8601 time such as 2026-11-26T12:00:00Z`)
           }
           yield* existing(params.id)
           const from = fromEventId !== undefined ? { eventId: fromEventId } : { time: DateTime.toUtc(Option.getOrThrow(time!)) }

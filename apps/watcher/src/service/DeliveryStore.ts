@@ -8,6 +8,7 @@
 import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { cut, newDeliveryId } from "./Outbox.js"
+import { millis, utcOf } from "./sqlTime.js"
 
 /**
  * A delivery as stored.
@@ -90,10 +91,10 @@ interface DeliveryRow {
   readonly last_error: string | null
 }
 
-const columns =
-  "id, stream_id, sequence::text, status, event_count, replay, attempts, created_at::text, next_attempt_at::text, delivered_at::text, last_status, last_error"
 
-const utc = (text: string): DateTime.Utc => DateTime.makeUnsafe(new Date(text))
+const columns = `id, stream_id, sequence::text, status, event_count, replay, attempts, ${millis("created_at")}, ${millis("next_attempt_at")}, ` +
+  `${millis("delivered_at")}, last_status, last_error`
+
 
 const deliveryOf = (row: DeliveryRow): Delivery => ({
   id: row.id,
@@ -103,9 +104,9 @@ const deliveryOf = (row: DeliveryRow): Delivery => ({
   events: row.event_count,
   replay: row.replay,
   attempts: row.attempts,
-  createdAt: utc(row.created_at),
-  nextAttemptAt: row.status === "pending" ? utc(row.next_attempt_at) : null,
-  deliveredAt: row.delivered_at === null ? null : utc(row.delivered_at),
+  createdAt: utcOf(row.created_at),
+  nextAttemptAt: row.status === "pending" ? utcOf(row.next_attempt_at) : null,
+  deliveredAt: row.delivered_at === null ? null : utcOf(row.delivered_at),
   lastStatus: row.last_status,
   lastError: row.last_error
 })
@@ -142,11 +143,16 @@ export type ReplayFrom = { readonly eventId: string } | { readonly time: DateTim
  * @since 0.2.0
  */
 export class DeliveryStore extends Context.Service<DeliveryStore, {
-  /** The stream's first pending delivery (the one to send next, when due) and its events' JSON. */
-  readonly next: (streamId: string) => Effect.Effect<Option.Option<{ readonly delivery: Delivery; readonly bodies: ReadonlyArray<string> }>, SqlError.SqlError>
+  /**
+   * The stream's first pending delivery (the one to send next), whether it is due (by the
+   * database's clock, which set it), and its events' JSON.
+   */
+  readonly next: (
+    streamId: string
+  ) => Effect.Effect<Option.Option<{ readonly delivery: Delivery; readonly due: boolean; readonly bodies: ReadonlyArray<string> }>, SqlError.SqlError>
   /** Records an attempt; `schedule` is the delays between attempts (its length, the retries). */
   readonly record: (delivery: Delivery, attempt: Attempt, schedule: ReadonlyArray<Duration.Duration>) => Effect.Effect<void, SqlError.SqlError>
-  /** The success rate of the stream's last 100 attempts, once it made 100 (`None` before). */
+  /** The success rate of the stream's last 100 attempts since it was last resumed, once it made 100 (`None` before). */
   readonly successRate: (streamId: string) => Effect.Effect<Option.Option<number>, SqlError.SqlError>
   /** The active streams with a delivery due. */
   readonly due: Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
@@ -170,14 +176,14 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
       return DeliveryStore.of({
         next: (streamId) =>
           Effect.gen(function*() {
-            const rows = yield* sql<DeliveryRow & { first_position: string; last_position: string }>`
-              SELECT ${sql.literal(columns)}, first_position::text, last_position::text FROM deliveries
+            const rows = yield* sql<DeliveryRow & { first_position: string; last_position: string; due: boolean }>`
+              SELECT ${sql.literal(columns)}, first_position::text, last_position::text, next_attempt_at <= now() AS due FROM deliveries
               WHERE stream_id = ${streamId} AND status = 'pending' ORDER BY deliveries.sequence LIMIT 1`
             const row = rows[0]
             if (row === undefined) return Option.none()
             const events = yield* sql<{ body: string }>`SELECT body FROM stream_events
               WHERE stream_id = ${streamId} AND position BETWEEN ${row.first_position}::bigint AND ${row.last_position}::bigint ORDER BY position`
-            return Option.some({ delivery: deliveryOf(row), bodies: events.map((event) => event.body) })
+            return Option.some({ delivery: deliveryOf(row), due: row.due, bodies: events.map((event) => event.body) })
           }),
 
         record: (delivery, attempt, schedule) =>
@@ -197,8 +203,10 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
                 next_attempt_at = ${DateTime.formatIso(next)}::timestamptz, last_status = ${attempt.status}, last_error = ${attempt.error},
                 delivered_at = ${status === "delivered" ? at : null}::timestamptz
               WHERE id = ${delivery.id} AND status = 'pending'`
+            // A stream deleted meanwhile keeps no attempt.
             yield* sql`INSERT INTO delivery_attempts (stream_id, delivery_id, at, ok, status, error)
-              VALUES (${delivery.streamId}, ${delivery.id}, ${at}::timestamptz, ${attempt.result === "delivered"}, ${attempt.status}, ${attempt.error})`
+              SELECT ${delivery.streamId}, ${delivery.id}, ${at}::timestamptz, ${attempt.result === "delivered"}, ${attempt.status}, ${attempt.error}
+              WHERE EXISTS (SELECT 1 FROM streams WHERE id = ${delivery.streamId})`
             // Only the last attempts count; older ones go.
             yield* sql`DELETE FROM delivery_attempts WHERE stream_id = ${delivery.streamId} AND id <= (
               SELECT id FROM delivery_attempts WHERE stream_id = ${delivery.streamId} ORDER BY id DESC OFFSET ${window * 10} LIMIT 1)`
@@ -206,15 +214,18 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
 
         successRate: (streamId) =>
           sql<{ total: number; ok: number }>`SELECT count(*)::int AS total, count(*) FILTER (WHERE ok)::int AS ok FROM (
-              SELECT ok FROM delivery_attempts WHERE stream_id = ${streamId} ORDER BY id DESC LIMIT ${window}) AS recent`.pipe(
+              SELECT ok FROM delivery_attempts WHERE stream_id = ${streamId}
+                AND at >= coalesce((SELECT resumed_at FROM streams WHERE id = ${streamId}), '-infinity'::timestamptz)
+              ORDER BY id DESC LIMIT ${window}) AS recent`.pipe(
             Effect.map((rows) => {
               const { ok, total } = rows[0]!
               return total < window ? Option.none() : Option.some(ok / total)
             })
           ),
 
-        due: sql<{ stream_id: string }>`SELECT DISTINCT d.stream_id FROM deliveries d JOIN streams s ON s.id = d.stream_id
-            WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND s.status = 'active'`.pipe(
+        due: sql<{ stream_id: string }>`SELECT d.stream_id FROM deliveries d JOIN streams s ON s.id = d.stream_id
+            WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND s.status = 'active'
+              AND d.sequence = (SELECT min(p.sequence) FROM deliveries p WHERE p.stream_id = d.stream_id AND p.status = 'pending')`.pipe(
           Effect.map((rows) => rows.map((row) => row.stream_id))
         ),
 
@@ -274,7 +285,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
                 count(*) FILTER (WHERE status = 'pending')::int AS pending, count(*) FILTER (WHERE status = 'failed')::int AS failed,
                 (extract(epoch FROM now() - min(created_at) FILTER (WHERE status = 'pending')))::text AS oldest
               FROM deliveries WHERE stream_id = ${streamId}`
-            const [lastError] = yield* sql<{ error: string | null; at: string }>`SELECT coalesce(error, 'HTTP ' || status) AS error, at::text
+            const [lastError] = yield* sql<{ error: string | null; at: string }>`SELECT coalesce(error, 'HTTP ' || status) AS error, ${sql.literal(millis("at"))}
               FROM delivery_attempts WHERE stream_id = ${streamId} AND NOT ok ORDER BY id DESC LIMIT 1`
             return {
               attempts: recent!.total,
@@ -283,7 +294,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
               failed: counts!.failed,
               oldestPendingAgeSeconds: counts!.oldest === null ? null : Math.max(0, Number(counts!.oldest)),
               lastError: lastError?.error ?? null,
-              lastErrorAt: lastError === undefined ? null : utc(lastError.at)
+              lastErrorAt: lastError === undefined ? null : utcOf(lastError.at)
             }
           })
       })

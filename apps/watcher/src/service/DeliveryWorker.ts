@@ -86,9 +86,9 @@ export const deliverDue = (
       if (Option.isNone(stream) || stream.value.status !== "active") return
       const next = yield* deliveries.next(streamId)
       if (Option.isNone(next)) return
-      const { bodies, delivery } = next.value
+      const { bodies, delivery, due } = next.value
+      if (!due) return
       const now = yield* DateTime.now
-      if (delivery.nextAttemptAt !== null && DateTime.isGreaterThan(delivery.nextAttemptAt, now)) return
       const secret = yield* streams.secret(streamId)
       if (Option.isNone(secret)) return
       const url = yield* Effect.result(checkUrl(stream.value.url, { allowPrivate: config.allowPrivateWebhooks }))
@@ -106,7 +106,7 @@ export const deliverDue = (
       yield* countAttempt(attempt.result)
       if (attempt.result === "delivered") continue
       if (attempt.result === "held") {
-        yield* streams.setStatus(streamId, "error", "the receiver answered 410 Gone: resume the stream once it takes webhooks again")
+        yield* streams.setStatus(streamId, "error", "the receiver answered 410 Gone: resume the stream once it takes webhooks again", "active")
         yield* Effect.logWarning(`stream ${streamId}: the receiver answered 410 Gone; the stream is in error until resumed`)
         return
       }
@@ -114,7 +114,7 @@ export const deliverDue = (
         const rate = yield* deliveries.successRate(streamId)
         if (Option.isSome(rate) && rate.value < config.minSuccessRate) {
           const reason = `${percent(rate.value)} of the last 100 attempts succeeded (under ${percent(config.minSuccessRate)}): resume the stream once the receiver is fixed`
-          yield* streams.setStatus(streamId, "error", reason)
+          yield* streams.setStatus(streamId, "error", reason, "active")
           yield* Effect.logWarning(`stream ${streamId}: ${reason}`)
         }
       }

@@ -4,7 +4,7 @@
  * default), initialised on first use with a generated password (kept in the folder, readable by
  * its owner only), started on a free port of 127.0.0.1, and stopped when the service stops.
  * A server left running by a service that was killed (`kill -9` does not stop it) is stopped
- * first, then started again: the folder is never used by two servers.
+ * first, then started again; a second service on a folder another running service uses is refused.
  *
  * @since 0.2.0
  */
@@ -12,7 +12,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import path from "node:path"
 
@@ -80,15 +80,55 @@ const running = (pid: number): boolean => {
   }
 }
 
-/** Stops a server a killed service left running in `dir` (its `postmaster.pid`), waiting up to 30 s. */
+/** A process's command line (`undefined` where `/proc` cannot tell, or it is gone). */
+const commandOf = (pid: number): string | undefined => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\u0000", " ")
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether a process, by its command line, is what `looksLike` says; `true` where that cannot be read. */
+const seemsTo = (pid: number, looksLike: (command: string) => boolean): boolean => {
+  const command = commandOf(pid)
+  return command === undefined ? existsSync("/proc") === false : looksLike(command)
+}
+
+/**
+ * Claims the data folder for this process (`serve.pid`, removed on stop): a second service on the
+ * same folder is refused, instead of stopping the first one's server.
+ */
+const claim = (dir: string) =>
+  Effect.acquireRelease(
+    Effect.gen(function*() {
+      const pidFile = path.join(dir, "serve.pid")
+      const holder = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").trim()) : Number.NaN
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && running(holder) && seemsTo(holder, (command) => command.includes("serve"))) {
+        return yield* new EmbeddedDatabaseError({
+          message: `another chainquery-watcher serve (pid ${holder}) uses ${dir}: stop it first, or give this one another --data-dir`
+        })
+      }
+      yield* Effect.try({ try: () => writeFileSync(pidFile, `${process.pid}\n`), catch: failure(`cannot write ${pidFile}`) })
+      return pidFile
+    }),
+    (pidFile) => Effect.sync(() => rmSync(pidFile, { force: true }))
+  )
+
+/**
+ * Stops a server a killed service left running in `dir` (its `postmaster.pid`, when that process
+ * is PostgreSQL serving `dir`), waiting up to 30 s.
+ */
 const stopLeftOver = (dir: string) =>
   Effect.gen(function*() {
     const pidFile = path.join(dir, "postmaster.pid")
     if (!existsSync(pidFile)) return
     const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0])
     if (!Number.isInteger(pid) || pid <= 0 || !running(pid)) return
+    // After a reboot the id may be another program's: PostgreSQL then starts over the stale file itself.
+    if (!seemsTo(pid, (command) => command.includes("postgres") && command.includes(dir))) return
     yield* Effect.logWarning(`the embedded PostgreSQL of a previous run (pid ${pid}) is still running in ${dir}: stopping it`)
-    process.kill(pid, "SIGINT")
+    yield* Effect.try({ try: () => process.kill(pid, "SIGINT"), catch: failure(`cannot stop the PostgreSQL server ${pid} left in ${dir}`) })
     for (let waited = 0; waited < 300 && running(pid); waited++) yield* Effect.sleep("100 millis")
     if (running(pid)) return yield* new EmbeddedDatabaseError({ message: `the PostgreSQL server ${pid} left in ${dir} does not stop; stop it, then start again` })
   })
@@ -109,7 +149,8 @@ const start = (dataDir: string) =>
       ? randomBytes(18).toString("base64url")
       : yield* Effect.try({ try: () => readFileSync(passwordFile, "utf8").trim(), catch: failure(`cannot read ${passwordFile}`) })
     if (fresh) yield* Effect.try({ try: () => writeFileSync(passwordFile, password, { mode: 0o600 }), catch: failure(`cannot write ${passwordFile}`) })
-    else yield* stopLeftOver(pgdata)
+    yield* claim(dir)
+    if (!fresh) yield* stopLeftOver(pgdata)
     const port = yield* freePort
     const EmbeddedPostgres = yield* loadEmbeddedPostgres
     const server = new EmbeddedPostgres({

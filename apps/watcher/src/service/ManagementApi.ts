@@ -108,6 +108,11 @@ export class Validation extends HttpApiMiddleware.Service<Validation>()("@chainq
   error: BadRequest
 }) {}
 
+/** Text without NUL characters (PostgreSQL stores none). */
+const Text = Schema.String.check(
+  Schema.makeFilter((text: string) => !text.includes("\u0000") || "Expected text without NUL characters (\\u0000)")
+)
+
 const between = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
 
 /** The most wallet specs one request may carry. */
@@ -116,14 +121,14 @@ export const maxWalletsPerRequest = 10_000
 const Kind = Schema.Literals(WatchEvent.kinds as readonly [WatchEvent.Kind, ...Array<WatchEvent.Kind>])
 const StreamId = Schema.String.check(Schema.isPattern(/^str_[0-9a-z]{21}$/))
 const idParams = { id: StreamId }
-const pageQuery = { cursor: Schema.optionalKey(Schema.String), limit: Schema.optionalKey(between(1, 1000)) }
+const pageQuery = { cursor: Schema.optionalKey(Text), limit: Schema.optionalKey(between(1, 1000)) }
 
 const settings = {
-  url: Schema.String,
+  url: Text,
   events: Schema.Array(Kind),
-  chains: Schema.Array(Schema.String),
+  chains: Schema.Array(Text),
   confirmations: between(0, 64),
-  description: Schema.String.check(Schema.isMaxLength(500))
+  description: Text.check(Schema.isMaxLength(500))
 }
 
 /**
@@ -213,7 +218,7 @@ export const StatsView = Schema.Struct({
  */
 export type StatsView = typeof StatsView.Type
 
-const Wallets = Schema.Struct({ wallets: Schema.Array(Schema.String) })
+const Wallets = Schema.Struct({ wallets: Schema.Array(Text) })
 
 /**
  * The streams group: every route, behind {@link Authorization}.
@@ -284,7 +289,7 @@ export class Streams extends HttpApiGroup.make("streams")
     }),
     HttpApiEndpoint.post("replay", "/v1/streams/:id/replay", {
       params: idParams,
-      payload: Schema.Struct({ fromEventId: Schema.optionalKey(Schema.String), fromTime: Schema.optionalKey(Schema.String) }),
+      payload: Schema.Struct({ fromEventId: Schema.optionalKey(Text), fromTime: Schema.optionalKey(Text) }),
       success: Schema.Struct({ deliveries: Schema.Int, events: Schema.Int }).pipe(HttpApiSchema.status(202)),
       error: NotFound
     }),

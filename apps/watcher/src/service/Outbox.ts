@@ -100,6 +100,9 @@ export const enqueue = (
       else list.push(ord)
     }
     const counts = Array.from(perStream, ([id, ords]) => ({ id, events: ords.length, deliveries: cut(0n, ords.length).length }))
+    // The streams' rows are locked in id order, so that two scans sharing streams never deadlock.
+    yield* sql`SELECT id FROM streams WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify([...perStream.keys()])}::jsonb))
+      ORDER BY id FOR UPDATE`
     const bases = yield* sql<{ id: string; first_position: string; first_sequence: string }>`
       UPDATE streams s SET next_position = s.next_position + c.events, next_sequence = s.next_sequence + c.deliveries
       FROM jsonb_to_recordset(${JSON.stringify(counts)}::jsonb) AS c(id text, events integer, deliveries integer)

@@ -56,6 +56,7 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
     const streams = yield* StreamStore
     const config = yield* ServiceConfig
     const waker = yield* DeliveryWake
+    const namespace = `scan:${scope}:${confirmations}`
     let version = yield* streams.walletsVersion
     const set = yield* WatchSet.make(yield* streams.watched(scope, confirmations))
     // The wallets follow the streams: read again after each change of what the scans watch.
@@ -64,7 +65,12 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
         yield* Effect.sleep(config.interval)
         const now = yield* streams.walletsVersion
         if (now === version) return
-        yield* Effect.flatMap(streams.watched(scope, confirmations), set.replace)
+        const before = yield* set.entries
+        const wallets = yield* streams.watched(scope, confirmations)
+        yield* set.replace(wallets)
+        // A wallet no stream of this scan holds any more is forgotten: added again, it starts at the head.
+        const kept = new Set(wallets.map((wallet) => wallet.address))
+        yield* PgStateStore.forget(namespace, before.map((entry) => entry.wallet).filter((wallet) => !kept.has(wallet.address)))
         version = now
       }).pipe(
         Effect.catchCause((cause) => Effect.logWarning(`scanner ${scope}: cannot read the wallets (${Cause.pretty(cause)}); trying again`)),
@@ -73,7 +79,7 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
     )
     const woken = yield* Ref.make<ReadonlySet<string>>(new Set())
     const state = PgStateStore.layer({
-      namespace: `scan:${scope}:${confirmations}`,
+      namespace,
       onCommit: (batch) =>
         enqueue({ confirmations, events: batch.pending ?? [] }).pipe(
           Effect.flatMap((ids) => Ref.update(woken, (all) => new Set([...all, ...ids])))

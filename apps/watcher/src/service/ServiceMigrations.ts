@@ -82,6 +82,13 @@ const loader = Migrator.fromRecord({
     const sql = yield* SqlClient.SqlClient
     yield* sql`CREATE TABLE wallet_set_version (id integer PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)`
     yield* sql`INSERT INTO wallet_set_version (id, version) VALUES (1, 0)`
+  }),
+  "3_retractions_and_resumes": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // A retraction finds the streams that received the event it takes back by its id.
+    yield* sql`CREATE INDEX stream_events_by_event ON stream_events (event_id, stream_id)`
+    // The success rate counts the attempts since a stream was last resumed.
+    yield* sql`ALTER TABLE streams ADD COLUMN resumed_at timestamptz`
   })
 })
 

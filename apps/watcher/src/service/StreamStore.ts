@@ -11,6 +11,7 @@ import { SqlClient, type SqlError, type Statement } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { type WatchedWallet, WatchEvent } from "@chainquery/watch"
 import { type Scope, scopeOfWallet, walletOfScope } from "./Scopes.js"
+import { millis, utcOf } from "./sqlTime.js"
 
 /**
  * A stream's status: delivering (`active`), stopped by its owner (`paused`) or by the service
@@ -98,7 +99,8 @@ interface StreamRow {
   readonly updated_at: string
 }
 
-const columns = "id, url, description, event_kinds, scopes, confirmations, status, status_reason, created_at::text, updated_at::text"
+
+const columns = `id, url, description, event_kinds, scopes, confirmations, status, status_reason, ${millis("created_at")}, ${millis("updated_at")}`
 
 const kindSet = new Set<string>(WatchEvent.kinds)
 
@@ -111,8 +113,8 @@ const streamOf = (row: StreamRow): Stream => ({
   confirmations: row.confirmations,
   status: row.status,
   statusReason: row.status_reason,
-  createdAt: DateTime.makeUnsafe(new Date(row.created_at)),
-  updatedAt: DateTime.makeUnsafe(new Date(row.updated_at))
+  createdAt: utcOf(row.created_at),
+  updatedAt: utcOf(row.updated_at)
 })
 
 /** The stream of the first row, if any. */
@@ -160,7 +162,11 @@ export class StreamStore extends Context.Service<StreamStore, {
   readonly get: (id: string) => Effect.Effect<Option.Option<Stream>, SqlError.SqlError>
   readonly update: (id: string, change: Partial<Settings>) => Effect.Effect<Option.Option<Stream>, SqlError.SqlError>
   readonly remove: (id: string) => Effect.Effect<boolean, SqlError.SqlError>
-  readonly setStatus: (id: string, status: Status, reason: string | null) => Effect.Effect<Option.Option<Stream>, SqlError.SqlError>
+  /**
+   * Sets the stream's status (only while it is `from`, when given); `active` also starts its
+   * success rate afresh (only the attempts after count).
+   */
+  readonly setStatus: (id: string, status: Status, reason: string | null, from?: Status) => Effect.Effect<Option.Option<Stream>, SqlError.SqlError>
   readonly secret: (id: string) => Effect.Effect<Option.Option<Redacted.Redacted<string>>, SqlError.SqlError>
   /** Adds wallets (those it has already are kept): how many were new. */
   readonly addWallets: (id: string, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) => Effect.Effect<number, SqlError.SqlError>
@@ -249,12 +255,13 @@ export class StreamStore extends Context.Service<StreamStore, {
           Effect.map(([row]) => BigInt(row?.version ?? "0"))
         ),
 
-        setStatus: (id, status, reason) =>
+        setStatus: (id, status, reason, from) =>
           Effect.gen(function*() {
             const at = DateTime.formatIso(yield* DateTime.now)
             return one(
-              yield* sql<StreamRow>`UPDATE streams SET status = ${status}, status_reason = ${reason}, updated_at = ${at}::timestamptz
-                WHERE id = ${id} RETURNING ${sql.literal(columns)}`
+              yield* sql<StreamRow>`UPDATE streams SET status = ${status}, status_reason = ${reason}, updated_at = ${at}::timestamptz,
+                  resumed_at = CASE WHEN ${status} = 'active' THEN ${at}::timestamptz ELSE resumed_at END
+                WHERE id = ${id} AND ${from === undefined ? sql.literal("true") : sql`status = ${from}`} RETURNING ${sql.literal(columns)}`
             )
           }),
 
@@ -300,13 +307,15 @@ export class StreamStore extends Context.Service<StreamStore, {
 
         watched: (scope, confirmations) =>
           sql<{ address: string }>`SELECT DISTINCT w.address FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
-            WHERE w.scope = ${scope} AND s.confirmations = ${confirmations} ORDER BY w.address`.pipe(
+            WHERE w.scope = ${scope} AND s.confirmations = ${confirmations} AND (s.scopes IS NULL OR ${scope} = ANY (s.scopes))
+            ORDER BY w.address`.pipe(
             Effect.map((rows) => rows.map((row) => walletOfScope(scope, row.address)))
           ),
 
         scansOn: (scope) =>
           sql<{ confirmations: number; event_kinds: ReadonlyArray<string> | null }>`SELECT DISTINCT s.confirmations, s.event_kinds FROM streams s
-            WHERE EXISTS (SELECT 1 FROM stream_wallets w WHERE w.stream_id = s.id AND w.scope = ${scope}) ORDER BY 1`.pipe(
+            WHERE (s.scopes IS NULL OR ${scope} = ANY (s.scopes))
+              AND EXISTS (SELECT 1 FROM stream_wallets w WHERE w.stream_id = s.id AND w.scope = ${scope}) ORDER BY 1`.pipe(
             Effect.map((rows) => {
               const scans = new Map<number, Array<ReadonlyArray<WatchEvent.Kind> | null>>()
               for (const row of rows) {

@@ -19,11 +19,18 @@ const refused = [
   "::", "::1", "0:0:0:0:0:0:0:1", "[::1]",
   "fc00::1", "fd12:3456::1", "fd00:ec2::254", // unique local, AWS metadata over IPv6
   "fe80::1", "febf::1", "fe80::1%eth0", // link-local
-  "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.0.0.5", "::ffff:a9fe:a9fe", "::ffff:192.168.0.1" // IPv4-mapped
+  "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.0.0.5", "::ffff:a9fe:a9fe", "::ffff:192.168.0.1", // IPv4-mapped
+  "64:ff9b::a00:1", "64:ff9b::10.0.0.1", "64:ff9b::7f00:1", "64:FF9B:0:0:0:0:a9fe:a9fe", // NAT64 to private IPv4
+  "::2", "::10.0.0.1", // IPv4-compatible (deprecated)
+  "192.0.0.1", "198.18.0.1", "198.19.255.255", // IETF assignments, benchmarking
+  "224.0.0.1", "239.255.255.250", "ff02::1", // multicast
+  "240.0.0.1", "255.255.255.255" // reserved, broadcast
 ]
 const allowed = [
   "8.8.8.8", "1.1.1.1", "93.184.215.14", "172.15.255.255", "172.32.0.1", "100.63.255.255", "100.128.0.1", "169.253.1.1", "11.0.0.1",
-  "2606:4700:4700::1111", "2001:4860:4860::8888", "fbff::1", "fec0::1", "::ffff:8.8.8.8", "::2"
+  "2606:4700:4700::1111", "2001:4860:4860::8888", "fbff::1", "fec0::1", "::ffff:8.8.8.8",
+  "64:ff9b::808:808", "64:ff9b::8.8.4.4", // NAT64 to public IPv4
+  "192.0.1.1", "198.17.255.255", "198.20.0.1", "223.255.255.255"
 ]
 
 type Addresses = ReadonlyArray<{ readonly address: string; readonly family: number }>

@@ -91,7 +91,7 @@ describe("serve: delivery end to end", () => {
       let kills = 0
       const driving = drive(sim, { total: 120, minStep: 1, maxStep: 6, everyMs: 150, random: seeded(1313) })
       while (kills < 5) {
-        await sleep(random.int(300, 2_500))
+        await sleep(random.int(300, 1_500))
         const killed = await service.process.stop("SIGKILL")
         assert.strictEqual(killed.signal, "SIGKILL")
         kills++

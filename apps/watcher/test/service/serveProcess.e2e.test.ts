@@ -45,7 +45,8 @@ const postgresOf = (folder: string): Array<string> => {
 }
 
 describe("the serve process", () => {
-  it.each(badFlags)("%s: exit 2 before anything starts, saying what is valid", async (_name, args, env, message) => {
+  // Side by side: each case is a process that exits at once.
+  it.concurrent.each(badFlags)("%s: exit 2 before anything starts, saying what is valid", async (_name, args, env, message) => {
     const exited = await runCli(args, { CHAINQUERY_API_TOKEN: "", DATABASE_URL: "", ...env })
     assert.strictEqual(exited.code, 2, exited.stderr)
     assert.match(exited.stderr, message)

@@ -43,7 +43,7 @@ describe("serve: the states of a stream", () => {
       const { database, receiver, service, start, streams, wallets } = await setUp(sim)
       const gone = streams[0]!
       receiver.policy = ({ streamId }) => streamId === gone.id ? 410 : 200
-      await drive(sim, { total: 30, minStep: 2, maxStep: 5, everyMs: 100, random: seeded(1402) })
+      await drive(sim, { total: 30, minStep: 2, maxStep: 5, everyMs: 50, random: seeded(1402) })
       await until("the stream in error", async () => (await status(service, gone)).status === "error", 60_000)
       const errored = await status(service, gone)
       assert.match(errored.statusReason, /410 Gone/)
@@ -68,7 +68,7 @@ describe("serve: the states of a stream", () => {
       let served = 0
       // 1 in 4 succeeds: under 70% once 100 attempts are counted, not before.
       receiver.policy = ({ streamId }) => streamId !== failing.id ? 200 : ++served % 4 === 0 ? 200 : 503
-      await drive(sim, { total: 100, minStep: 1, maxStep: 1, everyMs: 150, random: seeded(1412) })
+      await drive(sim, { total: 100, minStep: 1, maxStep: 1, everyMs: 60, random: seeded(1412) })
       await until("the stream in error", async () => (await status(service, failing)).status === "error", 180_000)
       const attempts = receiver.attempts.filter((a) => a.streamId === failing.id).length
       assert.isAtLeast(attempts, 100, "not before 100 attempts")
@@ -82,15 +82,11 @@ describe("serve: the states of a stream", () => {
 
   it("a replay redelivers exactly the requested range: from an event id, and from a time", async () => {
     await withSimulator({ seed: 1421, indexing: false, chains: ["0x1"] }, async (sim) => {
-      const { receiver, service, streams } = await setUp(sim)
+      const { database, receiver, service, streams, wallets } = await setUp(sim)
       const stream = streams[0]!
-      await drive(sim, { total: 20, minStep: 2, maxStep: 4, everyMs: 100, random: seeded(1422) })
+      await drive(sim, { total: 20, minStep: 2, maxStep: 4, everyMs: 50, random: seeded(1422) })
+      await scannedTo(database.url, wallets, await ethHead(sim), 60_000)
       await delivered(service, streams, 60_000)
-      await until("nothing more to deliver", async () => {
-        const before = receiver.received(stream.id).length
-        await new Promise((resolve) => setTimeout(resolve, 1_500))
-        return receiver.received(stream.id).length === before
-      }, 30_000)
       const all = receiver.received(stream.id)
       assert.isAbove(all.length, 10)
       const from = all[Math.floor(all.length / 2)]!

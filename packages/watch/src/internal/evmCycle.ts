@@ -85,8 +85,13 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   const strategy = input.strategy === "auto" ? (scanCost <= walletCost ? "block-scan" : "per-wallet") : input.strategy
   const step = strategy === "per-wallet" ? yield* perWallet(input, tracked, recent, safe) : yield* blockScan(input, tracked, recent, start, safe)
   if (witness !== undefined && !(yield* stands(client, chain, witness))) return yield* dropped(chain, witness.block)
-  const reached = step.checkpoints.reduce((a, c) => (c.position > a ? c.position : a), start)
-  yield* recordHeadLag(chain, head + BigInt(Math.max(0, confirmations)) - reached)
+  // The lag of the wallet furthest behind: its new checkpoint, or the one it had.
+  const moved = new Map(step.checkpoints.map((c) => [key(c.wallet), c.position] as const))
+  const behind = tracked.reduce((lowest, t) => {
+    const position = moved.get(key(t.wallet)) ?? t.position
+    return position < lowest ? position : lowest
+  }, head)
+  yield* recordHeadLag(chain, head + BigInt(Math.max(0, confirmations)) - behind)
   return withFresh(step, start, fresh)
 })
 
