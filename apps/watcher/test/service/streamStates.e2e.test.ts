@@ -66,14 +66,16 @@ describe("serve: the states of a stream", () => {
       const { receiver, service, streams } = await setUp(sim, ["--interval", "100ms", "--retry-schedule", Array.from({ length: 20 }, () => "100ms").join(",")])
       const failing = streams[0]!
       let served = 0
-      // 1 in 4 succeeds: under 70% once 100 attempts are counted, not before.
-      receiver.policy = ({ streamId }) => streamId !== failing.id ? 200 : ++served % 4 === 0 ? 200 : 503
-      await drive(sim, { total: 100, minStep: 1, maxStep: 1, everyMs: 60, random: seeded(1412) })
-      await until("the stream in error", async () => (await status(service, failing)).status === "error", 180_000)
+      // 1 in 10 succeeds: under 70% once 100 attempts are counted, not before. About ten deliveries
+      // are needed, and the slow drive makes far more, however a loaded machine batches its blocks.
+      receiver.policy = ({ streamId }) => streamId !== failing.id ? 200 : ++served % 10 === 0 ? 200 : 503
+      const driving = drive(sim, { total: 100, minStep: 1, maxStep: 1, everyMs: 150, random: seeded(1412) })
+      await until("the stream in error", async () => (await status(service, failing)).status === "error", 120_000)
+      await driving
       const attempts = receiver.attempts.filter((a) => a.streamId === failing.id).length
       assert.isAtLeast(attempts, 100, "not before 100 attempts")
       assert.isAtMost(attempts, 101)
-      assert.match((await status(service, failing)).statusReason, /^2\d(\.\d)?% of the last 100 attempts succeeded \(under 70%\)/)
+      assert.match((await status(service, failing)).statusReason, /^1\d(\.\d)?% of the last 100 attempts succeeded \(under 70%\)/)
       const stats = (await call(service, "GET", `/v1/streams/${failing.id}/stats`)).body
       assert.isBelow(stats.successRate, 0.7)
       assert.strictEqual(stats.lastError, "HTTP 503")
