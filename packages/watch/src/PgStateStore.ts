@@ -112,6 +112,9 @@ const checkpointOf = (row: CheckpointRow): Checkpoint => ({
   since: bigintOf(row.since)
 })
 
+/** How many checkpoints one statement writes. */
+const checkpointsPerStatement = 2_000
+
 /** Rows as one JSON parameter. */
 const json = (value: unknown): string => JSON.stringify(value)
 
@@ -193,10 +196,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const write = (batch: Batch, now: number) =>
     Effect.gen(function*() {
       const rows = yield* Effect.try({ try: () => rowsOf(batch), catch: failure("commit") })
-      if (rows.checkpoints.length > 0) {
+      // In slices: a cycle may move a hundred thousand checkpoints, and one statement of them all
+      // would hold tens of megabytes of JSON at once.
+      for (let from = 0; from < rows.checkpoints.length; from += checkpointsPerStatement) {
+        const slice = rows.checkpoints.slice(from, from + checkpointsPerStatement)
         yield* sql`INSERT INTO watch_checkpoints (namespace, scope, wallet, position, hash, since)
           SELECT ${ns}, scope, wallet, position::bigint, hash, since::bigint
-          FROM jsonb_to_recordset(${json(rows.checkpoints)}::jsonb) AS x(scope text, wallet text, position text, hash text, since text)
+          FROM jsonb_to_recordset(${json(slice)}::jsonb) AS x(scope text, wallet text, position text, hash text, since text)
           ON CONFLICT (namespace, scope, wallet) DO UPDATE SET position = excluded.position, hash = excluded.hash`
       }
       for (const { chain, from_block } of rows.forget) {
