@@ -133,6 +133,40 @@ export const key = (wallet: WatchedWallet): string =>
   wallet.family === "evm" ? `evm:${wallet.chain}:${wallet.address}` : `aptos:${wallet.network}:${wallet.address}`
 
 /**
+ * Where a wallet is read: its chain id, or `aptos:<network>` (the first key of its state).
+ *
+ * @example
+ * ```ts
+ * import type { WatchedWallet } from "@chainquery/watch"
+ * import { WatchedWallet as W } from "@chainquery/watch"
+ *
+ * declare const wallet: WatchedWallet.WatchedWallet
+ * W.scopeOf(wallet) // "0x1", or "aptos:mainnet"
+ * ```
+ * @since 0.2.0
+ */
+export const scopeOf = (wallet: WatchedWallet): string => wallet.family === "evm" ? wallet.chain : `aptos:${wallet.network}`
+
+const decodeWallet = Schema.decodeUnknownSync(WatchedWallet)
+
+/**
+ * The wallet of a scope (see {@link scopeOf}) and an address, decoded (and so checked); throws a
+ * `SchemaError` for one that is not valid.
+ *
+ * @example
+ * ```ts
+ * import { WatchedWallet } from "@chainquery/watch"
+ *
+ * const wallet = WatchedWallet.fromScope("0x1", "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")
+ * ```
+ * @since 0.2.0
+ */
+export const fromScope = (scope: string, address: string): WatchedWallet =>
+  decodeWallet(scope.startsWith("aptos:")
+    ? { family: "aptos", network: scope.slice("aptos:".length), address }
+    : { family: "evm", chain: scope, address })
+
+/**
  * Drops repeated wallets (same family, chain or network, and address), keeping the first.
  *
  * @example

@@ -81,6 +81,9 @@ export const deliverDue = (
     const streams = yield* StreamStore
     const deliveries = yield* DeliveryStore
     const config = yield* ServiceConfig
+    // Read once per wake: a stream's secret never changes.
+    const secret = yield* streams.secret(streamId)
+    if (Option.isNone(secret)) return
     while (true) {
       const stream = yield* streams.get(streamId)
       if (Option.isNone(stream) || stream.value.status !== "active") return
@@ -89,8 +92,6 @@ export const deliverDue = (
       const { bodies, delivery, due } = next.value
       if (!due) return
       const now = yield* DateTime.now
-      const secret = yield* streams.secret(streamId)
-      if (Option.isNone(secret)) return
       const url = yield* Effect.result(checkUrl(stream.value.url, { allowPrivate: config.allowPrivateWebhooks }))
       const attempt: Attempt = url._tag === "Failure"
         ? { result: "retry", status: null, error: `the URL is refused: ${url.failure.reason}` }

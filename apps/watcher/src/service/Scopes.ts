@@ -7,7 +7,6 @@
  */
 import { Chain } from "@chainquery/schema"
 import { WatchedWallet } from "@chainquery/watch"
-import { Schema } from "effect"
 
 /**
  * A chain id or `aptos:<network>`.
@@ -85,7 +84,7 @@ export const nameOf = (scope: Scope): string =>
   scope === "aptos:mainnet" ? "aptos" : scope === "aptos:testnet" ? "aptos-testnet" : Chain.nameOf(scope as Chain.ChainId).replace(/ /g, "-")
 
 /**
- * The scope of a wallet.
+ * The scope of a wallet (`WatchedWallet.scopeOf`).
  *
  * @example
  * ```ts
@@ -95,13 +94,10 @@ export const nameOf = (scope: Scope): string =>
  * ```
  * @since 0.2.0
  */
-export const scopeOfWallet = (wallet: WatchedWallet.WatchedWallet): Scope =>
-  wallet.family === "evm" ? wallet.chain : `aptos:${wallet.network}`
-
-const decodeWallet = Schema.decodeUnknownSync(WatchedWallet.WatchedWallet)
+export const scopeOfWallet: (wallet: WatchedWallet.WatchedWallet) => Scope = WatchedWallet.scopeOf
 
 /**
- * The wallet of a stored scope and address (checked as it is decoded).
+ * The wallet of a stored scope and address, checked as it is decoded (`WatchedWallet.fromScope`).
  *
  * @example
  * ```ts
@@ -111,9 +107,4 @@ const decodeWallet = Schema.decodeUnknownSync(WatchedWallet.WatchedWallet)
  * ```
  * @since 0.2.0
  */
-export const walletOfScope = (scope: Scope, address: string): WatchedWallet.WatchedWallet =>
-  decodeWallet(
-    scope.startsWith("aptos:")
-      ? { family: "aptos", network: scope.slice("aptos:".length), address }
-      : { family: "evm", chain: scope, address }
-  )
+export const walletOfScope: (scope: Scope, address: string) => WatchedWallet.WatchedWallet = WatchedWallet.fromScope

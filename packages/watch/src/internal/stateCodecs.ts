@@ -11,7 +11,7 @@ import { Schema } from "effect"
 import { type NftEvent, NftReceived, NftSent } from "../NftEvents.js"
 import { TradeBought, type TradeEvent, TradeSold } from "../TradeEvents.js"
 import { WatchEvent } from "../WatchEvent.js"
-import { WatchedWallet } from "../WatchedWallet.js"
+import * as WatchedWallet from "../WatchedWallet.js"
 
 const summariesJson = Schema.fromJsonString(DefiPositions.DefiPositionsSummary)
 /** A DeFi snapshot's summaries as JSON text. */
@@ -32,12 +32,7 @@ export const encodePending: (event: WatchEvent) => string = Schema.encodeSync(pe
 export const decodePending: (text: unknown) => WatchEvent = Schema.decodeUnknownSync(pendingJson)
 
 /** A checkpoint's first key: the chain id, or `aptos:<network>`. */
-export const scopeOf = (wallet: WatchedWallet): string => wallet.family === "evm" ? wallet.chain : `aptos:${wallet.network}`
-
-const decodeWallet = Schema.decodeUnknownSync(WatchedWallet)
+export const scopeOf = WatchedWallet.scopeOf
 
 /** The wallet of a row, decoded (and so checked) from its keys. */
-export const walletOf = (scope: string, address: string): WatchedWallet =>
-  decodeWallet(scope.startsWith("aptos:")
-    ? { family: "aptos", network: scope.slice("aptos:".length), address }
-    : { family: "evm", chain: scope, address })
+export const walletOf = WatchedWallet.fromScope
