@@ -235,9 +235,18 @@ export interface Engine {
   ) => Effect.Effect<ReadonlyArray<WatchEvent>, EngineError | StateStoreError | E, R>
 }
 
+/** A committed checkpoint as the engine holds it (see `committed`). */
+interface Held {
+  readonly wallet: WatchedWallet
+  position: bigint
+  hash: string | null
+  readonly since?: bigint | undefined
+}
+
 const merge = (steps: ReadonlyArray<Step>): Omit<CycleResult, "failed"> => {
   const all = {
     events: steps.flatMap((step) => step.events),
+    advances: steps.flatMap((step) => step.advances),
     checkpoints: steps.flatMap((step) => step.checkpoints),
     blocks: steps.flatMap((step) => step.blocks),
     blockEvents: steps.flatMap((step) => step.blockEvents),
@@ -247,6 +256,7 @@ const merge = (steps: ReadonlyArray<Step>): Omit<CycleResult, "failed"> => {
   return {
     events: all.events,
     batch: {
+      advances: all.advances,
       checkpoints: all.checkpoints,
       blocks: all.blocks,
       blockEvents: all.blockEvents,
@@ -307,12 +317,13 @@ export const make = Effect.fnUntraced(function*(
   /**
    * The committed checkpoints, read from the store on the first cycle (after a backfill may have
    * committed some), then kept up to date by `commit`: a cycle does not read and decode every
-   * wallet's row again.
+   * wallet's row again. The engine's own copies: an advance moves them in place, so that a block
+   * scanned for a hundred thousand wallets does not make a hundred thousand new objects.
    */
-  let committed: Map<string, Checkpoint> | undefined
+  let committed: Map<string, Held> | undefined
   const loadCheckpoints = Effect.map(
     store.checkpoints,
-    (all) => (committed = new Map(all.map((checkpoint) => [key(checkpoint.wallet), checkpoint])))
+    (all) => (committed = new Map(all.map((checkpoint) => [key(checkpoint.wallet), { ...checkpoint }])))
   )
 
   /** Per chain, the state file's wallets this engine does not watch: found once (their checkpoints do not move). */
@@ -385,11 +396,19 @@ export const make = Effect.fnUntraced(function*(
       Effect.sync(() => {
         for (const [chain, owed] of owedAfter.get(batch) ?? []) pending.set(chain, owed)
         if (committed === undefined) return
+        for (const advance of batch.advances ?? []) {
+          for (const held of committed.values()) {
+            if (held.wallet.family === "evm" && held.wallet.chain === advance.chain && held.position === advance.from) {
+              held.position = advance.to
+              held.hash = advance.hash
+            }
+          }
+        }
         for (const checkpoint of batch.checkpoints ?? []) {
           // `since` is written with a wallet's first checkpoint only (as the store does).
           const wallet = key(checkpoint.wallet)
           const since = committed.get(wallet)?.since ?? checkpoint.since ?? checkpoint.position
-          committed.set(wallet, checkpoint.since === since ? checkpoint : { ...checkpoint, since })
+          committed.set(wallet, { ...checkpoint, since })
         }
       }))
 

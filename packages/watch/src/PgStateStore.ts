@@ -137,6 +137,7 @@ const rowsOf = (batch: Batch) => {
     const scope = scopeOf(c.wallet)
     return { scope, wallet: c.wallet.address, position: int64(c.position), hash: c.hash, since: firstSince.get(`${scope} ${c.wallet.address}`)! }
   })
+  const advances = (batch.advances ?? []).map((a) => ({ chain: a.chain, from: int64(a.from), to: int64(a.to), hash: a.hash }))
   const blocks = lastPerKey(batch.blocks ?? [], (b) => `${b.chain} ${b.number}`).map((b) => ({ chain: b.chain, number: int64(b.number), hash: b.hash }))
   const blockEvents = lastPerKey(batch.blockEvents ?? [], (b) => `${b.chain} ${b.number}`).map((b) => ({
     chain: b.chain,
@@ -163,7 +164,7 @@ const rowsOf = (batch: Batch) => {
   const forget = (batch.forgetBlocks ?? []).map((f) => ({ chain: f.chain, from_block: int64(f.fromBlock) }))
   const done = (batch.backfillsDone ?? []).map((wallet) => ({ chain: wallet.chain, wallet: wallet.address }))
   const pending = batch.pending?.map((event) => encodePending(event))
-  return { checkpoints, blocks, blockEvents, defi, backfills, forget, done, pending }
+  return { advances, checkpoints, blocks, blockEvents, defi, backfills, forget, done, pending }
 }
 
 /**
@@ -196,6 +197,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const write = (batch: Batch, now: number) =>
     Effect.gen(function*() {
       const rows = yield* Effect.try({ try: () => rowsOf(batch), catch: failure("commit") })
+      for (const { chain, from, hash, to } of rows.advances) {
+        yield* sql`UPDATE watch_checkpoints SET position = ${to}::bigint, hash = ${hash}
+          WHERE namespace = ${ns} AND scope = ${chain} AND position = ${from}::bigint`
+      }
       // In slices: a cycle may move a hundred thousand checkpoints, and one statement of them all
       // would hold tens of megabytes of JSON at once.
       for (let from = 0; from < rows.checkpoints.length; from += checkpointsPerStatement) {

@@ -161,6 +161,27 @@ export interface BackfillProgress {
 }
 
 /**
+ * Every EVM checkpoint of `chain` standing at block `from` moves to `to`, with `hash`; their
+ * `since` stays. What block scanning commits when the wallets it moved all stood at one block:
+ * one change however many wallets, not one checkpoint each. Checkpoints at another block, and
+ * wallets with no checkpoint yet, are not touched.
+ *
+ * @example
+ * ```ts
+ * import type { StateStore } from "@chainquery/watch"
+ *
+ * const advance: StateStore.Advance = { chain: "0x1", from: 19_000_009n, to: 19_000_010n, hash: "0xabc…" }
+ * ```
+ * @since 0.2.0
+ */
+export interface Advance {
+  readonly chain: Chain.ChainId
+  readonly from: bigint
+  readonly to: bigint
+  readonly hash: string | null
+}
+
+/**
  * What one cycle commits. `forgetBlocks` drops a chain's hashes and block events from a block on
  * (orphaned by a reorganisation) before `blocks` and `blockEvents` are written (a `blockEvents`
  * entry replaces that block's; one with no events removes it); `eventIds` replaces the last
@@ -181,6 +202,8 @@ export interface BackfillProgress {
  * @since 0.1.0
  */
 export interface Batch {
+  /** Applied before `checkpoints` (a wallet in both ends where its checkpoint says). */
+  readonly advances?: ReadonlyArray<Advance> | undefined
   readonly checkpoints?: ReadonlyArray<Checkpoint> | undefined
   readonly forgetBlocks?: ReadonlyArray<{ readonly chain: Chain.ChainId; readonly fromBlock: bigint }> | undefined
   readonly blocks?: ReadonlyArray<BlockHash> | undefined

@@ -11,7 +11,7 @@
  */
 import { Effect, Result } from "effect"
 import type { NftEvent, Retracted } from "../NftEvents.js"
-import type { BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
+import type { Advance, BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
 import { emptyStep, type Step } from "./cycleStep.js"
 import { keeps, probeRecord, type ReadAgain, type WalkInput } from "./deepReorg.js"
 import type { ChainInput } from "./evmCycle.js"
@@ -113,10 +113,16 @@ export const blockScan = Effect.fnUntraced(function*(
     next += BigInt(batch.length)
     width = next - start > 2n ? readAhead : 1
   }
+  // The wallets at the lowest checkpoint (most of them, once the scan is at the head) move in one
+  // advance, unless a resting wallet stands there too (it must not move); the others one by one.
+  const together = scanned > start && !input.resting.some((t) => t.position === start)
+  const advances: Array<Advance> = together ? [{ chain, from: start, to: scanned, hash: scannedHash }] : []
   const checkpoints: Array<Checkpoint> = []
   for (const t of tracked) {
-    if (t.position < scanned) checkpoints.push({ wallet: t.wallet, position: scanned, hash: scannedHash, since: t.since })
+    if (t.position < scanned && !(together && t.position === start)) {
+      checkpoints.push({ wallet: t.wallet, position: scanned, hash: scannedHash, since: t.since })
+    }
   }
   // All retractions first, then the new events in chain order.
-  return { ...emptyStep, events: [...retractions, ...events.toSorted(byChainOrder)], checkpoints, blocks, blockEvents } satisfies Step
+  return { ...emptyStep, events: [...retractions, ...events.toSorted(byChainOrder)], advances, checkpoints, blocks, blockEvents } satisfies Step
 })

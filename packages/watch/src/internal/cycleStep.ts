@@ -5,11 +5,13 @@
  * @internal
  */
 import type { Chain } from "@chainquery/schema"
-import type { BlockEvents, BlockHash, Checkpoint, DefiSnapshot } from "../StateStore.js"
+import type { Advance, BlockEvents, BlockHash, Checkpoint, DefiSnapshot } from "../StateStore.js"
 import type { WatchEvent } from "../WatchEvent.js"
 
 export interface Step {
   readonly events: ReadonlyArray<WatchEvent>
+  /** Checkpoints that move together (see `StateStore.Advance`), committed before `checkpoints`. */
+  readonly advances: ReadonlyArray<Advance>
   readonly checkpoints: ReadonlyArray<Checkpoint>
   readonly blocks: ReadonlyArray<BlockHash>
   readonly blockEvents: ReadonlyArray<BlockEvents>
@@ -17,7 +19,7 @@ export interface Step {
   readonly defiSnapshots: ReadonlyArray<DefiSnapshot>
 }
 
-export const emptyStep: Step = { events: [], checkpoints: [], blocks: [], blockEvents: [], forgetBlocks: [], defiSnapshots: [] }
+export const emptyStep: Step = { events: [], advances: [], checkpoints: [], blocks: [], blockEvents: [], forgetBlocks: [], defiSnapshots: [] }
 
 export const minOf = (values: ReadonlyArray<bigint>): bigint => values.reduce((a, b) => (b < a ? b : a))
 export const maxOf = (values: ReadonlyArray<bigint>): bigint => values.reduce((a, b) => (b > a ? b : a))

@@ -10,7 +10,7 @@ import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain } from "@chainquery/schema"
 import { Effect } from "effect"
 import type { Checkpoint, StateStore } from "../StateStore.js"
-import { type EvmWallet, key } from "../WatchedWallet.js"
+import { type EvmWallet, key, type WatchedWallet } from "../WatchedWallet.js"
 import { blockScan } from "./blockScan.js"
 import { emptyStep, maxOf, type Step } from "./cycleStep.js"
 import { newestOfSome, safeHead } from "./evmReads.js"
@@ -85,15 +85,22 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   const strategy = input.strategy === "auto" ? (scanCost <= walletCost ? "block-scan" : "per-wallet") : input.strategy
   const step = strategy === "per-wallet" ? yield* perWallet(input, tracked, recent, safe) : yield* blockScan(input, tracked, recent, start, safe)
   if (witness !== undefined && !(yield* stands(client, chain, witness))) return yield* dropped(chain, witness.block)
-  // The lag of the wallet furthest behind: its new checkpoint, or the one it had.
-  const moved = new Map(step.checkpoints.map((c) => [key(c.wallet), c.position] as const))
-  const behind = tracked.reduce((lowest, t) => {
-    const position = moved.get(key(t.wallet)) ?? t.position
-    return position < lowest ? position : lowest
-  }, head)
-  yield* recordHeadLag(chain, head + BigInt(Math.max(0, confirmations)) - behind)
+  yield* recordHeadLag(chain, head + BigInt(Math.max(0, confirmations)) - furthestBehind(tracked, step, head))
   return withFresh(step, start, fresh)
 })
+
+/** The block of the wallet furthest behind (at most `head`) once `step` is committed: its new checkpoint, or the one it had. */
+const furthestBehind = (tracked: ReadonlyArray<Tracked>, step: Step, head: bigint): bigint => {
+  // By the wallet itself (the steps' checkpoints carry the tracked wallet): no key per wallet.
+  const moved = new Map<WatchedWallet, bigint>()
+  for (const c of step.checkpoints) moved.set(c.wallet, c.position)
+  let lowest = head
+  for (const t of tracked) {
+    const position = moved.get(t.wallet) ?? step.advances.find((a) => a.from === t.position)?.to ?? t.position
+    if (position < lowest) lowest = position
+  }
+  return lowest
+}
 
 /** A cycle whose reads cannot be vouched for (see `witness`): nothing of it is kept. */
 const dropped = (chain: Chain.ChainId, block: bigint) =>
@@ -108,7 +115,8 @@ const dropped = (chain: Chain.ChainId, block: bigint) =>
  */
 const withFresh = (step: Step, start: bigint, fresh: ReadonlyArray<EvmWallet>): Step => {
   if (fresh.length === 0) return step
-  const reached = step.checkpoints.reduce((a, c) => (c.position > a ? c.position : a), start)
+  const moved = step.advances.reduce((a, c) => (c.to > a ? c.to : a), start)
+  const reached = step.checkpoints.reduce((a, c) => (c.position > a ? c.position : a), moved)
   return { ...step, checkpoints: [...step.checkpoints, ...baselineOf(fresh, reached)] }
 }
 

@@ -154,6 +154,13 @@ const write = (next: State, batch: Batch, keepBlocks: number): void => {
   const defi = (batch.defiSnapshots ?? []).map((snapshot) => ({ snapshot, json: encodeSummaries(snapshot.summaries) }))
   const blockEvents = (batch.blockEvents ?? []).map((entry) => ({ entry, json: encodeEvents(entry.events) }))
   const pending = batch.pending?.map((event) => encodePending(event))
+  for (const { chain, from, hash, to } of batch.advances ?? []) {
+    const at = int64(from)
+    const moved = int64(to)
+    for (const [address, row] of next.checkpoints.get(chain) ?? []) {
+      if (row.position === at) put(next.checkpoints, chain, address, { ...row, position: moved, hash })
+    }
+  }
   for (const { hash, position, since, wallet } of batch.checkpoints ?? []) {
     const scope = scopeOf(wallet)
     const first = int64(since ?? position)

@@ -33,6 +33,7 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
       "INSERT INTO checkpoints (scope, wallet, position, hash, since) VALUES (?, ?, ?, ?, ?) " +
         "ON CONFLICT (scope, wallet) DO UPDATE SET position = excluded.position, hash = excluded.hash"
     ),
+    advance: db.prepare("UPDATE checkpoints SET position = ?, hash = ? WHERE scope = ? AND position = ?"),
     forgetBlocks: db.prepare("DELETE FROM block_hashes WHERE chain = ? AND number >= ?"),
     putBlock: db.prepare("INSERT OR REPLACE INTO block_hashes (chain, number, hash) VALUES (?, ?, ?)"),
     pruneBlocks: db.prepare(
@@ -126,7 +127,7 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
     },
 
     /**
-     * Writes `batch` in one transaction, committed at `now` (epoch millis): checkpoints, then
+     * Writes `batch` in one transaction, committed at `now` (epoch millis): advances and checkpoints, then
      * forgotten and new block hashes (pruned to the last `keepBlocks` per chain), DeFi snapshots,
      * and the event ids, which replace the previous batch's. Any failure rolls all of it back.
      */
@@ -135,6 +136,7 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
       const blockEvents = (batch.blockEvents ?? []).map((entry) => ({ entry, json: encodeEvents(entry.events) }))
       const pending = batch.pending?.map((event) => encodePending(event))
       return transaction(db, () => {
+        for (const { chain, from, hash, to } of batch.advances ?? []) sql.advance.run(to, hash, chain, from)
         for (const { hash, position, since, wallet } of batch.checkpoints ?? []) {
           sql.putCheckpoint.run(scopeOf(wallet), wallet.address, position, hash, since ?? position)
         }

@@ -1,7 +1,7 @@
 /**
  * One replay of state commits for comparing stores: commits of every kind, in no order, over
  * several chains, wallets and networks (pruning, a reorganisation, block events replaced and
- * dropped, DeFi, backfills, pending events, a commit that must fail), and every read after each.
+ * dropped, checkpoints advanced together, DeFi, backfills, pending events, a commit that must fail), and every read after each.
  */
 import { DateTime, Effect } from "effect"
 import { TestClock } from "effect/testing"
@@ -66,6 +66,15 @@ export const batches: ReadonlyArray<StateStore.Batch> = [{
   checkpoints: [{ wallet: optimism, position: 1n, hash: hash(1) }],
   pending: bought,
   eventIds: ["d"]
+}, {
+  // Only the checkpoints of that chain at that block move: bobEth, not evm (at 301) nor bobBase (at 50 on Base).
+  advances: [{ chain: "0x1", from: 300n, to: 302n, hash: hash(302) }, { chain: "0x1", from: 50n, to: 51n, hash: null }],
+  eventIds: ["e"]
+}, {
+  // A checkpoint of the same batch wins over the advance.
+  advances: [{ chain: "0x1", from: 302n, to: 304n, hash: hash(304) }, { chain: "0x1", from: 301n, to: 304n, hash: hash(304) }],
+  checkpoints: [{ wallet: bobEth, position: 303n, hash: hash(303) }],
+  eventIds: ["f"]
 }]
 
 /** Every read, for every wallet and chain above. */

@@ -1,0 +1,58 @@
+/**
+ * Block scanning at the head moves every wallet at the lowest checkpoint in one
+ * `StateStore.Advance`, not one checkpoint each, and never moves a wallet of the state that the
+ * run does not watch (a resting one standing at the same block). Against the simulator over real
+ * HTTP: the events printed over both runs are exactly the ground truth, and each run's batches say
+ * how they moved.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Simulator } from "@chainquery/simulator"
+import { Effect } from "effect"
+import { Engine, type WatchEvent } from "../src/index.js"
+import { allEvm, evmTruth, harness, positionOf } from "./support/engineHarness.js"
+
+const chain = "0x1"
+
+describe("wallets at one block move together", () => {
+  it.effect("one advance for the watched wallets; resting ones at the same block stay; nothing lost", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const all = allEvm(sim, chain)
+      const some = all.slice(0, 3)
+      const others = all.slice(3)
+      const printed: Array<WatchEvent.WatchEvent> = []
+      const write = (events: ReadonlyArray<WatchEvent.WatchEvent>) => Effect.sync(() => printed.push(...events))
+
+      const everyone = yield* Engine.make({ wallets: all, strategy: "block-scan", confirmations: 0, watch: ["transfers"] })
+      yield* everyone.step(write)
+      const baseline = yield* positionOf(all)
+      assert.strictEqual(baseline.min, baseline.max, "every wallet starts at one block")
+      yield* sim.advance(2)
+      const read = yield* everyone.cycle
+      assert.deepStrictEqual(read.batch.advances, [{ chain, from: baseline.min, to: baseline.min + 2n, hash: read.batch.advances![0]!.hash }])
+      assert.deepStrictEqual(read.batch.checkpoints, [], "no checkpoint one by one")
+      yield* everyone.publish(read, write)
+      const moved = yield* positionOf(all)
+      assert.deepStrictEqual([moved.min, moved.max, moved.count], [baseline.min + 2n, baseline.min + 2n, all.length])
+
+      // A run of a few: the others rest at the same block, and an advance would move them too.
+      const few = yield* Engine.make({ wallets: some, strategy: "block-scan", confirmations: 0, watch: ["transfers"] })
+      yield* sim.advance(3)
+      const fewRead = yield* few.cycle
+      assert.deepStrictEqual(fewRead.batch.advances, [], "no advance while a resting wallet stands at the block")
+      assert.strictEqual(fewRead.batch.checkpoints?.length, some.length)
+      yield* few.publish(fewRead, write)
+      assert.deepStrictEqual((yield* positionOf(others)).max, baseline.min + 2n, "the resting wallets stay")
+      assert.deepStrictEqual((yield* positionOf(some)).min, baseline.min + 5n)
+
+      // Everyone again: the others catch up from where they rested, and nothing is lost or doubled.
+      const again = yield* Engine.make({ wallets: all, strategy: "block-scan", confirmations: 0, watch: ["transfers"] })
+      yield* sim.advance(1)
+      yield* again.step(write)
+      const ids = printed.map((event) => event.id)
+      assert.strictEqual(new Set(ids).size, ids.length, "an event printed twice")
+      const truth = yield* evmTruth(sim, chain, all, baseline.min, baseline.min + 6n)
+      assert.isAbove(truth.length, 0, "the blocks had events")
+      assert.deepStrictEqual(ids.toSorted(), truth.map((event) => event.id).toSorted())
+    }).pipe(Effect.provide(harness({ seed: "moving-together", indexing: false, chains: [chain], wallets: 30, history: 20 }))), 60_000)
+})
