@@ -88,13 +88,27 @@ const decodeChain = Schema.decodeUnknownOption(Chain.Chain)
 const decodeEvmAddress = Schema.decodeUnknownOption(EvmAddress.EvmAddress)
 const decodeAptosAddress = Schema.decodeUnknownOption(AptosAddress.AptosAddress)
 
+/** The targets of the chain names seen so far: a bulk request names the same few thousands of times. */
+const knownTargets = new Map<string, Target>()
+
 const targetOf = (token: string): Target | undefined => {
   const key = token.trim().toLowerCase()
+  const known = knownTargets.get(key)
+  if (known !== undefined) return known
   const network = aptosNetworks.get(key)
-  if (network !== undefined) return { family: "aptos", network }
-  const chain = decodeChain(/^\d+$/.test(key) ? Number(key) : key)
-  return Option.isSome(chain) ? { family: "evm", chain: chain.value } : undefined
+  const chain = network === undefined ? decodeChain(/^\d+$/.test(key) ? Number(key) : key) : Option.none()
+  const target: Target | undefined = network !== undefined
+    ? { family: "aptos", network }
+    : Option.isSome(chain)
+    ? { family: "evm", chain: chain.value }
+    : undefined
+  // Known names only: an unbounded stream of made-up ones is not kept.
+  if (target !== undefined) knownTargets.set(key, target)
+  return target
 }
+
+/** An address already lower-case is its own decoding (no checksum to check): the common case, kept cheap. */
+const evmAddressOf = (address: string): Option.Option<EvmAddress.EvmAddress> => EvmAddress.is(address) ? Option.some(address) : decodeEvmAddress(address)
 
 const evmAddressReason = (address: string): string =>
   /^0x[0-9a-fA-F]{40}$/.test(address)
@@ -131,7 +145,7 @@ const parseOne = (spec: string): Result.Result<ReadonlyArray<WatchedWallet>, str
       target.family === "aptos" ? [{ family: "aptos", network: target.network, address: decoded.value }] : []
     ))
   }
-  const decoded = decodeEvmAddress(address)
+  const decoded = evmAddressOf(address)
   if (Option.isNone(decoded)) return Result.fail(evmAddressReason(address))
   return Result.succeed(targets.flatMap((target) =>
     target.family === "evm" ? [{ family: "evm", chain: target.chain, address: decoded.value }] : []

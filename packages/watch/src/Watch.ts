@@ -208,12 +208,16 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
 
       /** The entries the engine watches. */
       let watched: ReadonlyArray<WatchSet.Entry> | undefined
+      /** The set's list when all of it was last found watched (see `WatchSet.entries`: the same list while the set is unchanged). */
+      let settled: ReadonlyArray<WatchSet.Entry> | undefined
       /**
        * The set as it is now: the entries added with a `from` are backfilled first (one that fails
        * is left out until it succeeds: logged, tried again next cycle; with `once` it fails).
        */
       const follow = Effect.gen(function*() {
         const entries = yield* set.entries
+        // The same list as last time, every entry watched: nothing to do (no pass over a million).
+        if (entries === settled) return
         for (const entry of entries) {
           if (entry.from !== undefined && !backfilled.has(entry) && (yield* covered(entry))) backfilled.add(entry)
         }
@@ -229,6 +233,7 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
           )
         }
         const ready = entries.filter((entry) => entry.from === undefined || backfilled.has(entry))
+        if (ready.length === entries.length) settled = entries
         if (watched !== undefined && ready.length === watched.length && ready.every((entry, i) => entry === watched![i])) return
         yield* engine.setWallets(ready.map((entry) => entry.wallet))
         watched = ready

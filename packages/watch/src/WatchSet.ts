@@ -50,7 +50,7 @@ export interface Entry {
  */
 export interface WatchSet {
   readonly _tag: "WatchSet"
-  /** The wallets in the set, in the order they were added. */
+  /** The wallets in the set, in the order they were added: the same list while the set is unchanged. */
   readonly entries: Effect.Effect<ReadonlyArray<Entry>>
   /** Adds a wallet (from the head, or backfilled from `from`); adding one already there changes nothing. */
   readonly add: (wallet: WatchedWallet, options?: { readonly from?: From | undefined }) => Effect.Effect<void>
@@ -65,6 +65,14 @@ export interface WatchSet {
    */
   readonly replace: (wallets: Iterable<WatchedWallet>) => Effect.Effect<void>
 }
+
+/**
+ * The entries of a state of the set, as a list made once per state (states are never changed, only
+ * replaced): reading an unchanged set again costs nothing and gives the same list.
+ */
+const lists = new WeakMap<ReadonlyMap<string, Entry>, ReadonlyArray<Entry>>()
+const listOf = (entries: ReadonlyMap<string, Entry>): ReadonlyArray<Entry> =>
+  lists.get(entries) ?? lists.set(entries, [...entries.values()]).get(entries)!
 
 /**
  * Makes a set holding `wallets` (repeated ones once).
@@ -87,7 +95,7 @@ export const make = (wallets: Iterable<WatchedWallet>): Effect.Effect<WatchSet> 
     Ref.make<ReadonlyMap<string, Entry>>(new Map(dedupe(wallets).map((wallet) => [key(wallet), { wallet }] as const))),
     (ref): WatchSet => ({
       _tag: "WatchSet",
-      entries: Effect.map(Ref.get(ref), (entries) => [...entries.values()]),
+      entries: Effect.map(Ref.get(ref), listOf),
       add: (wallet, options) =>
         Ref.update(ref, (entries) =>
           entries.has(key(wallet))
@@ -101,7 +109,15 @@ export const make = (wallets: Iterable<WatchedWallet>): Effect.Effect<WatchSet> 
           return next
         }),
       replace: (next) =>
-        Ref.update(ref, (entries) => new Map(dedupe(next).map((wallet) => [key(wallet), entries.get(key(wallet)) ?? { wallet }] as const)))
+        Ref.update(ref, (entries) => {
+          // One pass, one key per wallet: a set may hold a million.
+          const replaced = new Map<string, Entry>()
+          for (const wallet of next) {
+            const id = key(wallet)
+            if (!replaced.has(id)) replaced.set(id, entries.get(id) ?? { wallet })
+          }
+          return replaced
+        })
     })
   )
 

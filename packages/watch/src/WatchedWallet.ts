@@ -162,9 +162,15 @@ const decodeWallet = Schema.decodeUnknownSync(WatchedWallet)
  * @since 0.2.0
  */
 export const fromScope = (scope: string, address: string): WatchedWallet =>
-  decodeWallet(scope.startsWith("aptos:")
-    ? { family: "aptos", network: scope.slice("aptos:".length), address }
-    : { family: "evm", chain: scope, address })
+  // Already canonical (as stores and the service keep them): the wallet the decoder would give,
+  // without its cost, which a hundred thousand wallets read back at once would feel.
+  chainIds.has(scope) && EvmAddress.is(address)
+    ? { family: "evm", chain: scope as Chain.ChainId, address }
+    : decodeWallet(scope.startsWith("aptos:")
+      ? { family: "aptos", network: scope.slice("aptos:".length), address }
+      : { family: "evm", chain: scope, address })
+
+const chainIds: ReadonlySet<string> = new Set(Chain.chains.map(([, id]) => id))
 
 /**
  * Drops repeated wallets (same family, chain or network, and address), keeping the first.
