@@ -133,6 +133,8 @@ export interface ServeOptions {
   readonly databaseUrl: string
   readonly sim: { readonly evmUrl: string; readonly ledgerUrl: { readonly mainnet: string; readonly testnet: string }; readonly apiKey: string }
   readonly interval: string
+  /** `--memory` (the service's default, `lean`, unless given). */
+  readonly memory?: "lean" | "fast" | undefined
 }
 
 /** A running `serve` process. */
@@ -203,7 +205,8 @@ export const serve = (options: ServeOptions): Effect.Effect<Service, BenchFailur
       "--interval",
       options.interval,
       "--log-format",
-      "json"
+      "json",
+      ...(options.memory === undefined ? [] : ["--memory", options.memory])
     ]
     const child = yield* Effect.acquireRelease(
       Effect.sync(() => {

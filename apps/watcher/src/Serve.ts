@@ -9,6 +9,7 @@ import { Effect, Option, Redacted, Result } from "effect"
 import { Command } from "effect/cli"
 import { badInput } from "./internal/badInput.js"
 import * as Flags from "./internal/flags.js"
+import { useHeapMode } from "./internal/heapMode.js"
 import * as ServeFlags from "./internal/serveFlags.js"
 import { apiKeyOf, refusedBaseUrl } from "./internal/serviceAccess.js"
 import * as ServiceMain from "./service/ServiceMain.js"
@@ -48,6 +49,7 @@ export const command = Command.make(
     minSuccessRate: ServeFlags.minSuccessRate,
     logFormat: ServeFlags.logFormat,
     otlpUrl: ServeFlags.otlpUrl,
+    memory: ServeFlags.memory,
     interval: Flags.interval,
     ...Flags.serviceAccess
   },
@@ -70,6 +72,8 @@ export const command = Command.make(
     if (Option.isSome(flags.otlpUrl) && !/^https?:\/\//.test(flags.otlpUrl.value)) {
       return yield* badInput(`--otlp-url must be an http:// or https:// URL, got ${JSON.stringify(flags.otlpUrl.value)}`)
     }
+    // Before anything is loaded: the heap grows as the mode says from the first wallet on.
+    useHeapMode(flags.memory)
     return yield* ServiceMain.run({
       host: flags.host,
       port: flags.port,

@@ -35,6 +35,7 @@ const badFlags: ReadonlyArray<readonly [string, ReadonlyArray<string>, Record<st
   ["a database URL that is not PostgreSQL's", [...fine, "--api-token", apiToken, "--database-url", "mysql://x"], {}, /must be a postgres:\/\/ or postgresql:\/\/ URL/],
   ["an OTLP URL that is not http", [...fine, "--api-token", apiToken, "--otlp-url", "grpc://x"], {}, /--otlp-url must be an http:\/\/ or https:\/\/ URL/],
   ["an unknown log format", [...fine, "--api-token", apiToken, "--log-format", "xml"], {}, /log-format/],
+  ["an unknown heap mode", [...fine, "--api-token", apiToken, "--memory", "huge"], {}, /--memory: "huge"\. Expected: "lean" \| "fast"/],
   ["the API key to a plain-http remote host", [...fine, "--api-token", apiToken, "--evm-base-url", "http://example.com"], {}, /--allow-insecure-http/]
 ]
 
