@@ -328,6 +328,12 @@ export const make = Effect.fnUntraced(function*(
 
   /** Per chain, the state file's wallets this engine does not watch: found once (their checkpoints do not move). */
   const resting = new Map<Chain.ChainId, ReadonlyArray<Tracked>>()
+  /** What the engine holds of the state is read again on the next cycle. */
+  const forgetHeld = () => {
+    resting.clear()
+    committed = undefined
+  }
+
   const restingOn = (chain: Chain.ChainId, chainWallets: ReadonlyArray<EvmWallet>, checkpoints: ReadonlyMap<string, Checkpoint>) =>
     resting.get(chain) ?? resting.set(chain, restingOf(chain, chainWallets, checkpoints)).get(chain)!
 
@@ -392,7 +398,11 @@ export const make = Effect.fnUntraced(function*(
 
   /** Commits `batch`, with its events as pending when they are to be written after (write-ahead). */
   const commitWith = (batch: Batch, ahead: ReadonlyArray<WatchEvent> | undefined) =>
-    Effect.tap(store.commit(ahead === undefined ? batch : { ...batch, pending: ahead }), () =>
+    store.commit(ahead === undefined ? batch : { ...batch, pending: ahead }).pipe(
+      // Failed, it may still have been written (an answer lost), or the state changed under the
+      // engine (an advance found another count): what the engine holds is read again.
+      Effect.tapError(() => Effect.sync(forgetHeld)),
+      Effect.tap(() =>
       Effect.sync(() => {
         for (const [chain, owed] of owedAfter.get(batch) ?? []) pending.set(chain, owed)
         if (committed === undefined) return
@@ -411,6 +421,7 @@ export const make = Effect.fnUntraced(function*(
           committed.set(wallet, { ...checkpoint, since })
         }
       }))
+    )
 
   const commit = (batch: Batch) => commitWith(batch, undefined)
 
@@ -423,8 +434,7 @@ export const make = Effect.fnUntraced(function*(
       ;({ chains, networks } = placed(wallets))
       // The state's wallets this engine no longer watches (and no longer those it does) change,
       // and a backfill of a new wallet may have committed its checkpoint: both are read again.
-      resting.clear()
-      committed = undefined
+      forgetHeld()
     })
 
   const publish: Engine["publish"] = (result, write) =>

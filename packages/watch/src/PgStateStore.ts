@@ -18,6 +18,7 @@
 import type { Chain } from "@chainquery/schema"
 import { Clock, DateTime, Effect, Layer, Option } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
+import { checkAdvanced } from "./internal/advance.js"
 import { decodeEvents, decodePending, decodeSummaries, encodeEvents, encodePending, encodeSummaries, scopeOf, walletOf } from "./internal/stateCodecs.js"
 import {
   type BackfillProgress,
@@ -197,9 +198,12 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const write = (batch: Batch, now: number) =>
     Effect.gen(function*() {
       const rows = yield* Effect.try({ try: () => rowsOf(batch), catch: failure("commit") })
-      for (const { chain, from, hash, to } of rows.advances) {
-        yield* sql`UPDATE watch_checkpoints SET position = ${to}::bigint, hash = ${hash}
-          WHERE namespace = ${ns} AND scope = ${chain} AND position = ${from}::bigint`
+      for (const [index, { chain, from, hash, to }] of rows.advances.entries()) {
+        const [moved] = yield* sql<{ count: number }>`WITH moved AS (
+            UPDATE watch_checkpoints SET position = ${to}::bigint, hash = ${hash}
+            WHERE namespace = ${ns} AND scope = ${chain} AND position = ${from}::bigint RETURNING 1)
+          SELECT count(*)::int AS count FROM moved`
+        yield* Effect.try({ try: () => checkAdvanced(batch.advances![index]!, moved?.count ?? 0), catch: failure("commit") })
       }
       // In slices: a cycle may move a hundred thousand checkpoints, and one statement of them all
       // would hold tens of megabytes of JSON at once.

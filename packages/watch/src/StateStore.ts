@@ -164,13 +164,15 @@ export interface BackfillProgress {
  * Every EVM checkpoint of `chain` standing at block `from` moves to `to`, with `hash`; their
  * `since` stays. What block scanning commits when the wallets it moved all stood at one block:
  * one change however many wallets, not one checkpoint each. Checkpoints at another block, and
- * wallets with no checkpoint yet, are not touched.
+ * wallets with no checkpoint yet, are not touched. `count` is how many checkpoints the engine
+ * knows to stand there: if the store holds another number, the state was changed under the
+ * engine (by another writer), and the whole commit fails with nothing written.
  *
  * @example
  * ```ts
  * import type { StateStore } from "@chainquery/watch"
  *
- * const advance: StateStore.Advance = { chain: "0x1", from: 19_000_009n, to: 19_000_010n, hash: "0xabc…" }
+ * const advance: StateStore.Advance = { chain: "0x1", from: 19_000_009n, to: 19_000_010n, hash: "0xabc…", count: 25_000 }
  * ```
  * @since 0.2.0
  */
@@ -179,6 +181,7 @@ export interface Advance {
   readonly from: bigint
   readonly to: bigint
   readonly hash: string | null
+  readonly count: number
 }
 
 /**

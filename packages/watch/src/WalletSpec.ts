@@ -90,6 +90,7 @@ const decodeAptosAddress = Schema.decodeUnknownOption(AptosAddress.AptosAddress)
 
 /** The targets of the chain names seen so far: a bulk request names the same few thousands of times. */
 const knownTargets = new Map<string, Target>()
+const maxKnownTargets = 1_000
 
 const targetOf = (token: string): Target | undefined => {
   const key = token.trim().toLowerCase()
@@ -102,8 +103,8 @@ const targetOf = (token: string): Target | undefined => {
     : Option.isSome(chain)
     ? { family: "evm", chain: chain.value }
     : undefined
-  // Known names only: an unbounded stream of made-up ones is not kept.
-  if (target !== undefined) knownTargets.set(key, target)
+  // Valid names only, and a bounded number of spellings of them (`0x01`, `0x0001`… all name eth).
+  if (target !== undefined && knownTargets.size < maxKnownTargets) knownTargets.set(key, target)
   return target
 }
 

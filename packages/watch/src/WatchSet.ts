@@ -68,11 +68,12 @@ export interface WatchSet {
 
 /**
  * The entries of a state of the set, as a list made once per state (states are never changed, only
- * replaced): reading an unchanged set again costs nothing and gives the same list.
+ * replaced): reading an unchanged set again costs nothing and gives the same list, frozen since it
+ * is shared.
  */
 const lists = new WeakMap<ReadonlyMap<string, Entry>, ReadonlyArray<Entry>>()
 const listOf = (entries: ReadonlyMap<string, Entry>): ReadonlyArray<Entry> =>
-  lists.get(entries) ?? lists.set(entries, [...entries.values()]).get(entries)!
+  lists.get(entries) ?? lists.set(entries, Object.freeze([...entries.values()])).get(entries)!
 
 /**
  * Makes a set holding `wallets` (repeated ones once).

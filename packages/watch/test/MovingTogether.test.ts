@@ -1,14 +1,15 @@
 /**
  * Block scanning at the head moves every wallet at the lowest checkpoint in one
  * `StateStore.Advance`, not one checkpoint each, and never moves a wallet of the state that the
- * run does not watch (a resting one standing at the same block). Against the simulator over real
- * HTTP: the events printed over both runs are exactly the ground truth, and each run's batches say
- * how they moved.
+ * run does not watch (a resting one standing at the same block), nor one another writer put there
+ * behind the engine's back (the store refuses the advance: it counts what stands at the block).
+ * Against the simulator over real HTTP: the events printed over both runs are exactly the ground
+ * truth, and each run's batches say how they moved.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Simulator } from "@chainquery/simulator"
 import { Effect } from "effect"
-import { Engine, type WatchEvent } from "../src/index.js"
+import { Engine, StateStore, type WatchEvent } from "../src/index.js"
 import { allEvm, evmTruth, harness, positionOf } from "./support/engineHarness.js"
 
 const chain = "0x1"
@@ -29,7 +30,7 @@ describe("wallets at one block move together", () => {
       assert.strictEqual(baseline.min, baseline.max, "every wallet starts at one block")
       yield* sim.advance(2)
       const read = yield* everyone.cycle
-      assert.deepStrictEqual(read.batch.advances, [{ chain, from: baseline.min, to: baseline.min + 2n, hash: read.batch.advances![0]!.hash }])
+      assert.deepStrictEqual(read.batch.advances, [{ chain, from: baseline.min, to: baseline.min + 2n, hash: read.batch.advances![0]!.hash, count: all.length }])
       assert.deepStrictEqual(read.batch.checkpoints, [], "no checkpoint one by one")
       yield* everyone.publish(read, write)
       const moved = yield* positionOf(all)
@@ -55,4 +56,31 @@ describe("wallets at one block move together", () => {
       assert.isAbove(truth.length, 0, "the blocks had events")
       assert.deepStrictEqual(ids.toSorted(), truth.map((event) => event.id).toSorted())
     }).pipe(Effect.provide(harness({ seed: "moving-together", indexing: false, chains: [chain], wallets: 30, history: 20 }))), 60_000)
+
+  it.effect("a checkpoint another writer put at the block is never moved: that commit fails, the state is read again, the next one goes on", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const store = yield* StateStore.StateStore
+      const all = allEvm(sim, chain)
+      const watched = all.slice(0, 20)
+      const stranger = all[25]!
+      const engine = yield* Engine.make({ wallets: watched, strategy: "block-scan", confirmations: 0, watch: ["transfers"] })
+      yield* engine.step(() => Effect.void)
+      const start = (yield* positionOf(watched)).min
+      // Behind the engine's back (as a backfill of a wallet it does not watch yet would): a checkpoint at its block.
+      yield* store.commit({ checkpoints: [{ wallet: stranger, position: start, hash: null }], eventIds: [] })
+      yield* sim.advance(2)
+      const read = yield* engine.cycle
+      assert.deepStrictEqual(read.batch.advances?.map((a) => a.count), [watched.length], "the engine counted only its own")
+      const refused = yield* Effect.flip(engine.commitAhead(read))
+      assert.strictEqual(refused._tag, "StateStoreError")
+      assert.match(refused.message, /21 checkpoint\(s\) stood at block \d+, not the 20 the engine counted/)
+      assert.deepStrictEqual((yield* positionOf([stranger])).max, start, "nothing was written")
+      // Read again, the stranger is a wallet it does not watch at that block: the others move one by one, it stays.
+      const again = yield* engine.cycle
+      assert.deepStrictEqual(again.batch.advances, [])
+      yield* engine.commitAhead(again)
+      assert.deepStrictEqual((yield* positionOf(watched)).min, start + 2n)
+      assert.deepStrictEqual((yield* positionOf([stranger])).max, start)
+    }).pipe(Effect.provide(harness({ seed: "moving-together-stranger", indexing: false, chains: [chain], wallets: 30, history: 20 }))), 60_000)
 })

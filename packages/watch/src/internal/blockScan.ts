@@ -115,14 +115,15 @@ export const blockScan = Effect.fnUntraced(function*(
   }
   // The wallets at the lowest checkpoint (most of them, once the scan is at the head) move in one
   // advance, unless a resting wallet stands there too (it must not move); the others one by one.
+  // The store checks that it moves as many as stand there here (see `StateStore.Advance`).
   const together = scanned > start && !input.resting.some((t) => t.position === start)
-  const advances: Array<Advance> = together ? [{ chain, from: start, to: scanned, hash: scannedHash }] : []
   const checkpoints: Array<Checkpoint> = []
+  let count = 0
   for (const t of tracked) {
-    if (t.position < scanned && !(together && t.position === start)) {
-      checkpoints.push({ wallet: t.wallet, position: scanned, hash: scannedHash, since: t.since })
-    }
+    if (together && t.position === start) count++
+    else if (t.position < scanned) checkpoints.push({ wallet: t.wallet, position: scanned, hash: scannedHash, since: t.since })
   }
+  const advances: Array<Advance> = together ? [{ chain, from: start, to: scanned, hash: scannedHash, count }] : []
   // All retractions first, then the new events in chain order.
   return { ...emptyStep, events: [...retractions, ...events.toSorted(byChainOrder)], advances, checkpoints, blocks, blockEvents } satisfies Step
 })

@@ -14,6 +14,7 @@ import { DateTime } from "effect"
 import type { BackfillProgress, Batch, BlockEvents, BlockHash, Checkpoint, DefiSnapshot, LastBatch } from "../StateStore.js"
 import type { EvmWallet, WatchedWallet } from "../WatchedWallet.js"
 import type { WatchEvent } from "../WatchEvent.js"
+import { checkAdvanced } from "./advance.js"
 import { decodeEvents, decodePending, decodeSummaries, encodeEvents, encodePending, encodeSummaries, scopeOf, walletOf } from "./stateCodecs.js"
 import type { StateTables } from "./tables.js"
 
@@ -154,12 +155,16 @@ const write = (next: State, batch: Batch, keepBlocks: number): void => {
   const defi = (batch.defiSnapshots ?? []).map((snapshot) => ({ snapshot, json: encodeSummaries(snapshot.summaries) }))
   const blockEvents = (batch.blockEvents ?? []).map((entry) => ({ entry, json: encodeEvents(entry.events) }))
   const pending = batch.pending?.map((event) => encodePending(event))
-  for (const { chain, from, hash, to } of batch.advances ?? []) {
-    const at = int64(from)
-    const moved = int64(to)
-    for (const [address, row] of next.checkpoints.get(chain) ?? []) {
-      if (row.position === at) put(next.checkpoints, chain, address, { ...row, position: moved, hash })
+  for (const advance of batch.advances ?? []) {
+    const at = int64(advance.from)
+    const to = int64(advance.to)
+    let moved = 0
+    for (const [address, row] of next.checkpoints.get(advance.chain) ?? []) {
+      if (row.position !== at) continue
+      put(next.checkpoints, advance.chain, address, { ...row, position: to, hash: advance.hash })
+      moved++
     }
+    checkAdvanced(advance, moved)
   }
   for (const { hash, position, since, wallet } of batch.checkpoints ?? []) {
     const scope = scopeOf(wallet)

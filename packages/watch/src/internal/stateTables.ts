@@ -10,6 +10,7 @@ import type { DatabaseSync, SQLOutputValue } from "node:sqlite"
 import type { BackfillProgress, Batch, BlockEvents, BlockHash, Checkpoint, DefiSnapshot, LastBatch } from "../StateStore.js"
 import type { EvmWallet, WatchedWallet } from "../WatchedWallet.js"
 import type { WatchEvent } from "../WatchEvent.js"
+import { checkAdvanced } from "./advance.js"
 import { transaction } from "./sqlite.js"
 import { decodeEvents, decodePending, decodeSummaries, encodeEvents, encodePending, encodeSummaries, scopeOf, walletOf } from "./stateCodecs.js"
 
@@ -136,7 +137,9 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
       const blockEvents = (batch.blockEvents ?? []).map((entry) => ({ entry, json: encodeEvents(entry.events) }))
       const pending = batch.pending?.map((event) => encodePending(event))
       return transaction(db, () => {
-        for (const { chain, from, hash, to } of batch.advances ?? []) sql.advance.run(to, hash, chain, from)
+        for (const advance of batch.advances ?? []) {
+          checkAdvanced(advance, Number(sql.advance.run(advance.to, advance.hash, advance.chain, advance.from).changes))
+        }
         for (const { hash, position, since, wallet } of batch.checkpoints ?? []) {
           sql.putCheckpoint.run(scopeOf(wallet), wallet.address, position, hash, since ?? position)
         }

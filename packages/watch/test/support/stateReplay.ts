@@ -68,13 +68,19 @@ export const batches: ReadonlyArray<StateStore.Batch> = [{
   eventIds: ["d"]
 }, {
   // Only the checkpoints of that chain at that block move: bobEth, not evm (at 301) nor bobBase (at 50 on Base).
-  advances: [{ chain: "0x1", from: 300n, to: 302n, hash: hash(302) }, { chain: "0x1", from: 50n, to: 51n, hash: null }],
+  advances: [{ chain: "0x1", from: 300n, to: 302n, hash: hash(302), count: 1 }, { chain: "0x1", from: 50n, to: 51n, hash: null, count: 0 }],
   eventIds: ["e"]
 }, {
   // A checkpoint of the same batch wins over the advance.
-  advances: [{ chain: "0x1", from: 302n, to: 304n, hash: hash(304) }, { chain: "0x1", from: 301n, to: 304n, hash: hash(304) }],
+  advances: [{ chain: "0x1", from: 302n, to: 304n, hash: hash(304), count: 1 }, { chain: "0x1", from: 301n, to: 304n, hash: hash(304), count: 1 }],
   checkpoints: [{ wallet: bobEth, position: 303n, hash: hash(303) }],
   eventIds: ["f"]
+}, {
+  // One checkpoint stands at 304 (evm), not two: the state changed under the engine, nothing is written.
+  advances: [{ chain: "0x1", from: 304n, to: 310n, hash: hash(310), count: 2 }],
+  checkpoints: [{ wallet: base, position: 9n, hash: hash(9) }],
+  pending: bought,
+  eventIds: ["never either"]
 }]
 
 /** Every read, for every wallet and chain above. */
