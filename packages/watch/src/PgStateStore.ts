@@ -138,7 +138,7 @@ const rowsOf = (batch: Batch) => {
     const scope = scopeOf(c.wallet)
     return { scope, wallet: c.wallet.address, position: int64(c.position), hash: c.hash, since: firstSince.get(`${scope} ${c.wallet.address}`)! }
   })
-  const advances = (batch.advances ?? []).map((a) => ({ chain: a.chain, from: int64(a.from), to: int64(a.to), hash: a.hash }))
+  const advances = (batch.advances ?? []).map((advance) => ({ advance, from: int64(advance.from), to: int64(advance.to) }))
   const blocks = lastPerKey(batch.blocks ?? [], (b) => `${b.chain} ${b.number}`).map((b) => ({ chain: b.chain, number: int64(b.number), hash: b.hash }))
   const blockEvents = lastPerKey(batch.blockEvents ?? [], (b) => `${b.chain} ${b.number}`).map((b) => ({
     chain: b.chain,
@@ -198,12 +198,12 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const write = (batch: Batch, now: number) =>
     Effect.gen(function*() {
       const rows = yield* Effect.try({ try: () => rowsOf(batch), catch: failure("commit") })
-      for (const [index, { chain, from, hash, to }] of rows.advances.entries()) {
+      for (const { advance, from, to } of rows.advances) {
         const [moved] = yield* sql<{ count: number }>`WITH moved AS (
-            UPDATE watch_checkpoints SET position = ${to}::bigint, hash = ${hash}
-            WHERE namespace = ${ns} AND scope = ${chain} AND position = ${from}::bigint RETURNING 1)
+            UPDATE watch_checkpoints SET position = ${to}::bigint, hash = ${advance.hash}
+            WHERE namespace = ${ns} AND scope = ${advance.chain} AND position = ${from}::bigint RETURNING 1)
           SELECT count(*)::int AS count FROM moved`
-        yield* Effect.try({ try: () => checkAdvanced(batch.advances![index]!, moved?.count ?? 0), catch: failure("commit") })
+        yield* Effect.try({ try: () => checkAdvanced(advance, moved?.count ?? 0), catch: failure("commit") })
       }
       // In slices: a cycle may move a hundred thousand checkpoints, and one statement of them all
       // would hold tens of megabytes of JSON at once.

@@ -88,6 +88,13 @@ const decodeChain = Schema.decodeUnknownOption(Chain.Chain)
 const decodeEvmAddress = Schema.decodeUnknownOption(EvmAddress.EvmAddress)
 const decodeAptosAddress = Schema.decodeUnknownOption(AptosAddress.AptosAddress)
 
+const resolveTarget = (key: string): Target | undefined => {
+  const network = aptosNetworks.get(key)
+  if (network !== undefined) return { family: "aptos", network }
+  const chain = decodeChain(/^\d+$/.test(key) ? Number(key) : key)
+  return Option.isSome(chain) ? { family: "evm", chain: chain.value } : undefined
+}
+
 /** The targets of the chain names seen so far: a bulk request names the same few thousands of times. */
 const knownTargets = new Map<string, Target>()
 const maxKnownTargets = 1_000
@@ -96,13 +103,7 @@ const targetOf = (token: string): Target | undefined => {
   const key = token.trim().toLowerCase()
   const known = knownTargets.get(key)
   if (known !== undefined) return known
-  const network = aptosNetworks.get(key)
-  const chain = network === undefined ? decodeChain(/^\d+$/.test(key) ? Number(key) : key) : Option.none()
-  const target: Target | undefined = network !== undefined
-    ? { family: "aptos", network }
-    : Option.isSome(chain)
-    ? { family: "evm", chain: chain.value }
-    : undefined
+  const target = resolveTarget(key)
   // Valid names only, and a bounded number of spellings of them (`0x01`, `0x0001`… all name eth).
   if (target !== undefined && knownTargets.size < maxKnownTargets) knownTargets.set(key, target)
   return target
