@@ -49,7 +49,7 @@
 import { EvmClient } from "@chainquery/evm-client"
 import { Chain } from "@chainquery/schema"
 import { Effect } from "effect"
-import { EngineError } from "./EngineError.js"
+import { type EngineError, noLedgerClient } from "./EngineError.js"
 import { networkCycle } from "./internal/aptosCycle.js"
 import { emptyStep, type Step } from "./internal/cycleStep.js"
 import { chainCycle, type Strategy as ChainStrategy } from "./internal/evmCycle.js"
@@ -379,11 +379,7 @@ export const make = Effect.fnUntraced(function*(
     for (const [network, networkWallets] of networks) {
       const ledger = ledgers[network]
       if (ledger._tag === "None") {
-        return yield* new EngineError({
-          operation: `LedgerClient(${network})`,
-          message: `no ledger client for Aptos ${network}: provide LedgerClients.${network === "mainnet" ? "MainnetLedger" : "TestnetLedger"}`,
-          cause: undefined
-        })
+        return yield* noLedgerClient(network)
       }
       steps.push(
         yield* networkCycle({ client: ledger.value, network, wallets: networkWallets, checkpoints }).pipe(

@@ -43,3 +43,21 @@ export const fromClient = (operation: string) => (cause: unknown): EngineError =
     message: typeof cause === "object" && cause !== null && "message" in cause ? String(cause.message) : String(cause),
     cause
   })
+
+/**
+ * The error of a cycle or a baseline that needs the Aptos client of `network` and was not given it.
+ *
+ * @example
+ * ```ts
+ * import { EngineError } from "@chainquery/watch"
+ *
+ * EngineError.noLedgerClient("testnet").message // "no ledger client for Aptos testnet: provide LedgerClients.TestnetLedger"
+ * ```
+ * @since 0.3.0
+ */
+export const noLedgerClient = (network: "mainnet" | "testnet"): EngineError =>
+  new EngineError({
+    operation: `LedgerClient(${network})`,
+    message: `no ledger client for Aptos ${network}: provide LedgerClients.${network === "mainnet" ? "MainnetLedger" : "TestnetLedger"}`,
+    cause: undefined
+  })

@@ -26,6 +26,7 @@ import {
   type BlockEvents,
   type BlockHash,
   type Checkpoint,
+  failure,
   type LastBatch,
   StateStore,
   StateStoreError
@@ -83,10 +84,24 @@ const migrations = Migrator.fromRecord({
   })
 })
 
-const migrate = Migrator.make({})({ loader: migrations, table: "chainquery_watch_migrations" })
+/**
+ * Creates the store's tables (`watch_*`) if they are not there yet; building a store does it too.
+ * Run it first when something reads the tables before any store is built (`PgCheckpoints`).
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { PgStateStore } from "@chainquery/watch"
+ *
+ * const ready = PgStateStore.migrate // Effect<void, StateStoreError, SqlClient>
+ * ```
+ * @since 0.3.0
+ */
+export const migrate: Effect.Effect<void, StateStoreError, SqlClient.SqlClient> = Migrator.make({})({
+  loader: migrations,
+  table: "chainquery_watch_migrations"
+}).pipe(Effect.asVoid, Effect.mapError((cause) => failure("open")(cause)))
 
-const failure = (operation: StateStoreError["operation"]) => (cause: unknown) =>
-  new StateStoreError({ operation, message: cause instanceof Error ? cause.message : String(cause), cause })
 
 const bigintOf = (value: unknown): bigint => BigInt(String(value))
 const nullableBigint = (value: unknown): bigint | null => value === null || value === undefined ? null : bigintOf(value)
@@ -112,6 +127,9 @@ const checkpointOf = (row: CheckpointRow): Checkpoint => ({
   hash: row.hash,
   since: bigintOf(row.since)
 })
+
+/** A read's failure, as the store's. */
+const read = <A, E>(effect: Effect.Effect<A, E>) => Effect.mapError(effect, failure("read"))
 
 /** How many checkpoints one statement writes. */
 const checkpointsPerStatement = 2_000
@@ -186,11 +204,10 @@ const rowsOf = (batch: Batch) => {
  */
 export const make = Effect.fnUntraced(function*(options: Options) {
   const sql = yield* SqlClient.SqlClient
-  yield* migrate.pipe(Effect.mapError(failure("open")))
+  yield* migrate
   const ns = options.namespace
   const keepBlocks = keepBlocksOf(options.keepBlocks)
   const onCommit = options.onCommit
-  const read = <A, E>(effect: Effect.Effect<A, E>) => Effect.mapError(effect, failure("read"))
 
   const lastBatchRow = sql<{ sequence: string; committed_at: string; event_ids: ReadonlyArray<string> }>`
     SELECT sequence::text, committed_at::text, event_ids FROM watch_last_batch WHERE namespace = ${ns}`

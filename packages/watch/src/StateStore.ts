@@ -258,7 +258,19 @@ export interface Options {
   readonly keepBlocks?: number | undefined
 }
 
-const failure = (operation: StateStoreError["operation"]) => (cause: unknown) =>
+/**
+ * Turns what a store's `operation` failed with into a `StateStoreError` carrying its message.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { StateStore } from "@chainquery/watch"
+ *
+ * const written = Effect.try({ try: () => JSON.parse("{}"), catch: StateStore.failure("commit") })
+ * ```
+ * @since 0.3.0
+ */
+export const failure = (operation: StateStoreError["operation"]) => (cause: unknown): StateStoreError =>
   new StateStoreError({ operation, message: cause instanceof Error ? cause.message : String(cause), cause })
 
 const read = <A>(body: () => A) => Effect.try({ try: body, catch: failure("read") })

@@ -12,15 +12,16 @@
  * - `EventId`: how each event's stable id is derived;
  * - `StateStore`: the state as a service (checkpoints, block hashes, per-block events, DeFi
  *   snapshots, the batch in flight), in a SQLite file or in memory; `PgStateStore` keeps it in
- *   PostgreSQL, beside a service's own tables;
+ *   PostgreSQL, beside a service's own tables, and `PgCheckpoints` reads and places its wallets;
  * - `Engine`: one polling cycle (baseline, block scanning, per-wallet polling, Aptos batches,
  *   reorganisations), its `EngineError`, and `LedgerClients` (the Aptos client per network);
- * - `Backfill`: the history from a block or a date.
+ * - `Backfill`: the history from a block or a date; `Baseline`: where the engine starts new wallets.
  *
  * @since 0.1.0
  */
 export * as AptosEvents from "./AptosEvents.js"
 export * as Backfill from "./Backfill.js"
+export * as Baseline from "./Baseline.js"
 export * as DefiChanges from "./DefiChanges.js"
 export * as Engine from "./Engine.js"
 export * as EngineError from "./EngineError.js"
@@ -28,6 +29,7 @@ export * as EventId from "./EventId.js"
 export * as HoldingEvents from "./HoldingEvents.js"
 export * as LedgerClients from "./LedgerClients.js"
 export * as NftEvents from "./NftEvents.js"
+export * as PgCheckpoints from "./PgCheckpoints.js"
 export * as PgStateStore from "./PgStateStore.js"
 export * as StateStore from "./StateStore.js"
 export * as TradeEvents from "./TradeEvents.js"

@@ -93,6 +93,19 @@ export const minSuccessRate = Flag.String("min-success-rate").pipe(
   Flag.mapTryCatch(percentOf("min-success-rate"), message)
 )
 
+export const heartbeat = Flag.String("heartbeat").pipe(
+  Flag.withMetavar("DURATION"),
+  Flag.withDescription(
+    "When a stream made no batch for this long, send it one with no events and the blocks it covers, so that a quiet stream can be " +
+      "told from a broken one; 0 turns heartbeats off. Default 5m. Example: --heartbeat 1m"
+  ),
+  Flag.withDefault("5m"),
+  Flag.mapTryCatch(
+    (text) => text.trim() === "0" ? Duration.zero : DurationInput.parseFlagUnsafe("--heartbeat", text, { minimum: "1 second" }),
+    message
+  )
+)
+
 export const logFormat = Flag.Literals("log-format", ["pretty", "json"]).pipe(
   Flag.withDescription("How logs are written to stderr: 'pretty' lines or 'json' (one object per line). Default pretty. Example: --log-format json"),
   Flag.withDefault("pretty")

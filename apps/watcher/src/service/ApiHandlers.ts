@@ -5,13 +5,16 @@
  *
  * @since 0.2.0
  */
-import { WalletSpec, type WatchedWallet, WatchEvent } from "@chainquery/watch"
+import type { EvmClient } from "@chainquery/evm-client"
+import { Baseline, StateStore, WalletSpec, type WatchedWallet, WatchEvent } from "@chainquery/watch"
 import { DateTime, Effect, Option, Redacted } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { HttpApiBuilder } from "effect/http-api"
+import { SqlClient, SqlError } from "effect/sql"
 import { checkUrl } from "./AddressPolicy.js"
+import * as Coverage from "./Coverage.js"
 import { type Delivery, DeliveryStore } from "./DeliveryStore.js"
-import { Api, BadRequest, maxWalletsPerRequest, NotFound, type StreamView } from "./ManagementApi.js"
+import { Api, BadRequest, maxWalletsPerRequest, NotFound, type RangeView, type StreamView, Unavailable } from "./ManagementApi.js"
 import * as Scopes from "./Scopes.js"
 import { DeliveryWake, ServiceConfig } from "./ServiceConfig.js"
 import { readWalletCursor, type Settings, type Stream, StreamStore } from "./StreamStore.js"
@@ -36,12 +39,17 @@ const viewOf = (stream: Stream): StreamView => ({
 
 const iso = (value: DateTime.Utc | null): string | null => value === null ? null : DateTime.formatIso(value)
 
+const rangeView = (range: Coverage.Range): RangeView => ({ chain: Scopes.nameOf(range.scope), from: String(range.from), to: String(range.to) })
+
 const deliveryView = (delivery: Delivery) => ({
   id: delivery.id,
   sequence: delivery.sequence,
   status: delivery.status,
   events: delivery.events,
   replay: delivery.replay,
+  heartbeat: delivery.heartbeat,
+  coverage: delivery.coverage.map(rangeView),
+  replaces: delivery.replaces.map(rangeView),
   attempts: delivery.attempts,
   createdAt: DateTime.formatIso(delivery.createdAt),
   nextAttemptAt: iso(delivery.nextAttemptAt),
@@ -113,7 +121,8 @@ const walletsOf = (specs: ReadonlyArray<string>, stream: Stream) =>
 const limitOf = (limit: number | undefined): number => limit ?? 100
 
 /**
- * The handlers of the streams group; they need the stores, the config and a `DeliveryWake`.
+ * The handlers of the streams group; they need the stores, the config, a `DeliveryWake`, the
+ * `SqlClient` and the chains' clients (adding the first wallets of a chain reads its head).
  *
  * @example
  * ```ts
@@ -132,6 +141,28 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
     const config = yield* ServiceConfig
     const waker = yield* DeliveryWake
     const random = yield* SecureRandom.SecureRandom
+    const sql = yield* SqlClient.SqlClient
+    const context = yield* Effect.context<EvmClient.EvmClient>()
+    /**
+     * Stores wallets with the block each is covered from (see `Coverage.admit`), in one
+     * transaction under the stream's lock; one that meets a scan's commit in a deadlock is made again.
+     */
+    const admit = (stream: Stream, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) =>
+      sql.withTransaction(Effect.gen(function*() {
+        if (!(yield* streams.lock(stream.id))) return yield* notFound(stream.id)
+        const coveredFrom = yield* Coverage.admit(stream.id, stream.confirmations, wallets, (scope, scoped) =>
+          Baseline.start(scoped, { confirmations: stream.confirmations }).pipe(
+            Effect.map((starts) => starts.get(scope) ?? 0n),
+            Effect.mapError((error) =>
+              new Unavailable({ error: "unavailable", message: `cannot read the head of ${Scopes.nameOf(scope)}: ${error.message}; nothing was stored, try again` })
+            )
+          ))
+        return yield* streams.addWallets(stream.id, wallets, coveredFrom)
+      })).pipe(
+        Effect.retry({ while: (error) => SqlError.isSqlError(error) && error.isRetryable, times: 3 }),
+        Effect.catchIf((error) => SqlError.isSqlError(error) || error instanceof StateStore.StateStoreError, Effect.die),
+        Effect.provide(context)
+      )
     const existing = (id: string) => Effect.flatMap(Effect.orDie(streams.get(id)), Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed }))
     const checkedUrl = (url: string) =>
       checkUrl(url, { allowPrivate: config.allowPrivateWebhooks }).pipe(
@@ -198,8 +229,12 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
         Effect.gen(function*() {
           const stream = yield* existing(params.id)
           const wallets = yield* walletsOf(payload.wallets, stream)
-          const added = yield* Effect.orDie(streams.addWallets(params.id, wallets))
-          return { added, wallets: yield* Effect.orDie(streams.walletCount(params.id)) }
+          const stored = yield* admit(stream, wallets)
+          return {
+            added: stored.added,
+            wallets: yield* Effect.orDie(streams.walletCount(params.id)),
+            coverage: wallets.map((wallet, index) => ({ wallet: WalletSpec.toSpec(wallet), coveredFrom: stored.coveredFrom[index]?.toString() ?? null }))
+          }
         }))
       .handle("removeWallets", ({ params, payload }) =>
         Effect.gen(function*() {
@@ -252,7 +287,12 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
         Effect.gen(function*() {
           yield* existing(params.id)
           const stats = yield* Effect.orDie(deliveries.stats(params.id))
-          return { ...stats, lastErrorAt: iso(stats.lastErrorAt) }
+          const coverage = stats.coverage.map((c) => ({
+            chain: Scopes.nameOf(c.scope),
+            coveredFrom: String(c.coveredFrom),
+            coveredTo: c.coveredTo === null ? null : String(c.coveredTo)
+          }))
+          return { ...stats, coverage, lastErrorAt: iso(stats.lastErrorAt) }
         }))
   }))
 

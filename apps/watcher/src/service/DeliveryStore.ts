@@ -7,7 +7,8 @@
  */
 import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { cut, newDeliveryId } from "./Outbox.js"
+import type { CoveredWallet, Range } from "./Coverage.js"
+import { cut, newDeliveryId, writeDeliveries } from "./Outbox.js"
 import { millis, utcOf } from "./sqlTime.js"
 
 /**
@@ -28,6 +29,13 @@ export interface Delivery {
   readonly status: "pending" | "delivered" | "failed"
   readonly events: number
   readonly replay: boolean
+  /** Sent because no batch went out for the heartbeat period (no events). */
+  readonly heartbeat: boolean
+  /** The ranges it accounts for, and those it states again (a reorganisation); see `Coverage`. */
+  readonly coverage: ReadonlyArray<Range>
+  readonly replaces: ReadonlyArray<Range>
+  /** The wallets added to the stream since its batch before, each with its first covered block. */
+  readonly wallets: ReadonlyArray<CoveredWallet>
   readonly attempts: number
   readonly createdAt: DateTime.Utc
   readonly nextAttemptAt: DateTime.Utc | null
@@ -67,6 +75,10 @@ export interface Attempt {
  * @since 0.2.0
  */
 export interface Stats {
+  /** The sequence of the last batch the receiver took (`null`: none yet). */
+  readonly lastDeliveredSequence: number | null
+  /** Per scope, from which block the stream is covered and up to which one its receiver has it all (`null`: no batch yet). */
+  readonly coverage: Progress["coverage"]
   readonly attempts: number
   readonly successRate: number | null
   readonly pending: number
@@ -83,6 +95,10 @@ interface DeliveryRow {
   readonly status: Delivery["status"]
   readonly event_count: number
   readonly replay: boolean
+  readonly heartbeat: boolean
+  readonly coverage: ReadonlyArray<{ readonly scope: string; readonly from: string; readonly to: string }> | null
+  readonly replaces: ReadonlyArray<{ readonly scope: string; readonly from: string; readonly to: string }> | null
+  readonly wallets: ReadonlyArray<{ readonly scope: string; readonly address: string; readonly coveredFrom: string }> | null
   readonly attempts: number
   readonly created_at: string
   readonly next_attempt_at: string
@@ -92,9 +108,13 @@ interface DeliveryRow {
 }
 
 
-const columns = `id, stream_id, sequence::text, status, event_count, replay, attempts, ${millis("created_at")}, ${millis("next_attempt_at")}, ` +
+const columns = `id, stream_id, sequence::text, status, event_count, replay, heartbeat, coverage, replaces, wallets, attempts, ` +
+  `${millis("created_at")}, ${millis("next_attempt_at")}, ` +
   `${millis("delivered_at")}, last_status, last_error`
 
+
+const rangesOf = (rows: DeliveryRow["coverage"]): ReadonlyArray<Range> =>
+  (rows ?? []).map((range) => ({ scope: range.scope, from: BigInt(range.from), to: BigInt(range.to) }))
 
 const deliveryOf = (row: DeliveryRow): Delivery => ({
   id: row.id,
@@ -103,6 +123,10 @@ const deliveryOf = (row: DeliveryRow): Delivery => ({
   status: row.status,
   events: row.event_count,
   replay: row.replay,
+  heartbeat: row.heartbeat,
+  coverage: rangesOf(row.coverage),
+  replaces: rangesOf(row.replaces),
+  wallets: (row.wallets ?? []).map((wallet) => ({ scope: wallet.scope, address: wallet.address, coveredFrom: BigInt(wallet.coveredFrom) })),
   attempts: row.attempts,
   createdAt: utcOf(row.created_at),
   nextAttemptAt: row.status === "pending" ? utcOf(row.next_attempt_at) : null,
@@ -110,6 +134,24 @@ const deliveryOf = (row: DeliveryRow): Delivery => ({
   lastStatus: row.last_status,
   lastError: row.last_error
 })
+
+/**
+ * What a stream's receiver has: the sequence of the last batch it took, and per scope the first
+ * block covered and the block it is covered to.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryStore } from "@chainquery/watcher"
+ *
+ * const behind = (progress: DeliveryStore.Progress, head: bigint) => progress.coverage.some((c) => (c.coveredTo ?? 0n) < head)
+ * ```
+ * @since 0.3.0
+ */
+export interface Progress {
+  readonly streamId: string
+  readonly deliveredSequence: number | null
+  readonly coverage: ReadonlyArray<{ readonly scope: string; readonly coveredFrom: bigint; readonly coveredTo: bigint | null }>
+}
 
 /** How many of a stream's last attempts its success rate counts. */
 export const window = 100
@@ -165,6 +207,8 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
   /** New deliveries of the stream's events from `from` on; `None` when there is no such event. */
   readonly replay: (streamId: string, from: ReplayFrom) => Effect.Effect<Option.Option<{ readonly deliveries: number; readonly events: number }>, SqlError.SqlError>
   readonly stats: (streamId: string) => Effect.Effect<Stats, SqlError.SqlError>
+  /** Every stream's receiver progress, by stream id. */
+  readonly progress: Effect.Effect<ReadonlyArray<Progress>, SqlError.SqlError>
   /** Every stream's pending deliveries: how many, and the oldest one's age in seconds (`null`: none). */
   readonly backlog: Effect.Effect<{ readonly pending: number; readonly oldestSeconds: number | null }, SqlError.SqlError>
 }>()("@chainquery/watcher/DeliveryStore") {
@@ -173,6 +217,35 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
     DeliveryStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      /** The receivers' progress: of one stream, or of all. */
+      const progressOf = <Id extends string | undefined>(streamId: Id) =>
+        sql<{ id: string; delivered_sequence: string | null; coverage: ReadonlyArray<{ scope: string; from: string; to: string | null }> }>`
+          SELECT s.id, s.delivered_sequence::text, coalesce((SELECT jsonb_agg(jsonb_build_object('scope', c.scope, 'from', c.covered_from::text,
+              'to', c.delivered_to::text) ORDER BY c.scope) FROM stream_coverage c WHERE c.stream_id = s.id), '[]'::jsonb) AS coverage
+          FROM streams s WHERE ${streamId === undefined ? sql.literal("true") : sql`s.id = ${streamId}`} ORDER BY s.id`.pipe(
+          Effect.map((rows) => {
+            const all = rows.map((row): Progress => ({
+              streamId: row.id,
+              deliveredSequence: row.delivered_sequence === null ? null : Number(row.delivered_sequence),
+              coverage: row.coverage.map((c) => ({ scope: c.scope, coveredFrom: BigInt(c.from), coveredTo: c.to === null ? null : BigInt(c.to) }))
+            }))
+            return (streamId === undefined ? all : all[0]) as Id extends string ? Progress | undefined : ReadonlyArray<Progress>
+          })
+        )
+      /** Records what a delivered batch gave its receiver: its sequence, and per scope the block it is now covered to. */
+      const delivered = (delivery: Delivery) =>
+        Effect.gen(function*() {
+          yield* sql`UPDATE streams SET delivered_sequence = greatest(coalesce(delivered_sequence, 0), ${delivery.sequence})
+            WHERE id = ${delivery.streamId}`
+          const coveredTo = new Map<string, bigint>()
+          for (const range of delivery.replaces) coveredTo.set(range.scope, range.from - 1n)
+          for (const range of delivery.coverage) coveredTo.set(range.scope, range.to)
+          if (coveredTo.size === 0) return
+          const rows = JSON.stringify(Array.from(coveredTo, ([scope, to]) => ({ scope, covered_to: String(to) })))
+          yield* sql`UPDATE stream_coverage c SET delivered_to = x.covered_to::bigint
+            FROM jsonb_to_recordset(${rows}::jsonb) AS x(scope text, covered_to text)
+            WHERE c.stream_id = ${delivery.streamId} AND c.scope = x.scope`
+        })
       return DeliveryStore.of({
         next: (streamId) =>
           Effect.gen(function*() {
@@ -203,6 +276,8 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
                 next_attempt_at = ${DateTime.formatIso(next)}::timestamptz, last_status = ${attempt.status}, last_error = ${attempt.error},
                 delivered_at = ${status === "delivered" ? at : null}::timestamptz
               WHERE id = ${delivery.id} AND status = 'pending'`
+            // What the receiver now has: the sequence, and per scope the block it is covered to.
+            if (status === "delivered") yield* delivered(delivery)
             // A stream deleted meanwhile keeps no attempt.
             yield* sql`INSERT INTO delivery_attempts (stream_id, delivery_id, at, ok, status, error)
               SELECT ${delivery.streamId}, ${delivery.id}, ${at}::timestamptz, ${attempt.result === "delivered"}, ${attempt.status}, ${attempt.error}
@@ -255,20 +330,25 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             const [counters] = yield* sql<{ next_position: string }>`SELECT next_position::text FROM streams WHERE id = ${streamId} FOR UPDATE`
             const count = Number(BigInt(counters!.next_position) - BigInt(first))
             const ranges = cut(BigInt(first), count)
-            const [base] = yield* sql<{ first_sequence: string }>`UPDATE streams SET next_sequence = next_sequence + ${ranges.length}
-              WHERE id = ${streamId} RETURNING (next_sequence - ${ranges.length})::text AS first_sequence`
             const now = yield* DateTime.now
             const at = DateTime.formatIso(now)
-            const rows = ranges.map((range, index) => ({
-              id: newDeliveryId(DateTime.toEpochMillis(now)),
-              sequence: String(BigInt(base!.first_sequence) + BigInt(index)),
-              first: String(range.first),
-              last: String(range.last),
-              count: range.count
-            }))
-            yield* sql`INSERT INTO deliveries (id, stream_id, sequence, first_position, last_position, event_count, replay, status, next_attempt_at, created_at)
-              SELECT id, ${streamId}, sequence::bigint, first::bigint, last::bigint, count, true, 'pending', ${at}::timestamptz, ${at}::timestamptz
-              FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, sequence text, first text, last text, count integer)`
+            const [base] = yield* sql<{ first_sequence: string }>`UPDATE streams SET next_sequence = next_sequence + ${ranges.length},
+                last_batch_at = ${at}::timestamptz
+              WHERE id = ${streamId} RETURNING (next_sequence - ${ranges.length})::text AS first_sequence`
+            yield* writeDeliveries(
+              ranges.map((range, index) => ({
+                id: newDeliveryId(DateTime.toEpochMillis(now)),
+                streamId,
+                sequence: BigInt(base!.first_sequence) + BigInt(index),
+                ...range,
+                replay: true,
+                heartbeat: false,
+                coverage: [],
+                replaces: [],
+                wallets: []
+              })),
+              at
+            ).pipe(Effect.provideService(SqlClient.SqlClient, sql))
             return Option.some({ deliveries: ranges.length, events: count })
           })),
 
@@ -276,6 +356,8 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             (extract(epoch FROM now() - min(created_at)))::text AS oldest FROM deliveries WHERE status = 'pending'`.pipe(
           Effect.map(([row]) => ({ pending: row!.pending, oldestSeconds: row!.oldest === null ? null : Math.max(0, Number(row!.oldest)) }))
         ),
+
+        progress: progressOf(undefined),
 
         stats: (streamId) =>
           Effect.gen(function*() {
@@ -287,7 +369,10 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
               FROM deliveries WHERE stream_id = ${streamId}`
             const [lastError] = yield* sql<{ error: string | null; at: string }>`SELECT coalesce(error, 'HTTP ' || status) AS error, ${sql.literal(millis("at"))}
               FROM delivery_attempts WHERE stream_id = ${streamId} AND NOT ok ORDER BY id DESC LIMIT 1`
+            const progress = yield* progressOf(streamId)
             return {
+              lastDeliveredSequence: progress?.deliveredSequence ?? null,
+              coverage: progress?.coverage ?? [],
               attempts: recent!.total,
               successRate: recent!.total === 0 ? null : recent!.ok / recent!.total,
               pending: counts!.pending,

@@ -17,6 +17,7 @@ import { DateTime, Effect, Option } from "effect"
 import type { Mac } from "effect/crypto"
 import type { SqlError } from "effect/sql"
 import { checkUrl } from "./AddressPolicy.js"
+import type { CoveredWallet, Range } from "./Coverage.js"
 import { type Attempt, DeliveryStore } from "./DeliveryStore.js"
 import { ServiceConfig } from "./ServiceConfig.js"
 import { countAttempt } from "./ServiceMetrics.js"
@@ -24,21 +25,51 @@ import { StreamStore } from "./StreamStore.js"
 import { post, type SendOutcome } from "./WebhookSender.js"
 import { headers } from "./WebhookSignature.js"
 
+/** A range as sent: `chain`, `fromBlock`, `toBlock`; for Aptos `network`, `fromVersion`, `toVersion`. */
+const wireRange = (range: Range): string =>
+  range.scope.startsWith("aptos:")
+    ? `{"network":${JSON.stringify(range.scope.slice("aptos:".length))},"fromVersion":"${range.from}","toVersion":"${range.to}"}`
+    : `{"chain":${JSON.stringify(range.scope)},"fromBlock":"${range.from}","toBlock":"${range.to}"}`
+
+/** A wallet as announced: its chain (or network), address and first covered block (or version). */
+const wireWallet = (wallet: CoveredWallet): string =>
+  `{${wallet.scope.startsWith("aptos:") ? `"network":${JSON.stringify(wallet.scope.slice("aptos:".length))}` : `"chain":${JSON.stringify(wallet.scope)}`},` +
+  `"address":${JSON.stringify(wallet.address)},"coveredFrom":"${wallet.coveredFrom}"}`
+
 /**
- * The JSON body of a webhook: the stream, the delivery, its place in the stream's order, and the
- * events, each exactly as the CLI writes it as NDJSON.
+ * The JSON body of a webhook: the stream, the delivery, its place in the stream's order (gapless
+ * per stream), whether it is a replay or a heartbeat, the ranges of blocks it states again (a
+ * reorganisation) and those it covers, the wallets added since the batch before, and the events,
+ * each exactly as the CLI writes it as NDJSON. Blocks and versions are decimal strings.
  *
  * @example
  * ```ts
  * import { DeliveryWorker } from "@chainquery/watcher"
  *
- * DeliveryWorker.body({ streamId: "str_1", deliveryId: "msg_1", sequence: 1, events: ['{"kind":"nft.received"}'] })
- * // '{"streamId":"str_1","deliveryId":"msg_1","sequence":1,"events":[{"kind":"nft.received"}]}'
+ * DeliveryWorker.body({
+ *   streamId: "str_1", deliveryId: "msg_1", sequence: 1, events: ['{"kind":"nft.received"}'],
+ *   coverage: [{ scope: "0x1", from: 101n, to: 120n }]
+ * })
+ * // '{"streamId":"str_1","deliveryId":"msg_1","sequence":1,"replay":false,"heartbeat":false,"replaces":[],
+ * //   "coverage":[{"chain":"0x1","fromBlock":"101","toBlock":"120"}],"wallets":[],"events":[{"kind":"nft.received"}]}'
  * ```
  * @since 0.2.0
  */
-export const body = (delivery: { readonly streamId: string; readonly deliveryId: string; readonly sequence: number; readonly events: ReadonlyArray<string> }): string =>
-  `{"streamId":${JSON.stringify(delivery.streamId)},"deliveryId":${JSON.stringify(delivery.deliveryId)},"sequence":${delivery.sequence},"events":[${delivery.events.join(",")}]}`
+export const body = (delivery: {
+  readonly streamId: string
+  readonly deliveryId: string
+  readonly sequence: number
+  readonly replay?: boolean | undefined
+  readonly heartbeat?: boolean | undefined
+  readonly replaces?: ReadonlyArray<Range> | undefined
+  readonly coverage?: ReadonlyArray<Range> | undefined
+  readonly wallets?: ReadonlyArray<CoveredWallet> | undefined
+  readonly events: ReadonlyArray<string>
+}): string =>
+  `{"streamId":${JSON.stringify(delivery.streamId)},"deliveryId":${JSON.stringify(delivery.deliveryId)},"sequence":${delivery.sequence},` +
+  `"replay":${delivery.replay === true},"heartbeat":${delivery.heartbeat === true},` +
+  `"replaces":[${(delivery.replaces ?? []).map(wireRange).join(",")}],"coverage":[${(delivery.coverage ?? []).map(wireRange).join(",")}],` +
+  `"wallets":[${(delivery.wallets ?? []).map(wireWallet).join(",")}],"events":[${delivery.events.join(",")}]}`
 
 /** What an outcome means for the delivery. */
 const attemptOf = (outcome: SendOutcome): Attempt => {
@@ -96,7 +127,7 @@ export const deliverDue = (
       const attempt: Attempt = url._tag === "Failure"
         ? { result: "retry", status: null, error: `the URL is refused: ${url.failure.reason}` }
         : yield* Effect.gen(function*() {
-          const text = body({ streamId, deliveryId: delivery.id, sequence: delivery.sequence, events: bodies })
+          const text = body({ ...delivery, streamId, deliveryId: delivery.id, events: bodies })
           const signed = yield* headers({ secret: secret.value, id: delivery.id, timestamp: Math.floor(DateTime.toEpochMillis(now) / 1000), body: text }).pipe(
             Effect.orDie
           )

@@ -62,6 +62,23 @@ export class NotFound extends Schema.Error<NotFound>("NotFound")({
 }, { httpApiStatus: 404, description: "No stream with that id." }) {}
 
 /**
+ * The chain a request needs could not be read (adding the first wallets of a chain asks it for
+ * its head); nothing was stored. Try again.
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watcher"
+ *
+ * new ManagementApi.Unavailable({ error: "unavailable", message: "cannot read the head of eth: …; nothing was stored, try again" })
+ * ```
+ * @since 0.3.0
+ */
+export class Unavailable extends Schema.Error<Unavailable>("Unavailable")({
+  error: Schema.Literal("unavailable"),
+  message: Schema.String
+}, { httpApiStatus: 503, description: "A chain the request needs could not be read; nothing was stored." }) {}
+
+/**
  * Who called (the API has one principal: the holder of the token).
  *
  * @example
@@ -162,6 +179,24 @@ export const StreamView = Schema.Struct({
 export type StreamView = typeof StreamView.Type
 
 /**
+ * A range of one chain's blocks (Aptos: ledger versions), both ends included.
+ *
+ * @example
+ * ```ts
+ * import type { ManagementApi } from "@chainquery/watcher"
+ *
+ * const range: ManagementApi.RangeView = { chain: "eth", from: "101", to: "120" }
+ * ```
+ * @since 0.3.0
+ */
+export const RangeView = Schema.Struct({ chain: Schema.String, from: Schema.String, to: Schema.String })
+
+/**
+ * @since 0.3.0
+ */
+export type RangeView = typeof RangeView.Type
+
+/**
  * A webhook request as answered: its id (the `webhook-id` of every attempt), its place in the
  * stream's order, its events and its attempts.
  *
@@ -179,6 +214,9 @@ export const DeliveryView = Schema.Struct({
   status: Schema.Literals(["pending", "delivered", "failed"]),
   events: Schema.Int,
   replay: Schema.Boolean,
+  heartbeat: Schema.Boolean,
+  coverage: Schema.Array(RangeView),
+  replaces: Schema.Array(RangeView),
   attempts: Schema.Int,
   createdAt: Schema.String,
   nextAttemptAt: Schema.NullOr(Schema.String),
@@ -193,7 +231,8 @@ export const DeliveryView = Schema.Struct({
 export type DeliveryView = typeof DeliveryView.Type
 
 /**
- * A stream's delivery statistics over its last 100 attempts.
+ * A stream's delivery statistics over its last 100 attempts, and what its receiver has: the last
+ * sequence it took and, per chain, the blocks it is covered from and to (`null`: no batch yet).
  *
  * @example
  * ```ts
@@ -204,6 +243,8 @@ export type DeliveryView = typeof DeliveryView.Type
  * @since 0.2.0
  */
 export const StatsView = Schema.Struct({
+  lastDeliveredSequence: Schema.NullOr(Schema.Int),
+  coverage: Schema.Array(Schema.Struct({ chain: Schema.String, coveredFrom: Schema.String, coveredTo: Schema.NullOr(Schema.String) })),
   attempts: Schema.Int,
   successRate: Schema.NullOr(Schema.Number),
   pending: Schema.Int,
@@ -266,8 +307,12 @@ export class Streams extends HttpApiGroup.make("streams")
     HttpApiEndpoint.post("addWallets", "/v1/streams/:id/wallets", {
       params: idParams,
       payload: Wallets,
-      success: Schema.Struct({ added: Schema.Int, wallets: Schema.Int }),
-      error: NotFound
+      success: Schema.Struct({
+        added: Schema.Int,
+        wallets: Schema.Int,
+        coverage: Schema.Array(Schema.Struct({ wallet: Schema.String, coveredFrom: Schema.NullOr(Schema.String) }))
+      }),
+      error: [NotFound, Unavailable]
     }),
     HttpApiEndpoint.post("removeWallets", "/v1/streams/:id/wallets/remove", {
       params: idParams,

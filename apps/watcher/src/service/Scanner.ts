@@ -15,6 +15,7 @@ import type { EvmClient } from "@chainquery/evm-client"
 import { type Engine, PgStateStore, Watch, type WatchEvent, WatchSet } from "@chainquery/watch"
 import { Cause, Effect, FiberMap, Metric, Ref, Stream } from "effect"
 import type { SqlClient } from "effect/sql"
+import { namespaceOf } from "./Coverage.js"
 import { enqueue } from "./Outbox.js"
 import type { Scope } from "./Scopes.js"
 import { DeliveryWake, ServiceConfig } from "./ServiceConfig.js"
@@ -56,7 +57,7 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
     const streams = yield* StreamStore
     const config = yield* ServiceConfig
     const waker = yield* DeliveryWake
-    const namespace = `scan:${scope}:${confirmations}`
+    const namespace = namespaceOf(scope, confirmations)
     let version = yield* streams.walletsVersion
     const set = yield* WatchSet.make(yield* streams.watched(scope, confirmations))
     // The wallets follow the streams: read again after each change of what the scans watch.
@@ -81,7 +82,7 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
     const state = PgStateStore.layer({
       namespace,
       onCommit: (batch) =>
-        enqueue({ confirmations, events: batch.pending ?? [] }).pipe(
+        enqueue({ scope, confirmations, events: batch.pending ?? [] }).pipe(
           Effect.flatMap((ids) => Ref.update(woken, (all) => new Set([...all, ...ids])))
         )
     })

@@ -19,7 +19,8 @@ import { deliverDue } from "./DeliveryWorker.js"
 import * as Scanner from "./Scanner.js"
 import * as Scopes from "./Scopes.js"
 import { DeliveryWake, ServiceConfig } from "./ServiceConfig.js"
-import { recordBacklog } from "./ServiceMetrics.js"
+import * as Heartbeats from "./Heartbeats.js"
+import { recordBacklog, recordProgress } from "./ServiceMetrics.js"
 import type { StreamStore } from "./StreamStore.js"
 
 /**
@@ -92,20 +93,28 @@ export const wakeLayer: Layer.Layer<DeliveryWake, never, Sharding.Sharding> = La
   })
 )
 
-/** Every interval, wakes the active streams with a delivery due, and records the outbox's backlog. */
+/**
+ * Every interval: makes the heartbeats due, wakes the active streams with a delivery due, and
+ * records the outbox's backlog and the receivers' progress.
+ */
 const sweeper = Singleton.make(
   "delivery-sweeper",
   Effect.gen(function*() {
     const store = yield* DeliveryStore
-    const { interval } = yield* ServiceConfig
     const waker = yield* DeliveryWake
+    const config = yield* ServiceConfig
     while (true) {
+      yield* Heartbeats.makeDue(config.heartbeat).pipe(
+        Effect.flatMap((ids) => Effect.forEach(ids, waker.wake, { discard: true })),
+        Effect.catchCause((cause) => Effect.logWarning(`heartbeats: ${Cause.pretty(cause)}`))
+      )
       yield* store.due.pipe(
         Effect.flatMap((ids) => Effect.forEach(ids, waker.wake, { discard: true })),
         Effect.andThen(Effect.flatMap(store.backlog, recordBacklog)),
+        Effect.andThen(Effect.flatMap(store.progress, recordProgress)),
         Effect.catchCause((cause) => Effect.logWarning(`delivery sweeper: ${Cause.pretty(cause)}`))
       )
-      yield* Effect.sleep(interval)
+      yield* Effect.sleep(config.interval)
     }
   })
 )

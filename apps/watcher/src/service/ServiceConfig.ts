@@ -49,6 +49,8 @@ export class ServiceConfig extends Context.Service<ServiceConfig, {
   /** Under this success rate over a stream's last 100 attempts, the stream is put in error (0 turns it off). */
   readonly minSuccessRate: number
   readonly interval: Duration.Duration
+  /** A stream that made no batch for this long gets one with no events and its coverage (0: never). */
+  readonly heartbeat: Duration.Duration
 }>()("@chainquery/watcher/ServiceConfig") {}
 
 /**

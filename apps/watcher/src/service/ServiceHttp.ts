@@ -6,6 +6,8 @@
  *
  * @since 0.2.0
  */
+// Named here so that the declarations of the routes (whose handlers need the EVM client) can name it.
+import type { EvmClient as _EvmClient } from "@chainquery/evm-client"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ByteSize, Cause, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"

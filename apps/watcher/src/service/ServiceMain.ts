@@ -46,6 +46,8 @@ export interface ServeOptions extends ClientOptions {
   readonly deliveryTimeout: Duration.Duration
   readonly minSuccessRate: number
   readonly interval: Duration.Duration
+  /** A batch with no events goes out when none did for this long (`0`: never). */
+  readonly heartbeat: Duration.Duration
   readonly logFormat: "pretty" | "json"
   readonly otlpUrl: string | undefined
 }
@@ -91,7 +93,8 @@ export const layer = (options: ServeOptions) => {
     retrySchedule: options.retrySchedule,
     deliveryTimeout: options.deliveryTimeout,
     minSuccessRate: options.minSuccessRate,
-    interval: options.interval
+    interval: options.interval,
+    heartbeat: options.heartbeat
   })
   const migrated = Layer.effectDiscard(ServiceMigrations.run).pipe(Layer.provideMerge(database(options)))
   const stores = Layer.mergeAll(StreamStore.layer, DeliveryStore.layer).pipe(Layer.provideMerge(migrated))
@@ -102,14 +105,15 @@ export const layer = (options: ServeOptions) => {
       return { ready: Effect.provideService(ServiceCluster.isReady, Sharding.Sharding, sharding) }
     })
   )
+  const clients = clientLayers(options, { mainnet: true, testnet: true })
   const cluster = ServiceCluster.layer.pipe(
-    Layer.provide(clientLayers(options, { mainnet: true, testnet: true })),
+    Layer.provide(clients),
     Layer.provide(NodeCrypto.layerMac),
     Layer.provideMerge(stores),
     Layer.provideMerge(config)
   )
   return ServiceHttp.serve({ host: options.host, port: options.port }).pipe(
-    Layer.provide(Layer.mergeAll(readiness, NodeCrypto.layerSecureRandom)),
+    Layer.provide(Layer.mergeAll(readiness, NodeCrypto.layerSecureRandom, clients)),
     Layer.provide(cluster),
     Layer.provide(telemetry(options))
   )

@@ -7,7 +7,8 @@
  * @since 0.2.0
  */
 import { Effect, Metric } from "effect"
-import type { Attempt } from "./DeliveryStore.js"
+import type { Attempt, Progress } from "./DeliveryStore.js"
+import { nameOf } from "./Scopes.js"
 
 const attempts = Metric.counter("chainquery_deliveries_total", {
   description: "Webhook attempts by outcome: delivered, retry (5xx, timeout, connection), failed (not retried), held (410)",
@@ -48,3 +49,32 @@ const oldestPending = Metric.gauge("chainquery_outbox_oldest_pending_seconds", {
  */
 export const recordBacklog = (backlog: { readonly pending: number; readonly oldestSeconds: number | null }): Effect.Effect<void> =>
   Effect.andThen(Metric.update(outboxDepth, backlog.pending), Metric.update(oldestPending, backlog.oldestSeconds ?? 0))
+
+const deliveredSequence = Metric.gauge("chainquery_stream_delivered_sequence", {
+  description: "Per stream: the sequence of the last batch its receiver took (0: none yet)"
+})
+const coveredTo = Metric.gauge("chainquery_stream_covered_to", {
+  description: "Per stream and chain: the block (Aptos: ledger version) up to which its receiver has every event"
+})
+
+/**
+ * Records each stream's progress: its last delivered sequence, and per chain its covered-to
+ * block (a chain with no batch delivered yet is left out).
+ *
+ * @example
+ * ```ts
+ * import { ServiceMetrics } from "@chainquery/watcher"
+ *
+ * const recorded = ServiceMetrics.recordProgress([{ streamId: "str_1", deliveredSequence: 7, coverage: [{ scope: "0x1", coveredFrom: 100n, coveredTo: 120n }] }])
+ * ```
+ * @since 0.3.0
+ */
+export const recordProgress = (progress: ReadonlyArray<Progress>): Effect.Effect<void> =>
+  Effect.forEach(progress, (stream) =>
+    Effect.andThen(
+      Metric.update(Metric.withAttributes(deliveredSequence, { stream: stream.streamId }), stream.deliveredSequence ?? 0),
+      Effect.forEach(stream.coverage, (chain) =>
+        chain.coveredTo === null
+          ? Effect.void
+          : Metric.update(Metric.withAttributes(coveredTo, { stream: stream.streamId, chain: nameOf(chain.scope) }), Number(chain.coveredTo)), { discard: true })
+    ), { discard: true })

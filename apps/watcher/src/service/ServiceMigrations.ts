@@ -9,12 +9,18 @@
  * - `stream_events`: the outbox: each stream's events in order (`position`), as the JSON sent;
  * - `deliveries`: the webhook requests, each a range of a stream's positions, in `sequence` order;
  * - `delivery_attempts`: each attempt's outcome, for the success rate and the stats;
- * - `wallet_set_version`: a number moved on by every change of what the scans watch.
+ * - `wallet_set_version`: a number moved on by every change of what the scans watch;
+ * - `stream_coverage`: per stream and scope, the first block covered, the last one a batch
+ *   accounts for, and the last one its receiver took (see `Coverage`).
+ *
+ * The engine's tables (`PgStateStore.migrate`) must exist first: the coverage of the streams of an
+ * older service starts where their scans stand.
  *
  * @since 0.2.0
  */
+import { PgStateStore, type StateStore } from "@chainquery/watch"
 import { Effect } from "effect"
-import { Migrator, SqlClient } from "effect/sql"
+import { Migrator, SqlClient, type SqlError } from "effect/sql"
 
 const loader = Migrator.fromRecord({
   "1_streams": Effect.gen(function*() {
@@ -89,12 +95,39 @@ const loader = Migrator.fromRecord({
     yield* sql`CREATE INDEX stream_events_by_event ON stream_events (event_id, stream_id)`
     // The success rate counts the attempts since a stream was last resumed.
     yield* sql`ALTER TABLE streams ADD COLUMN resumed_at timestamptz`
+  }),
+  "4_coverage": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // When the stream's last batch was made (heartbeats), and the last sequence its receiver took.
+    yield* sql`ALTER TABLE streams ADD COLUMN last_batch_at timestamptz, ADD COLUMN delivered_sequence bigint`
+    yield* sql`UPDATE streams SET last_batch_at = now()`
+    // What each batch accounts for, besides its events.
+    yield* sql`ALTER TABLE deliveries ADD COLUMN coverage jsonb, ADD COLUMN replaces jsonb, ADD COLUMN wallets jsonb,
+      ADD COLUMN heartbeat boolean NOT NULL DEFAULT false`
+    // From which block each wallet is covered, and whether a batch said so yet.
+    yield* sql`ALTER TABLE stream_wallets ADD COLUMN covered_from bigint, ADD COLUMN announced boolean NOT NULL DEFAULT true`
+    yield* sql`CREATE INDEX stream_wallets_unannounced ON stream_wallets (stream_id, scope, address) WHERE NOT announced`
+    yield* sql`CREATE TABLE stream_coverage (
+      stream_id text COLLATE "C" NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+      scope text COLLATE "C" NOT NULL,
+      covered_from bigint NOT NULL,
+      batched_to bigint NOT NULL,
+      delivered_to bigint,
+      PRIMARY KEY (stream_id, scope))`
+    // The streams of an older service are covered from where their scans stand now.
+    yield* sql`INSERT INTO stream_coverage (stream_id, scope, covered_from, batched_to)
+      SELECT w.stream_id, w.scope, f.lowest + 1, f.lowest FROM (SELECT DISTINCT stream_id, scope FROM stream_wallets) w
+        JOIN streams s ON s.id = w.stream_id
+        JOIN (SELECT namespace, min(position) AS lowest FROM watch_checkpoints GROUP BY namespace) f
+          ON f.namespace = 'scan:' || w.scope || ':' || s.confirmations`
   })
 })
 
+const migrateService = Migrator.make({})({ loader, table: "chainquery_service_migrations" })
+
 /**
- * Runs the service's migrations that have not run yet (in one transaction, under a lock), on the
- * context's `SqlClient`.
+ * Runs the engine's migrations, then the service's that have not run yet (each in one
+ * transaction, under a lock), on the context's `SqlClient`.
  *
  * @example
  * ```ts
@@ -105,4 +138,8 @@ const loader = Migrator.fromRecord({
  * ```
  * @since 0.2.0
  */
-export const run = Migrator.make({})({ loader, table: "chainquery_service_migrations" })
+export const run: Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  Migrator.MigrationError | SqlError.SqlError | StateStore.StateStoreError,
+  SqlClient.SqlClient
+> = Effect.flatMap(PgStateStore.migrate, () => migrateService)

@@ -168,8 +168,18 @@ export class StreamStore extends Context.Service<StreamStore, {
    */
   readonly setStatus: (id: string, status: Status, reason: string | null, from?: Status) => Effect.Effect<Option.Option<Stream>, SqlError.SqlError>
   readonly secret: (id: string) => Effect.Effect<Option.Option<Redacted.Redacted<string>>, SqlError.SqlError>
-  /** Adds wallets (those it has already are kept): how many were new. */
-  readonly addWallets: (id: string, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) => Effect.Effect<number, SqlError.SqlError>
+  /**
+   * Adds wallets (those it has already are kept), each covered from the block of `coveredFrom` at
+   * its index when given (announced by the stream's next batch): how many were new, and each
+   * wallet's first covered block as stored (`null`: not known, a wallet of an older service).
+   */
+  readonly addWallets: (
+    id: string,
+    wallets: ReadonlyArray<WatchedWallet.WatchedWallet>,
+    coveredFrom?: ReadonlyArray<bigint>
+  ) => Effect.Effect<{ readonly added: number; readonly coveredFrom: ReadonlyArray<bigint | null> }, SqlError.SqlError>
+  /** Locks the stream's row until the transaction ends (every writer of its batches and coverage does first): whether it exists. */
+  readonly lock: (id: string) => Effect.Effect<boolean, SqlError.SqlError>
   /** Removes wallets (those it does not have are ignored): how many it had. */
   readonly removeWallets: (id: string, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) => Effect.Effect<number, SqlError.SqlError>
   /**
@@ -229,7 +239,7 @@ export class StreamStore extends Context.Service<StreamStore, {
         get: (id) => sql<StreamRow>`SELECT ${sql.literal(columns)} FROM streams WHERE id = ${id}`.pipe(Effect.map(one)),
 
         update: (id, change) =>
-          Effect.gen(function*() {
+          sql.withTransaction(Effect.gen(function*() {
             const at = DateTime.formatIso(yield* DateTime.now)
             const changesScans = change.events !== undefined || change.scopes !== undefined || change.confirmations !== undefined
             const rows = yield* sql<StreamRow>`WITH bumped AS (${bump(sql`${changesScans} AND EXISTS (SELECT 1 FROM streams WHERE id = ${id})`)})
@@ -243,8 +253,13 @@ export class StreamStore extends Context.Service<StreamStore, {
                 confirmations = COALESCE(${change.confirmations ?? null}::integer, confirmations),
                 updated_at = ${at}::timestamptz
               WHERE id = ${id} RETURNING ${sql.literal(columns)}`
+            // The coverage of a chain the stream no longer receives ends (added back, it starts again with the wallets added then).
+            if (change.scopes !== undefined && change.scopes !== null) {
+              yield* sql`DELETE FROM stream_coverage WHERE stream_id = ${id}
+                AND NOT scope = ANY (SELECT jsonb_array_elements_text(${textArray(change.scopes)}::jsonb))`
+            }
             return one(rows)
-          }),
+          })),
 
         remove: (id) =>
           sql<{ count: number }>`WITH removed AS (DELETE FROM streams WHERE id = ${id} RETURNING 1),
@@ -270,18 +285,29 @@ export class StreamStore extends Context.Service<StreamStore, {
             Effect.map((rows) => Option.map(Option.fromUndefinedOr(rows[0]), (row) => Redacted.make(row.secret)))
           ),
 
-        addWallets: (id, wallets) =>
+        addWallets: (id, wallets, coveredFrom) =>
           Effect.gen(function*() {
             const at = DateTime.formatIso(yield* DateTime.now)
-            const rows = JSON.stringify(wallets.map((wallet) => ({ scope: scopeOfWallet(wallet), address: wallet.address })))
+            const rows = JSON.stringify(wallets.map((wallet, index) => ({
+              scope: scopeOfWallet(wallet),
+              address: wallet.address,
+              covered_from: coveredFrom?.[index]?.toString() ?? null
+            })))
             const [added] = yield* sql<{ count: number }>`WITH added AS (
-                INSERT INTO stream_wallets (stream_id, scope, address, added_at)
-                SELECT ${id}, scope, address, ${at}::timestamptz FROM jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
+                INSERT INTO stream_wallets (stream_id, scope, address, added_at, covered_from, announced)
+                SELECT ${id}, scope, address, ${at}::timestamptz, covered_from::bigint, covered_from IS NULL
+                FROM jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text, covered_from text)
                 ON CONFLICT DO NOTHING RETURNING 1),
               bumped AS (${bump(sql`EXISTS (SELECT 1 FROM added)`)})
               SELECT count(*)::int AS count FROM added`
-            return added!.count
+            const stored = yield* sql<{ scope: string; address: string; covered_from: string | null }>`SELECT w.scope, w.address, w.covered_from::text
+              FROM stream_wallets w JOIN jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text) ON w.scope = x.scope AND w.address = x.address
+              WHERE w.stream_id = ${id}`
+            const from = new Map(stored.map((row) => [`${row.scope} ${row.address}`, row.covered_from === null ? null : BigInt(row.covered_from)]))
+            return { added: added!.count, coveredFrom: wallets.map((wallet) => from.get(`${scopeOfWallet(wallet)} ${wallet.address}`) ?? null) }
           }),
+
+        lock: (id) => sql`SELECT 1 FROM streams WHERE id = ${id} FOR UPDATE`.pipe(Effect.map((rows) => rows.length > 0)),
 
         removeWallets: (id, wallets) => {
           const rows = JSON.stringify(wallets.map((wallet) => ({ scope: scopeOfWallet(wallet), address: wallet.address })))

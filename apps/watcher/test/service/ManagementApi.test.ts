@@ -35,6 +35,11 @@ const routes = (id: string) =>
     ["GET", `/v1/streams/${id}/stats`, undefined]
   ] as const
 
+/** The checkpoint of a wallet in a scan's namespace. */
+const checkpoint = async (api: Effect.Success<ReturnType<typeof serviceApi>>, namespace: string, wallet: string) =>
+  BigInt((await Effect.runPromise(api.sql<{ position: string }>`SELECT position::text FROM watch_checkpoints
+    WHERE namespace = ${namespace} AND wallet = ${wallet}`))[0]!.position)
+
 const count = async (api: Effect.Success<ReturnType<typeof serviceApi>>, table: string) =>
   Number((await Effect.runPromise(api.sql<{ n: string }>`SELECT count(*)::text AS n FROM ${api.sql(table)}`))[0]!.n)
 
@@ -105,9 +110,32 @@ describe("the management API", () => {
       const { body: stream } = await api.call("POST", "/v1/streams", { body: { url: receiver } })
       const added = await api.call("POST", `/v1/streams/${stream.id}/wallets`, { body: { wallets: [eth, `${polygon}`, aptos, eth] } })
       assert.strictEqual(added.status, 200, added.text)
-      assert.deepStrictEqual(added.body, { added: 3, wallets: 3 })
+      // Each wallet is covered from the block after the checkpoint it was given in its scan: there
+      // was no scan, so the chain's safe head (the Aptos newest version of its transfers).
+      const ethFrom = (await checkpoint(api, "scan:0x1:0", "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")) + 1n
+      const polygonFrom = (await checkpoint(api, "scan:0x89:0", "0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359")) + 1n
+      const aptosFrom = (await checkpoint(api, "scan:aptos:mainnet:0", `0x${"0".repeat(63)}1`)) + 1n
+      assert.isAbove(Number(ethFrom), 1, "eth is covered from past its head, not from block 1")
+      assert.deepStrictEqual(added.body, {
+        added: 3,
+        wallets: 3,
+        coverage: [
+          { wallet: eth, coveredFrom: String(ethFrom) },
+          { wallet: polygon, coveredFrom: String(polygonFrom) },
+          { wallet: `aptos-mainnet:0x${"0".repeat(63)}1`, coveredFrom: String(aptosFrom) },
+          { wallet: eth, coveredFrom: String(ethFrom) }
+        ]
+      })
       const again = await api.call("POST", `/v1/streams/${stream.id}/wallets`, { body: { wallets: ["base,eth:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"] } })
-      assert.deepStrictEqual(again.body, { added: 1, wallets: 4 }, "a spec may name several chains; the wallet already held is kept")
+      const baseFrom = (await checkpoint(api, "scan:0x2105:0", "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")) + 1n
+      assert.deepStrictEqual(again.body, {
+        added: 1,
+        wallets: 4,
+        coverage: [
+          { wallet: "base:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", coveredFrom: String(baseFrom) },
+          { wallet: eth, coveredFrom: String(ethFrom) }
+        ]
+      }, "a spec may name several chains; the wallet already held is kept, with the block it was covered from")
       const page1 = await api.call("GET", `/v1/streams/${stream.id}/wallets?limit=3`)
       const page2 = await api.call("GET", `/v1/streams/${stream.id}/wallets?limit=3&cursor=${page1.body.nextCursor}`)
       assert.deepStrictEqual([...page1.body.wallets, ...page2.body.wallets], [
@@ -137,7 +165,10 @@ describe("the management API", () => {
       assert.match(outside.body.invalid[0].reason, /receives events of eth only, not of polygon/)
       const tenThousand = Array.from({ length: 10_000 }, (_, i) => `eth:0x${(i + 1).toString(16).padStart(40, "0")}`)
       const bulk = await api.call("POST", `/v1/streams/${ethOnly.id}/wallets`, { body: { wallets: tenThousand } })
-      assert.deepStrictEqual(bulk.body, { added: 10_000, wallets: 10_000 })
+      assert.deepStrictEqual({ ...bulk.body, coverage: undefined }, { added: 10_000, wallets: 10_000, coverage: undefined })
+      // A scan already reads eth: the new wallets join it at its lowest checkpoint (that of the first stream's wallet).
+      assert.deepStrictEqual(new Set(bulk.body.coverage.map((c: { coveredFrom: string }) => c.coveredFrom)), new Set([String(ethFrom)]))
+      assert.strictEqual(bulk.body.coverage.length, 10_000)
     }))
 
   it.live("deliveries, replay and stats of a stream with none yet", () =>
@@ -153,6 +184,8 @@ describe("the management API", () => {
       assert.strictEqual(unknown.body.field, "fromEventId")
       const stats = await api.call("GET", `/v1/streams/${stream.id}/stats`)
       assert.deepStrictEqual(stats.body, {
+        lastDeliveredSequence: null,
+        coverage: [],
         attempts: 0,
         successRate: null,
         pending: 0,

@@ -134,7 +134,7 @@ describe("Outbox.enqueue", () => {
       const later = yield* makeStream([])
       const [received, afterwards] = transfers(2)
       assert.deepStrictEqual(yield* enqueue([received!]), [everything])
-      assert.strictEqual(yield* (yield* StreamStore).addWallets(later, [evm(alice)]), 1)
+      assert.strictEqual((yield* (yield* StreamStore).addWallets(later, [evm(alice)])).added, 1)
       const retraction = WatchEvent.retract(received as WatchEvent.NftEvent)
       assert.deepStrictEqual(yield* enqueue([retraction, afterwards!]), [everything, later].toSorted())
       assert.deepStrictEqual(yield* storedEvents(everything), stored([received!, retraction, afterwards!]))
@@ -193,7 +193,7 @@ describe("Outbox.enqueue", () => {
       const stream = yield* makeStream([evm(alice)])
       const failed = yield* sql.withTransaction(
         Effect.gen(function*() {
-          const woken = yield* Outbox.enqueue({ confirmations: 0, events: transfers(3) })
+          const woken = yield* Outbox.enqueue({ scope: "0x1", confirmations: 0, events: transfers(3) })
           assert.deepStrictEqual(woken, [stream])
           return yield* Effect.fail("the checkpoint write failed" as const)
         })

@@ -1,6 +1,6 @@
 /**
  * The service's HTTP API on 127.0.0.1 (a free port) over a fresh PostgreSQL database, migrated,
- * with its real stores and middlewares, for tests: `call` sends a request with the API token (or
+ * with its real stores and middlewares and a simulator for the chains' clients, for tests: `call` sends a request with the API token (or
  * the one given, or none) and reads the JSON answer; `woken` lists the streams whose delivery was
  * woken.
  */
@@ -8,7 +8,9 @@ import { NodeCrypto } from "@effect/platform-node"
 import { Context, Duration, Effect, Layer, Redacted, Ref } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
+import { Simulator } from "@chainquery/simulator"
 import { freshDatabase } from "../../../../packages/watch/test/support/postgres.js"
+import { clientLayers } from "../../src/internal/clients.js"
 import { DeliveryStore } from "../../src/service/DeliveryStore.js"
 import { Readiness } from "../../src/service/Readiness.js"
 import { DeliveryWake, ServiceConfig } from "../../src/service/ServiceConfig.js"
@@ -40,13 +42,24 @@ export const serviceApi = (options?: { readonly allowPrivateWebhooks?: boolean }
       retrySchedule: [Duration.seconds(1)],
       deliveryTimeout: Duration.seconds(10),
       minSuccessRate: 0.7,
-      interval: Duration.seconds(1)
+      interval: Duration.seconds(1),
+      heartbeat: Duration.minutes(5)
     })
     const wake = Layer.succeed(DeliveryWake, { wake: (id: string) => Ref.update(woken, (ids) => [...ids, id]) })
     const database = Layer.effectDiscard(ServiceMigrations.run).pipe(Layer.provideMerge(freshDatabase))
+    // The chains' clients read a simulator of the test's own (adding a chain's first wallets reads its head).
+    const simulator = yield* Layer.build(Simulator.layer({ host: "127.0.0.1", seed: 2001, indexing: false }))
+    const sim = Context.get(simulator, Simulator.Simulator)
+    const clients = clientLayers({
+      apiKey: Redacted.make(sim.apiKey),
+      evmBaseUrl: sim.evmUrl,
+      ledgerBaseUrl: sim.ledgerUrl.mainnet,
+      ledgerTestnetBaseUrl: sim.ledgerUrl.testnet,
+      allowInsecureHttp: true
+    }, { mainnet: true, testnet: true })
     const layer = ServiceHttp.serve({ host: "127.0.0.1", port: 0 }).pipe(
       Layer.provide(Layer.mergeAll(StreamStore.layer, DeliveryStore.layer)),
-      Layer.provide(Layer.mergeAll(config, wake, Readiness.always, NodeCrypto.layerSecureRandom)),
+      Layer.provide(Layer.mergeAll(config, wake, Readiness.always, NodeCrypto.layerSecureRandom, clients)),
       Layer.provideMerge(database)
     )
     const context = yield* Layer.build(layer)

@@ -11,18 +11,10 @@ import { type AptosEvent, fromAptosTransfer } from "../AptosEvents.js"
 import type { Checkpoint } from "../StateStore.js"
 import { type AptosNetwork, type AptosWallet, key } from "../WatchedWallet.js"
 import { fromClient as failed } from "../EngineError.js"
+import { aptosBatchSize, aptosStart, chunks } from "./baseline.js"
 import { emptyStep, maxOf, minOf, type Step } from "./cycleStep.js"
 
-/** Wallets per B3 request. */
-export const batchSize = 50
-
 const pageSize = 100
-
-const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> => {
-  const out: Array<ReadonlyArray<A>> = []
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
-  return out
-}
 
 export interface NetworkInput {
   readonly client: LedgerClient.Service
@@ -47,16 +39,12 @@ export const networkCycle = Effect.fnUntraced(function*(input: NetworkInput) {
   // wallets and the checkpoints of the others. (Per batch, a batch of wallets without any transfer
   // would start at 0, and the batch it joins later would read the whole history of the others.)
   if (fresh.length > 0) {
-    const newest = yield* Effect.forEach(chunks(fresh, batchSize), (batch) =>
-      client.getWalletsNFTTransfers({ walletAddresses: batch.map((w) => w.address), limit: 1 }).pipe(
-        Effect.map((page) => page.result[0]?.transaction_version ?? 0n),
-        Effect.mapError(failed("getWalletsNFTTransfers"))
-      ))
-    const position = maxOf([0n, ...newest, ...tracked.map((t) => t.position)])
+    const newest = yield* aptosStart(client, fresh)
+    const position = maxOf([newest, ...tracked.map((t) => t.position)])
     for (const wallet of fresh) checkpoints.push({ wallet, position, hash: null })
   }
 
-  for (const batch of chunks(tracked, batchSize)) {
+  for (const batch of chunks(tracked, aptosBatchSize)) {
     const floor = minOf(batch.map((t) => t.position))
     const newestFirst = yield* client.streamWalletsNFTTransfers({ walletAddresses: batch.map((t) => t.wallet.address), limit: pageSize }).pipe(
       Stream.takeWhile((transfer) => transfer.transaction_version > floor),

@@ -15,7 +15,7 @@ import type { From } from "../Backfill.js"
 import { type EngineError, fromClient as failed } from "../EngineError.js"
 import type { Checkpoint } from "../StateStore.js"
 import { type AptosNetwork, type AptosWallet, key } from "../WatchedWallet.js"
-import { batchSize } from "./aptosCycle.js"
+import { aptosBatchSize as batchSize, chunks } from "./baseline.js"
 import type { Progress } from "./progressBar.js"
 
 /**
@@ -35,9 +35,6 @@ export interface AptosInput {
 }
 
 const pageSize = 100
-
-const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 
 /** Whether a transfer is older than FROM. */
 const before = (from: From) => {

@@ -13,7 +13,8 @@ import type { Checkpoint, StateStore } from "../StateStore.js"
 import { type EvmWallet, key, type WatchedWallet } from "../WatchedWallet.js"
 import { blockScan } from "./blockScan.js"
 import { emptyStep, maxOf, type Step } from "./cycleStep.js"
-import { newestOfSome, safeHead } from "./evmReads.js"
+import { evmStart } from "./baseline.js"
+import { safeHead } from "./evmReads.js"
 import { perWallet } from "./perWallet.js"
 import { loadRecent, nothingRecorded, type Tracked } from "./recentBlocks.js"
 import { stands, witnessedHead } from "./witness.js"
@@ -59,7 +60,7 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
 
   if (tracked.length === 0) {
     // First start: a block that exists (the newest transfer of a few wallets), then the safe head.
-    const safe = yield* safeHead(client, chain, yield* newestOfSome(client, chain, fresh), confirmations, { fromIndexed: true })
+    const safe = yield* evmStart(client, chain, fresh, confirmations)
     return { ...emptyStep, checkpoints: baselineOf(fresh, safe) } satisfies Step
   }
 

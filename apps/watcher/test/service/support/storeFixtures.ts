@@ -61,7 +61,7 @@ export const transfers = (
 
 /** The scan's commit: `Outbox.enqueue` in a transaction; the woken stream ids, sorted. */
 export const enqueue = (events: ReadonlyArray<WatchEvent.WatchEvent>, confirmations = 0) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(Outbox.enqueue({ confirmations, events }))).pipe(
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(Outbox.enqueue({ scope: "0x1", confirmations, events }))).pipe(
     Effect.map((ids) => ids.toSorted())
   )
 

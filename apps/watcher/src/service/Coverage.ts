@@ -1,0 +1,237 @@
+/**
+ * What each stream's batches account for, per scope (an EVM chain, or an Aptos network), so that
+ * a receiver can prove it has every event:
+ *
+ * - A stream's coverage of a scope starts at the block after the first checkpoint of its first
+ *   wallet there, and each batch that moves it states the range `[from, to]` it adds: contiguous
+ *   with the one before, up to the lowest checkpoint of the scope's scan (every event up to it is
+ *   committed, with the batch, in the same transaction). That lowest checkpoint never goes back: the
+ *   engine's checkpoints only move on, and wallets join a scan at its lowest checkpoint.
+ * - A batch with events at or before what the stream was already told (a reorganisation:
+ *   retractions and their replacements) says which range it `replaces`, from its lowest such event
+ *   up to the stream's covered-to, and covers from there again.
+ * - Wallets added to a stream are covered from the block after their checkpoint in the scan: the
+ *   one they have if another stream of the same depth holds them, else the scan's lowest (or, on a
+ *   scope no scan reads yet, the engine's baseline). The next batch lists them.
+ *
+ * Every writer locks the stream's row first, so claims and admissions of one stream are serial.
+ *
+ * @since 0.3.0
+ */
+import { PgCheckpoints, type StateStore, type WatchedWallet } from "@chainquery/watch"
+import { Effect, Option } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import type { Scope } from "./Scopes.js"
+import { scopeOfWallet } from "./Scopes.js"
+
+/**
+ * A range of one scope's blocks (Aptos: ledger versions), both ends included.
+ *
+ * @example
+ * ```ts
+ * import type { Coverage } from "@chainquery/watcher"
+ *
+ * const range: Coverage.Range = { scope: "0x1", from: 101n, to: 120n }
+ * ```
+ * @since 0.3.0
+ */
+export interface Range {
+  readonly scope: Scope
+  readonly from: bigint
+  readonly to: bigint
+}
+
+/**
+ * A wallet a batch announces: covered from `coveredFrom` on.
+ *
+ * @example
+ * ```ts
+ * import type { Coverage } from "@chainquery/watcher"
+ *
+ * const added: Coverage.CoveredWallet = { scope: "0x1", address: "0x00000000000000000000000000000000000000aa", coveredFrom: 121n }
+ * ```
+ * @since 0.3.0
+ */
+export interface CoveredWallet {
+  readonly scope: Scope
+  readonly address: string
+  readonly coveredFrom: bigint
+}
+
+/**
+ * What one batch of a stream accounts for on one scope: the range it adds, and the range it
+ * states again (a reorganisation), each when there is one.
+ *
+ * @example
+ * ```ts
+ * import type { Coverage } from "@chainquery/watcher"
+ *
+ * const claim: Coverage.Claim = { coverage: { scope: "0x1", from: 118n, to: 125n }, replaces: { scope: "0x1", from: 118n, to: 120n } }
+ * ```
+ * @since 0.3.0
+ */
+export interface Claim {
+  readonly coverage?: Range | undefined
+  readonly replaces?: Range | undefined
+}
+
+/** The most wallets one batch announces; more wait for the next batches. */
+export const maxAnnouncedPerBatch = 1_000
+
+/**
+ * The engine state's namespace of the scan of `scope` at `confirmations`.
+ *
+ * @example
+ * ```ts
+ * import { Coverage } from "@chainquery/watcher"
+ *
+ * Coverage.namespaceOf("0x1", 12) // "scan:0x1:12"
+ * ```
+ * @since 0.3.0
+ */
+export const namespaceOf = (scope: Scope, confirmations: number): string => `scan:${scope}:${confirmations}`
+
+/** A stream's claim on a scope, given what it was told (`batchedTo`), the scan's lowest checkpoint and its lowest new event. */
+const claimOf = (
+  scope: Scope,
+  row: { readonly coveredFrom: bigint; readonly batchedTo: bigint },
+  frontier: bigint,
+  lowest: bigint | undefined
+): Claim & { readonly batchedTo: bigint } => {
+  const to = frontier > row.batchedTo ? frontier : row.batchedTo
+  if (lowest !== undefined && lowest <= row.batchedTo && row.batchedTo >= row.coveredFrom) {
+    const from = lowest > row.coveredFrom ? lowest : row.coveredFrom
+    return { replaces: { scope, from, to: row.batchedTo }, coverage: { scope, from, to }, batchedTo: to }
+  }
+  return frontier > row.batchedTo ? { coverage: { scope, from: row.batchedTo + 1n, to }, batchedTo: to } : { batchedTo: row.batchedTo }
+}
+
+/**
+ * The claims of a batch of each of `streams` on `scope` (whose scan is at `confirmations`), each
+ * given the lowest block of its events in the batch (if any), and their covered-to moved on. Run it
+ * in the batch's transaction, the streams' rows locked. A stream not covered on the scope (no
+ * wallet admitted there) claims nothing.
+ *
+ * @example
+ * ```ts
+ * import { Coverage } from "@chainquery/watcher"
+ *
+ * const claims = Coverage.claim("0x1", 0, [{ id: "str_0mwxp89sc8710d9595292", lowest: 118n }])
+ * ```
+ * @since 0.3.0
+ */
+export const claim = (
+  scope: Scope,
+  confirmations: number,
+  streams: ReadonlyArray<{ readonly id: string; readonly lowest: bigint | undefined }>
+): Effect.Effect<ReadonlyMap<string, Claim>, SqlError.SqlError | StateStore.StateStoreError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const claims = new Map<string, Claim>()
+    if (streams.length === 0) return claims
+    const frontier = yield* PgCheckpoints.frontier(namespaceOf(scope, confirmations), scope)
+    if (Option.isNone(frontier)) return claims
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ stream_id: string; covered_from: string; batched_to: string }>`SELECT stream_id, covered_from::text, batched_to::text
+      FROM stream_coverage WHERE scope = ${scope} AND stream_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(streams.map((s) => s.id))}::jsonb))`
+    const lowestOf = new Map(streams.map((s) => [s.id, s.lowest]))
+    const moved: Array<{ stream_id: string; batched_to: string }> = []
+    for (const row of rows) {
+      const before = BigInt(row.batched_to)
+      const { batchedTo, ...made } = claimOf(scope, { coveredFrom: BigInt(row.covered_from), batchedTo: before }, frontier.value, lowestOf.get(row.stream_id))
+      if (made.coverage !== undefined || made.replaces !== undefined) claims.set(row.stream_id, made)
+      if (batchedTo !== before) moved.push({ stream_id: row.stream_id, batched_to: String(batchedTo) })
+    }
+    if (moved.length > 0) {
+      yield* sql`UPDATE stream_coverage c SET batched_to = x.batched_to::bigint
+        FROM jsonb_to_recordset(${JSON.stringify(moved)}::jsonb) AS x(stream_id text, batched_to text)
+        WHERE c.stream_id = x.stream_id AND c.scope = ${scope}`
+    }
+    return claims
+  })
+
+/**
+ * Takes the wallets of each stream that no batch announced yet (at most 1,000 per stream, the
+ * rest for later batches) and marks them announced. Run it in the batch's transaction.
+ *
+ * @example
+ * ```ts
+ * import { Coverage } from "@chainquery/watcher"
+ *
+ * const added = Coverage.announce(["str_0mwxp89sc8710d9595292"]) // Effect<ReadonlyMap<string, ReadonlyArray<CoveredWallet>>, …>
+ * ```
+ * @since 0.3.0
+ */
+export const announce = (
+  streamIds: ReadonlyArray<string>
+): Effect.Effect<ReadonlyMap<string, ReadonlyArray<CoveredWallet>>, SqlError.SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const announced = new Map<string, Array<CoveredWallet>>()
+    if (streamIds.length === 0) return announced
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ stream_id: string; scope: string; address: string; covered_from: string }>`WITH picked AS (
+        SELECT stream_id, scope, address FROM (
+          SELECT stream_id, scope, address, row_number() OVER (PARTITION BY stream_id ORDER BY scope, address) AS n FROM stream_wallets
+          WHERE NOT announced AND stream_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(streamIds)}::jsonb))) AS unannounced
+        WHERE n <= ${maxAnnouncedPerBatch})
+      UPDATE stream_wallets w SET announced = true FROM picked p
+      WHERE w.stream_id = p.stream_id AND w.scope = p.scope AND w.address = p.address AND w.covered_from IS NOT NULL
+      RETURNING w.stream_id, w.scope, w.address, w.covered_from::text`
+    for (const row of rows.toSorted((a, b) => a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : a.address < b.address ? -1 : a.address > b.address ? 1 : 0)) {
+      const wallet = { scope: row.scope, address: row.address, coveredFrom: BigInt(row.covered_from) }
+      const list = announced.get(row.stream_id)
+      if (list === undefined) announced.set(row.stream_id, [wallet])
+      else list.push(wallet)
+    }
+    return announced
+  })
+
+/**
+ * Admits `wallets` to a stream (of `confirmations`) on their scans: each gets its checkpoint in
+ * its scan (the one it has, or the scan's lowest; on a scope no scan reads yet, `start` of the
+ * scope's wallets), is covered from the block after it, and the stream's coverage of a new scope
+ * starts there. Answers each wallet's first covered block, in order. Run it in the transaction
+ * that stores the wallets, the stream's row locked.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import type { WatchedWallet } from "@chainquery/watch"
+ * import { Coverage } from "@chainquery/watcher"
+ *
+ * declare const wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
+ * const coveredFrom = Coverage.admit("str_0mwxp89sc8710d9595292", 0, wallets, () => Effect.succeed(21_000_000n))
+ * ```
+ * @since 0.3.0
+ */
+export const admit = <E, R>(
+  streamId: string,
+  confirmations: number,
+  wallets: ReadonlyArray<WatchedWallet.WatchedWallet>,
+  start: (scope: Scope, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) => Effect.Effect<bigint, E, R>
+): Effect.Effect<ReadonlyArray<bigint>, E | SqlError.SqlError | StateStore.StateStoreError, SqlClient.SqlClient | R> =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const byScope = new Map<Scope, Array<number>>()
+    wallets.forEach((wallet, index) => {
+      const scope = scopeOfWallet(wallet)
+      const list = byScope.get(scope)
+      if (list === undefined) byScope.set(scope, [index])
+      else list.push(index)
+    })
+    const coveredFrom: Array<bigint> = Array.from(wallets, () => 0n)
+    for (const [scope, indexes] of byScope) {
+      const scoped = indexes.map((index) => wallets[index]!)
+      const namespace = namespaceOf(scope, confirmations)
+      const lowest = yield* PgCheckpoints.frontier(namespace, scope)
+      const position = Option.isSome(lowest) ? lowest.value : yield* start(scope, scoped)
+      const placed = yield* PgCheckpoints.place(namespace, scoped, position)
+      let first = placed[0]! + 1n
+      placed.forEach((at, i) => {
+        coveredFrom[indexes[i]!] = at + 1n
+        if (at + 1n < first) first = at + 1n
+      })
+      yield* sql`INSERT INTO stream_coverage (stream_id, scope, covered_from, batched_to)
+        VALUES (${streamId}, ${scope}, ${String(first)}::bigint, ${String(first - 1n)}::bigint) ON CONFLICT DO NOTHING`
+    }
+    return coveredFrom
+  })

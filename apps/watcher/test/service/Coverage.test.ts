@@ -1,0 +1,210 @@
+/**
+ * Coverage, over a real PostgreSQL (a fresh database per test), with the scan's checkpoints moved
+ * as the engine moves them and its events fanned out by the outbox as the scanner does. It proves
+ * that:
+ *
+ * - wallets admitted to a stream are covered from the block after their checkpoint: the baseline
+ *   on a scope no scan reads, the scan's lowest checkpoint otherwise, the one they have when
+ *   another stream holds them; the stream's coverage of the scope starts there;
+ * - each batch with events covers from the block after the last one it stated up to the scan's
+ *   lowest checkpoint, contiguously, and the next batch lists the wallets added (once);
+ * - a batch with events at or before what was stated (a reorganisation) replaces that range, its
+ *   retractions first, and covers from its start again;
+ * - more than 500 events: the first delivery states what it replaces, the last what it covers;
+ * - heartbeats: only for active streams quiet for the period, with the coverage moved on and no
+ *   events; none when the period is 0;
+ * - a delivered batch moves the stream's last delivered sequence and covered-to (back for a
+ *   replaced range), as the API's stats show them;
+ * - the webhook body states all of it, blocks as decimal strings, Aptos ranges in versions.
+ */
+import { type WatchedWallet, WatchEvent } from "@chainquery/watch"
+import { assert, describe, it } from "@effect/vitest"
+import { Duration, Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { TestClock } from "effect/testing"
+import { alice, bob, nftTransfer } from "../../../../packages/watch/test/fixtures.js"
+import * as Coverage from "../../src/service/Coverage.js"
+import { DeliveryStore } from "../../src/service/DeliveryStore.js"
+import * as DeliveryWorker from "../../src/service/DeliveryWorker.js"
+import * as Heartbeats from "../../src/service/Heartbeats.js"
+import { StreamStore } from "../../src/service/StreamStore.js"
+import { carol, enqueue, evm, makeStream, withStores } from "./support/storeFixtures.js"
+
+const namespace = "scan:0x1:0"
+
+/** Admits wallets to a stream as the API does (its row locked, in one transaction); a scope without a scan starts at `start`. */
+const admit = (streamId: string, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>, start = 100n) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const streams = yield* StreamStore
+    return yield* sql.withTransaction(Effect.gen(function*() {
+      assert.isTrue(yield* streams.lock(streamId))
+      const coveredFrom = yield* Coverage.admit(streamId, 0, wallets, () => Effect.succeed(start))
+      return yield* streams.addWallets(streamId, wallets, coveredFrom)
+    }))
+  })
+
+/** The scan's engine reached `block` for every wallet (its checkpoints moved). */
+const scanned = (block: bigint) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE watch_checkpoints SET position = ${String(block)}::bigint WHERE namespace = ${namespace}`)
+
+/** Alice's `nft.received` in block `block` (log index `log`). */
+const received = (block: bigint, log = 0) =>
+  WatchEvent.fromNftTransfer("0x1", alice, nftTransfer({ block_number: String(block), log_index: log }))[0]!
+
+/** A stream's deliveries, by sequence. */
+const deliveriesOf = (streamId: string) =>
+  DeliveryStore.use((store) => store.list(streamId, { limit: 1_000 })).pipe(Effect.map((page) => page.items))
+
+const range = (from: bigint, to: bigint) => ({ scope: "0x1", from, to })
+
+describe("Coverage: admission", () => {
+  it.effect("the baseline where no scan reads, the scan's lowest checkpoint after, a held wallet's own checkpoint", () =>
+    withStores(Effect.gen(function*() {
+      const first = yield* makeStream([])
+      assert.deepStrictEqual(yield* admit(first, [evm(alice)]), { added: 1, coveredFrom: [101n] })
+      yield* scanned(120n)
+      const second = yield* makeStream([])
+      // bob joins the scan at its lowest checkpoint; alice has hers (another stream holds her).
+      assert.deepStrictEqual(yield* admit(second, [evm(bob), evm(alice)], 999n), { added: 2, coveredFrom: [121n, 121n] })
+      // Admitted again, a wallet keeps the block it was first covered from.
+      yield* scanned(130n)
+      assert.deepStrictEqual(yield* admit(first, [evm(alice), evm(carol)], 999n), { added: 1, coveredFrom: [101n, 131n] })
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{ stream_id: string; covered_from: string; batched_to: string }>`SELECT stream_id, covered_from::text, batched_to::text
+        FROM stream_coverage ORDER BY stream_id`
+      assert.deepStrictEqual(rows.map((r) => [r.stream_id, r.covered_from, r.batched_to]), [[first, "101", "100"], [second, "121", "120"]].toSorted())
+    })))
+
+  it.effect("the coverage of a chain the stream no longer receives ends", () =>
+    withStores(Effect.gen(function*() {
+      const stream = yield* makeStream([])
+      yield* admit(stream, [evm(alice), evm(alice, "0x89")])
+      const sql = yield* SqlClient.SqlClient
+      const scopes = sql<{ scope: string }>`SELECT scope FROM stream_coverage WHERE stream_id = ${stream} ORDER BY scope`
+      assert.deepStrictEqual((yield* scopes).map((row) => row.scope), ["0x1", "0x89"])
+      yield* (yield* StreamStore).update(stream, { scopes: ["0x1"] })
+      assert.deepStrictEqual((yield* scopes).map((row) => row.scope), ["0x1"])
+    })))
+})
+
+describe("Coverage: batches", () => {
+  it.effect("contiguous ranges up to the scan's lowest checkpoint, new wallets listed once, a reorganisation replacing what was stated", () =>
+    withStores(Effect.gen(function*() {
+      const stream = yield* makeStream([])
+      yield* admit(stream, [evm(alice)])
+      yield* scanned(110n)
+      yield* enqueue([received(105n)])
+      yield* scanned(120n)
+      // A commit without the stream's events moves nothing: the next batch states it.
+      yield* enqueue([WatchEvent.fromNftTransfer("0x1", carol, nftTransfer({ to_address: carol, block_number: "118" }))[0]!])
+      yield* scanned(125n)
+      const reorged = received(116n, 1)
+      yield* enqueue([reorged])
+      yield* scanned(130n)
+      const retraction = WatchEvent.retract(reorged)
+      const replacement = received(117n, 2)
+      yield* enqueue([replacement, retraction])
+      const [one, two, three] = yield* deliveriesOf(stream)
+      assert.deepStrictEqual([one!.coverage, one!.replaces, one!.wallets], [[range(101n, 110n)], [], [{ scope: "0x1", address: alice, coveredFrom: 101n }]])
+      assert.deepStrictEqual([two!.coverage, two!.replaces, two!.wallets], [[range(111n, 125n)], [], []])
+      assert.deepStrictEqual([three!.coverage, three!.replaces], [[range(116n, 130n)], [range(116n, 125n)]])
+      const bodies = Option.getOrThrow(yield* DeliveryStore.use((store) => store.next(stream)))
+      assert.strictEqual(bodies.delivery.sequence, 1)
+      const sql = yield* SqlClient.SqlClient
+      const stored = yield* sql<{ event_id: string }>`SELECT event_id FROM stream_events WHERE stream_id = ${stream} ORDER BY stream_events.position`
+      assert.deepStrictEqual(stored.map((row) => row.event_id).slice(-2), [retraction.id, replacement.id], "the retraction first")
+    })))
+
+  it.effect("1,001 events: the first delivery states what it replaces, the last what it covers and the wallets", () =>
+    withStores(Effect.gen(function*() {
+      const stream = yield* makeStream([])
+      yield* admit(stream, [evm(alice)])
+      yield* scanned(110n)
+      yield* enqueue([received(105n)])
+      yield* scanned(140n)
+      yield* enqueue(Array.from({ length: 1_001 }, (_, index) => received(108n + BigInt(index % 30), 10 + index)))
+      const [, first, middle, last] = yield* deliveriesOf(stream)
+      assert.deepStrictEqual([first!.events, first!.replaces, first!.coverage], [500, [range(108n, 110n)], []])
+      assert.deepStrictEqual([middle!.events, middle!.replaces, middle!.coverage], [500, [], []])
+      assert.deepStrictEqual([last!.events, last!.replaces, last!.coverage], [1, [], [range(108n, 140n)]])
+    })))
+})
+
+describe("Coverage: heartbeats and progress", () => {
+  it.effect("a heartbeat for an active stream quiet for the period only, with its coverage; delivered, the stats move", () =>
+    withStores(Effect.gen(function*() {
+      // The service's clock, two hours ago: what it made then is quiet for PostgreSQL's now().
+      yield* TestClock.setTime(Date.now() - 2 * 3_600_000)
+      const quiet = yield* makeStream([])
+      yield* admit(quiet, [evm(alice)])
+      const paused = yield* makeStream([])
+      yield* (yield* StreamStore).setStatus(paused, "paused", null)
+      yield* scanned(150n)
+      assert.deepStrictEqual(yield* Heartbeats.makeDue(Duration.zero), [], "0: no heartbeats")
+      assert.deepStrictEqual(yield* Heartbeats.makeDue("3 hours"), [], "not quiet for 3 hours")
+      // Made now: not due again within the hour.
+      yield* TestClock.setTime(Date.now())
+      assert.deepStrictEqual(yield* Heartbeats.makeDue("1 hour"), [quiet])
+      assert.deepStrictEqual(yield* Heartbeats.makeDue("1 hour"), [])
+      const [beat] = yield* deliveriesOf(quiet)
+      assert.deepStrictEqual(
+        [beat!.sequence, beat!.heartbeat, beat!.events, beat!.coverage, beat!.wallets],
+        [1, true, 0, [range(101n, 150n)], [{ scope: "0x1", address: alice, coveredFrom: 101n }]]
+      )
+      const store = yield* DeliveryStore
+      const pending = Option.getOrThrow(yield* store.next(quiet))
+      assert.deepStrictEqual(pending.bodies, [])
+      yield* store.record(pending.delivery, { result: "delivered", status: 200, error: null }, [])
+      const stats = yield* store.stats(quiet)
+      assert.deepStrictEqual([stats.lastDeliveredSequence, stats.coverage], [1, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 150n }]])
+      assert.deepStrictEqual((yield* store.progress).map((p) => p.streamId).toSorted(), [quiet, paused].toSorted())
+    })))
+
+  it.effect("a delivered reorganisation moves the covered-to back to before what it replaces, then on to what it covers", () =>
+    withStores(Effect.gen(function*() {
+      const stream = yield* makeStream([])
+      yield* admit(stream, [evm(alice)])
+      yield* scanned(110n)
+      const reorged = received(108n)
+      yield* enqueue([reorged])
+      yield* scanned(112n)
+      yield* enqueue([WatchEvent.retract(reorged)])
+      const store = yield* DeliveryStore
+      for (const _ of [1, 2]) {
+        const next = Option.getOrThrow(yield* store.next(stream))
+        yield* store.record(next.delivery, { result: "delivered", status: 200, error: null }, [])
+      }
+      const [, second] = yield* deliveriesOf(stream)
+      assert.deepStrictEqual([second!.replaces, second!.coverage], [[range(108n, 110n)], [range(108n, 112n)]])
+      assert.deepStrictEqual((yield* store.stats(stream)).coverage, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 112n }])
+    })))
+})
+
+describe("DeliveryWorker.body", () => {
+  it("states the sequence, replay and heartbeat, the ranges (Aptos in versions) and the wallets, blocks as decimal strings", () => {
+    const text = DeliveryWorker.body({
+      streamId: "str_1",
+      deliveryId: "msg_1",
+      sequence: 3,
+      heartbeat: true,
+      replaces: [range(9n, 10n)],
+      coverage: [range(9n, 12n), { scope: "aptos:mainnet", from: 5n, to: 7n }],
+      wallets: [{ scope: "aptos:testnet", address: "0x1", coveredFrom: 4n }],
+      events: ['{"id":"e"}']
+    })
+    assert.deepStrictEqual(JSON.parse(text), {
+      streamId: "str_1",
+      deliveryId: "msg_1",
+      sequence: 3,
+      replay: false,
+      heartbeat: true,
+      replaces: [{ chain: "0x1", fromBlock: "9", toBlock: "10" }],
+      coverage: [{ chain: "0x1", fromBlock: "9", toBlock: "12" }, { network: "mainnet", fromVersion: "5", toVersion: "7" }],
+      wallets: [{ network: "testnet", address: "0x1", coveredFrom: "4" }],
+      events: [{ id: "e" }]
+    })
+    assert.strictEqual(DeliveryWorker.body({ streamId: "s", deliveryId: "d", sequence: 1, events: [] }),
+      '{"streamId":"s","deliveryId":"d","sequence":1,"replay":false,"heartbeat":false,"replaces":[],"coverage":[],"wallets":[],"events":[]}')
+  })
+})

@@ -1,0 +1,77 @@
+/**
+ * Where the wallets of a `PgStateStore` namespace stand, for a service that runs beside its
+ * engine: the lowest checkpoint (every event of every wallet up to it is committed), and the
+ * first checkpoint of wallets about to be watched, written before the engine sees them so that the
+ * service can tell from which block each is covered. Both run on the context's `SqlClient`, inside
+ * the caller's transaction if there is one; the store's tables must exist (`PgStateStore.migrate`).
+ *
+ * @since 0.3.0
+ */
+import { Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { failure as failed, type StateStoreError } from "./StateStore.js"
+import { scopeOf, type WatchedWallet } from "./WatchedWallet.js"
+
+
+/**
+ * The lowest checkpoint of `namespace` in `scope` (an EVM chain id, or `aptos:<network>`): every
+ * wallet there has all its events up to that block (Aptos: ledger version) committed. `None` when
+ * no wallet of the scope has a checkpoint.
+ *
+ * @example
+ * ```ts
+ * import { PgCheckpoints } from "@chainquery/watch"
+ *
+ * const coveredTo = PgCheckpoints.frontier("scan:0x1:0", "0x1") // Effect<Option<bigint>, StateStoreError, SqlClient>
+ * ```
+ * @since 0.3.0
+ */
+export const frontier = (namespace: string, scope: string): Effect.Effect<Option.Option<bigint>, StateStoreError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [row] = yield* sql<{ lowest: string | null }>`SELECT min(position)::text AS lowest FROM watch_checkpoints
+      WHERE namespace = ${namespace} AND scope = ${scope}`
+    return row?.lowest === null || row?.lowest === undefined ? Option.none() : Option.some(BigInt(row.lowest))
+  }).pipe(Effect.mapError(failed("read")))
+
+/**
+ * Gives each of `wallets` that has no checkpoint in `namespace` its first one, at `position`
+ * (reporting what comes after it), and answers every wallet's checkpoint, in order: the one it
+ * had, or `position`. The engine of the namespace, once it watches them, reads them from there.
+ *
+ * @example
+ * ```ts
+ * import type { WatchedWallet } from "@chainquery/watch"
+ * import { PgCheckpoints } from "@chainquery/watch"
+ *
+ * declare const added: ReadonlyArray<WatchedWallet.WatchedWallet>
+ * const placed = PgCheckpoints.place("scan:0x1:0", added, 21_000_000n) // Effect<ReadonlyArray<bigint>, …>
+ * ```
+ * @since 0.3.0
+ */
+export const place = (
+  namespace: string,
+  wallets: ReadonlyArray<WatchedWallet>,
+  position: bigint
+): Effect.Effect<ReadonlyArray<bigint>, StateStoreError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    if (wallets.length === 0) return []
+    const sql = yield* SqlClient.SqlClient
+    const rows = JSON.stringify(wallets.map((wallet) => ({ scope: scopeOf(wallet), wallet: wallet.address })))
+    // The wallets that have one are read first and left alone: an insert that met one would wait
+    // for the engine's commit moving it.
+    const known = yield* sql<{ scope: string; wallet: string; position: string }>`SELECT c.scope, c.wallet, c.position::text
+      FROM watch_checkpoints c JOIN jsonb_to_recordset(${rows}::jsonb) AS x(scope text, wallet text) ON c.scope = x.scope AND c.wallet = x.wallet
+      WHERE c.namespace = ${namespace}`
+    const had = new Map(known.map((row) => [`${row.scope} ${row.wallet}`, BigInt(row.position)]))
+    const fresh = wallets.filter((wallet) => !had.has(`${scopeOf(wallet)} ${wallet.address}`))
+    if (fresh.length > 0) {
+      const at = position.toString()
+      yield* sql`INSERT INTO watch_checkpoints (namespace, scope, wallet, position, hash, since)
+        SELECT ${namespace}, scope, wallet, ${at}::bigint, NULL, ${at}::bigint
+        FROM jsonb_to_recordset(${JSON.stringify(fresh.map((wallet) => ({ scope: scopeOf(wallet), wallet: wallet.address })))}::jsonb)
+          AS x(scope text, wallet text)
+        ON CONFLICT (namespace, scope, wallet) DO NOTHING`
+    }
+    return wallets.map((wallet) => had.get(`${scopeOf(wallet)} ${wallet.address}`) ?? position)
+  }).pipe(Effect.mapError(failed("commit")))
