@@ -8,7 +8,8 @@
  * - `Output`: NDJSON and aligned, optionally coloured, lines;
  * - `EventWriter`: events written to stdout, waiting until it took them;
  * - the service (`chainquery-watcher serve`): `ManagementApi` (its HTTP API) with `ApiHandlers`
- *   and `ApiMiddleware`, `ServiceHttp` (its server), `StreamStore`, `DeliveryStore` and `Outbox`, `DeliveryWorker` (one stream's webhooks)
+ *   and `ApiMiddleware`, `ServiceHttp` (its server), `StreamStore`, `DeliveryStore` and `Outbox`, `DeliveryWorker` (one stream's webhooks),
+ *   `Coverage` (the blocks each batch accounts for), `Heartbeats` (batches of quiet streams)
  *   (its PostgreSQL tables, created by `ServiceMigrations`), `Scopes` (chains and Aptos networks),
  *   `ServiceConfig`, `Readiness`, `AddressPolicy` (webhook URLs refused), `WebhookSignature`
  *   (Standard Webhooks signing) and `WebhookSender` (one POST).
@@ -24,9 +25,11 @@ export * as Serve from "./Serve.js"
 export * as AddressPolicy from "./service/AddressPolicy.js"
 export * as ApiHandlers from "./service/ApiHandlers.js"
 export * as ApiMiddleware from "./service/ApiMiddleware.js"
+export * as Coverage from "./service/Coverage.js"
 export * as DeliveryStore from "./service/DeliveryStore.js"
 export * as DeliveryWorker from "./service/DeliveryWorker.js"
 export * as EmbeddedDatabase from "./service/EmbeddedDatabase.js"
+export * as Heartbeats from "./service/Heartbeats.js"
 export * as ManagementApi from "./service/ManagementApi.js"
 export * as Outbox from "./service/Outbox.js"
 export * as Scanner from "./service/Scanner.js"

@@ -36,7 +36,8 @@ export const defaultRetrySchedule: ReadonlyArray<Duration.Duration> = ["10 secon
  *   retrySchedule: ServiceConfig.defaultRetrySchedule,
  *   deliveryTimeout: Duration.seconds(10),
  *   minSuccessRate: 0.7,
- *   interval: Duration.seconds(15)
+ *   interval: Duration.seconds(15),
+ *   heartbeat: Duration.minutes(5)
  * })
  * ```
  * @since 0.2.0
