@@ -108,7 +108,7 @@ afterAll(() => {
 })
 
 describe("the packed tarballs", () => {
-  it("are one per publishable package, the watcher and the seven libraries", () => {
+  it("are one per publishable package, the watcher and the eight libraries", () => {
     expect(packed.map((p) => p.manifest.name)).toEqual([
       "@chainquery/evm-client",
       "@chainquery/ledger-client",
@@ -117,7 +117,8 @@ describe("the packed tarballs", () => {
       "@chainquery/simulator",
       "@chainquery/transport",
       "@chainquery/watch",
-      "@chainquery/watcher"
+      "@chainquery/watcher",
+      "@chainquery/webhook-receiver"
     ])
   })
 

@@ -11,7 +11,7 @@
  */
 import { afterAll, assert, describe, it } from "vitest"
 import { drive, seeded, sleep, withSimulator } from "../e2e/support/e2e.js"
-import { freshDatabase, Receiver, serveArgs, type Service, startService } from "./support/serveE2e.js"
+import { freshDatabase, Receiver, serveArgs, type Service, startService, until } from "./support/serveE2e.js"
 import { checkStreams, createStreams, delivered, scannedTo, ethHead } from "./support/streamsScenario.js"
 
 /** Many short retries: a batch must not fail for good by bad luck (0.35^13 per batch). */
@@ -55,8 +55,13 @@ describe("serve: delivery end to end", () => {
       await checkStreams(service, sim, receiver, streams, start, end)
       assert.isAbove(receiver.attempts.filter((a) => a.answer === 500).length, 5, "the receiver failed requests")
       assert.isAbove(receiver.attempts.filter((a) => a.answer === "stall").length, 0, "the receiver stalled requests")
-      // What the run looks like at /metrics (Prometheus text).
-      const metrics = await (await fetch(`${service.url}/metrics`)).text()
+      // What the run looks like at /metrics (Prometheus text), once the sweeper recorded the emptied
+      // outbox (its gauges are read every interval).
+      let metrics = ""
+      await until("the outbox gauges at 0", async () => {
+        metrics = await (await fetch(`${service.url}/metrics`)).text()
+        return /^chainquery_outbox_depth 0$/m.test(metrics) && /^chainquery_outbox_oldest_pending_seconds 0$/m.test(metrics)
+      }, 30_000)
       const value = (pattern: RegExp) => Number(pattern.exec(metrics)?.[1] ?? Number.NaN)
       // Over every series that matches (the API's reads of a chain's head carry no scan's attributes).
       const total = (pattern: RegExp) => [...metrics.matchAll(new RegExp(pattern.source, "gm"))].reduce((sum, match) => sum + Number(match[1]), 0)

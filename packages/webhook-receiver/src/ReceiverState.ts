@@ -1,0 +1,115 @@
+/**
+ * What a receiver stores between webhooks, and hands back with the next one: the stream it is
+ * bound to, the last sequence it processed (and that delivery's id), and per chain the range of
+ * blocks (or Aptos ledger versions) the batches processed so far cover. Plain JSON: block numbers
+ * are decimal strings. Store it in the same transaction as the effects of the batch that produced
+ * it, so that the two never disagree.
+ *
+ * @since 0.3.0
+ */
+import { Schema } from "effect"
+import { Decimal } from "./Decimal.js"
+
+/**
+ * The blocks of one chain covered so far: from `from` (the first block covered, where the chain
+ * was first seen) to `to` (the covered-to), inclusive. Right after a reorganisation that restated
+ * the whole range, `to` is `from - 1` (nothing covered yet).
+ *
+ * @example
+ * ```ts
+ * import type { ReceiverState } from "@chainquery/webhook-receiver"
+ *
+ * const covered: ReceiverState.Covered = { from: "118", to: "125" }
+ * ```
+ * @since 0.3.0
+ */
+export const Covered = Schema.Struct({ from: Decimal, to: Decimal }).check(
+  Schema.makeFilter((covered) => BigInt(covered.from) <= BigInt(covered.to) + 1n || `from ${covered.from} is after to ${covered.to} + 1`)
+)
+
+/**
+ * The type of {@link Covered}.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiverState } from "@chainquery/webhook-receiver"
+ *
+ * const empty: ReceiverState.Covered = { from: "118", to: "117" }
+ * ```
+ * @since 0.3.0
+ */
+export type Covered = typeof Covered.Type
+
+/**
+ * The receiver's state, as a Schema to decode what was stored (`Schema.decodeUnknownSync`) and
+ * to encode it (it is already plain JSON).
+ *
+ * - `streamId`: the stream this receiver is bound to; `null` until the first batch.
+ * - `sequence`: the last sequence processed; `0` before the first batch (the next expected is
+ *   `sequence + 1`).
+ * - `lastDeliveryId`: the `webhook-id` of that batch; `null` before the first.
+ * - `coverage`: per scope (`"0x1"`, `"aptos:mainnet"`: see `Batch.scopeOf`), the blocks covered.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { ReceiverState } from "@chainquery/webhook-receiver"
+ *
+ * declare const stored: string // what JSON.stringify(state) gave
+ * const state = Schema.decodeUnknownSync(ReceiverState.ReceiverState)(JSON.parse(stored))
+ * ```
+ * @since 0.3.0
+ */
+export const ReceiverState = Schema.Struct({
+  streamId: Schema.NullOr(Schema.NonEmptyString),
+  sequence: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  lastDeliveryId: Schema.NullOr(Schema.NonEmptyString),
+  coverage: Schema.Record(Schema.String, Covered)
+})
+
+/**
+ * The type of {@link ReceiverState}.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiverState } from "@chainquery/webhook-receiver"
+ *
+ * const state: ReceiverState.ReceiverState = {
+ *   streamId: "str_1",
+ *   sequence: 12,
+ *   lastDeliveryId: "msg_12",
+ *   coverage: { "0x1": { from: "100", to: "125" }, "aptos:mainnet": { from: "1001", to: "1500" } }
+ * }
+ * ```
+ * @since 0.3.0
+ */
+export type ReceiverState = typeof ReceiverState.Type
+
+/**
+ * The state of a receiver that has processed nothing yet: it expects sequence 1 and binds to the
+ * first stream it receives a batch of.
+ *
+ * @example
+ * ```ts
+ * import { ReceiverState } from "@chainquery/webhook-receiver"
+ *
+ * ReceiverState.initial // { streamId: null, sequence: 0, lastDeliveryId: null, coverage: {} }
+ * ```
+ * @since 0.3.0
+ */
+export const initial: ReceiverState = { streamId: null, sequence: 0, lastDeliveryId: null, coverage: {} }
+
+/**
+ * The state as a JSON string, both ways: decode what was stored, encode what to store.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { ReceiverState } from "@chainquery/webhook-receiver"
+ *
+ * const text = Schema.encodeSync(ReceiverState.Json)(ReceiverState.initial)
+ * const state = Schema.decodeUnknownSync(ReceiverState.Json)(text)
+ * ```
+ * @since 0.3.0
+ */
+export const Json = Schema.fromJsonString(ReceiverState)

@@ -1,0 +1,128 @@
+/**
+ * A batch's place in the stream, against the receiver's state: the same stream, the next
+ * sequence, and per chain a coverage that starts right after the covered-to (or restates the end
+ * of it through `replaces`). Pure: the outcome is the next state, or the first kind of problem
+ * found in this order: wrong stream, processed already, gaps (sequences and blocks together),
+ * overlaps. A gap or an overlap still carries the state to store if the batch is accepted anyway.
+ *
+ * Per chain, with `covered` the state's range (`from`..`to`) as each step leaves it:
+ * - `replaces r`: the chain must be covered, with `r.to` = `to` (after it: a gap of
+ *   `to + 1..r.to`; before it: `r.to + 1..to` overlap) and `r.from` >= `from` (else
+ *   `r.from..from - 1` overlap); then `to` = `r.from - 1`;
+ * - `coverage c`: a chain not covered yet starts at `c`; otherwise `c.from` must be `to + 1`
+ *   (after it: a gap of `to + 1..c.from - 1`; at or before it: `c.from..min(c.to, to)` overlap);
+ *   then `to` = max(`to`, `c.to`).
+ * A replay batch moves the sequence only.
+ */
+import { Result } from "effect"
+import type { Batch } from "../Batch.js"
+import { boundsOf } from "../Batch.js"
+import type { ReceiverState } from "../ReceiverState.js"
+import { AlreadyProcessed, type Blocks, Gap, Overlap, type Sequences, WrongStream } from "../ReceiveError.js"
+
+interface Span {
+  readonly from: bigint
+  readonly to: bigint
+}
+
+const min = (a: bigint, b: bigint): bigint => (a < b ? a : b)
+const max = (a: bigint, b: bigint): bigint => (a > b ? a : b)
+
+const blocks = (scope: string, from: bigint, to: bigint): Blocks => ({ scope, from: String(from), to: String(to) })
+
+const span = (from: number | string, to: number | string): string => (String(from) === String(to) ? String(from) : `${from}..${to}`)
+const listed = (all: ReadonlyArray<Blocks>): string => all.map((entry) => `${entry.scope} ${span(entry.from, entry.to)}`).join(", ")
+
+/** The coverage after the batch, and what was missing or covered twice on the way. */
+const walk = (state: ReceiverState, batch: Batch) => {
+  const coverage = new Map<string, Span>(Object.entries(state.coverage).map(([scope, covered]) => [scope, { from: BigInt(covered.from), to: BigInt(covered.to) }]))
+  const missing: Array<Blocks> = []
+  const overlaps: Array<Blocks> = []
+  if (!batch.replay) {
+    for (const range of batch.replaces) {
+      const { scope, ...bounds } = boundsOf(range)
+      const from = BigInt(bounds.from)
+      const to = BigInt(bounds.to)
+      const covered = coverage.get(scope)
+      if (covered === undefined) {
+        overlaps.push(blocks(scope, from, to))
+        continue
+      }
+      if (to > covered.to) missing.push(blocks(scope, covered.to + 1n, to))
+      else if (to < covered.to) overlaps.push(blocks(scope, to + 1n, covered.to))
+      if (from < covered.from) overlaps.push(blocks(scope, from, min(to, covered.from - 1n)))
+      coverage.set(scope, { from: min(covered.from, from), to: from - 1n })
+    }
+    for (const range of batch.coverage) {
+      const { scope, ...bounds } = boundsOf(range)
+      const from = BigInt(bounds.from)
+      const to = BigInt(bounds.to)
+      const covered = coverage.get(scope)
+      if (covered === undefined) {
+        coverage.set(scope, { from, to })
+        continue
+      }
+      if (from > covered.to + 1n) missing.push(blocks(scope, covered.to + 1n, from - 1n))
+      else if (from <= covered.to) overlaps.push(blocks(scope, from, min(to, covered.to)))
+      coverage.set(scope, { from: min(covered.from, from), to: max(covered.to, to) })
+    }
+  }
+  const next: ReceiverState = {
+    streamId: batch.streamId,
+    sequence: batch.sequence,
+    lastDeliveryId: batch.deliveryId,
+    coverage: Object.fromEntries([...coverage].map(([scope, covered]) => [scope, { from: String(covered.from), to: String(covered.to) }]))
+  }
+  return { next, missing, overlaps }
+}
+
+/** The state after `batch`, or why it is not the next batch of the stream. */
+export const advance = (
+  state: ReceiverState,
+  batch: Batch
+): Result.Result<ReceiverState, WrongStream | AlreadyProcessed | Gap | Overlap> => {
+  const delivery = `delivery ${batch.deliveryId} (sequence ${batch.sequence})`
+  if (state.streamId !== null && state.streamId !== batch.streamId) {
+    return Result.fail(
+      new WrongStream({
+        expectedStreamId: state.streamId,
+        streamId: batch.streamId,
+        deliveryId: batch.deliveryId,
+        message: `${delivery} belongs to stream ${batch.streamId}, not to ${state.streamId}, the stream this receiver is bound to`
+      })
+    )
+  }
+  if (batch.sequence <= state.sequence || batch.deliveryId === state.lastDeliveryId) {
+    return Result.fail(
+      new AlreadyProcessed({
+        deliveryId: batch.deliveryId,
+        sequence: batch.sequence,
+        lastSequence: state.sequence,
+        message: `${delivery} was processed already: the last one processed is sequence ${state.sequence} (${state.lastDeliveryId})`
+      })
+    )
+  }
+  const missingSequences: Sequences | null = batch.sequence > state.sequence + 1 ? { from: state.sequence + 1, to: batch.sequence - 1 } : null
+  const { missing, next, overlaps } = walk(state, batch)
+  const twice = overlaps.length > 0 ? `; blocks covered twice: ${listed(overlaps)}` : ""
+  if (missingSequences !== null || missing.length > 0) {
+    const parts = [
+      missingSequences === null ? undefined : `sequences never received: ${span(missingSequences.from, missingSequences.to)}`,
+      missing.length === 0 ? undefined : `blocks never covered: ${listed(missing)}`
+    ].filter((part) => part !== undefined)
+    return Result.fail(
+      new Gap({
+        missingSequences,
+        missingBlocks: missing,
+        overlaps,
+        batch,
+        state: next,
+        message: `${delivery} leaves a gap: ${parts.join("; ")}${twice}`
+      })
+    )
+  }
+  if (overlaps.length > 0) {
+    return Result.fail(new Overlap({ overlaps, batch, state: next, message: `${delivery} covers blocks already covered: ${listed(overlaps)}` }))
+  }
+  return Result.succeed(next)
+}

@@ -1,0 +1,106 @@
+/**
+ * The Standard Webhooks check (https://www.standardwebhooks.com): the key is the base64 after
+ * `whsec_`; a request carries `webhook-id`, `webhook-timestamp` (unix seconds) and
+ * `webhook-signature`, space-separated `v1,<base64 of HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`
+ * entries, one of which must match, compared in constant time. Pure and synchronous: every
+ * outcome is a `Result`. Nothing here puts the secret or a signature into a message.
+ */
+import { Predicate, Redacted, Result } from "effect"
+import { Base64 } from "effect/encoding"
+import { createHmac, timingSafeEqual } from "node:crypto"
+import type { Body, HeadersInput, Secret } from "../Receive.js"
+import { InvalidConfig, InvalidSignature, StaleTimestamp } from "../ReceiveError.js"
+
+const prefix = "whsec_"
+
+/** The HMAC key of a secret: the bytes of its base64 (after an optional `whsec_`). */
+export const keyOf = (secret: Secret): Result.Result<Uint8Array, InvalidConfig> => {
+  const text = (Redacted.isRedacted(secret) ? Redacted.value(secret) : secret).trim()
+  const bytes = Base64.decode(text.startsWith(prefix) ? text.slice(prefix.length) : text)
+  return Result.isFailure(bytes) || bytes.success.length === 0
+    ? Result.fail(new InvalidConfig({ setting: "secret", message: "the webhook secret is not of the form whsec_<base64> (of at least one byte)" }))
+    : Result.succeed(bytes.success)
+}
+
+const invalid = (reason: InvalidSignature["reason"], message: string) => Result.fail(new InvalidSignature({ reason, message }))
+
+/** Every value of a header, whatever the case of its name, however the headers are held. */
+const valuesOf = (headers: HeadersInput, name: string): ReadonlyArray<string> => {
+  if (Predicate.hasProperty(headers, "get") && Predicate.isFunction(headers.get)) {
+    const value = headers.get(name)
+    return typeof value === "string" && value.trim() !== "" ? [value.trim()] : []
+  }
+  const values: Array<string> = []
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() !== name || value === undefined) continue
+    if (typeof value === "string") values.push(value)
+    else values.push(...value)
+  }
+  return values.map((value) => value.trim()).filter((value) => value !== "")
+}
+
+/** The one value of a header that must appear once; `undefined` when absent. */
+const single = (headers: HeadersInput, name: string): Result.Result<string | undefined, InvalidSignature> => {
+  const values = [...new Set(valuesOf(headers, name))]
+  return values.length > 1 ? invalid("malformed-header", `the request has ${values.length} different ${name} headers`) : Result.succeed(values[0])
+}
+
+/** What a verified request says of itself. */
+export interface Verified {
+  /** The `webhook-id` header: the delivery id. */
+  readonly id: string
+  /** The `webhook-timestamp` header, unix seconds. */
+  readonly timestamp: number
+}
+
+/**
+ * Checks the headers, then the timestamp against `now` and `toleranceSeconds`, then the
+ * signatures of the body.
+ */
+export const verify = (
+  key: Uint8Array,
+  request: { readonly headers: HeadersInput; readonly body: Body; readonly now: number; readonly toleranceSeconds: number }
+): Result.Result<Verified, InvalidSignature | StaleTimestamp> =>
+  Result.gen(function*() {
+    const id = yield* single(request.headers, "webhook-id")
+    const timestamp = yield* single(request.headers, "webhook-timestamp")
+    const signatures = valuesOf(request.headers, "webhook-signature").join(" ")
+    const missing = [
+      id === undefined ? "webhook-id" : undefined,
+      timestamp === undefined ? "webhook-timestamp" : undefined,
+      signatures === "" ? "webhook-signature" : undefined
+    ].filter((name) => name !== undefined)
+    if (id === undefined || timestamp === undefined || missing.length > 0) {
+      return yield* invalid("missing-header", `the request has no ${missing.join(", ")} header`)
+    }
+    if (/\s/.test(id)) return yield* invalid("malformed-header", "the webhook-id header contains whitespace")
+    const entries = signatures.split(/\s+/).map((entry) => entry.replace(/,$/, ""))
+    if (!entries.some((entry) => entry.indexOf(",") > 0)) {
+      return yield* invalid("malformed-header", "the webhook-signature header has no <version>,<signature> entry")
+    }
+    if (!/^[0-9]{1,10}$/.test(timestamp)) {
+      const hint = /^[0-9]{11,}$/.test(timestamp) ? " (milliseconds?)" : ""
+      return yield* invalid("bad-timestamp", `the webhook-timestamp header is not a unix time in seconds${hint}`)
+    }
+    const seconds = Number(timestamp)
+    const age = request.now - seconds
+    if (Math.abs(age) > request.toleranceSeconds) {
+      const message = age > 0
+        ? `the request is ${age} s old, more than the ${request.toleranceSeconds} s tolerated`
+        : `the request's timestamp is ${-age} s in the future, more than the ${request.toleranceSeconds} s tolerated`
+      return yield* Result.fail(
+        new StaleTimestamp({ timestamp: seconds, now: request.now, ageSeconds: age, toleranceSeconds: request.toleranceSeconds, message })
+      )
+    }
+    const hmac = createHmac("sha256", key).update(`${id}.${timestamp}.`, "utf8")
+    const expected = (typeof request.body === "string" ? hmac.update(request.body, "utf8") : hmac.update(request.body)).digest()
+    for (const entry of entries) {
+      const comma = entry.indexOf(",")
+      if (entry.slice(0, comma) !== "v1") continue
+      const candidate = Base64.decode(entry.slice(comma + 1))
+      if (Result.isSuccess(candidate) && candidate.success.length === expected.length && timingSafeEqual(candidate.success, expected)) {
+        return { id, timestamp: seconds }
+      }
+    }
+    return yield* invalid("mismatch", "no v1 signature of the webhook-signature header matches the request")
+  })

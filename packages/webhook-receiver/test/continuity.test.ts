@@ -1,0 +1,228 @@
+/**
+ * A batch's place in the stream: another stream, a batch processed already, missing sequences,
+ * missing blocks, blocks covered twice, reorganisations through `replaces` (valid and not),
+ * replays, heartbeats, chains seen for the first time, and several chains in one batch. Every
+ * expectation names the exact sequences and blocks.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { Receive, type ReceiveError, ReceiverState } from "../src/index.js"
+import { aptos, batchRequest, type BatchFields, evm, now, secret, streamId } from "./support/signing.js"
+
+/** Receives the signed batch `fields` against `state`. */
+const receive = (state: ReceiverState.ReceiverState, fields: BatchFields) =>
+  Receive.receive({ ...batchRequest(fields), secret, state, now })
+
+/** The error of receiving `fields` against `state`, asserted to be of `tag`. */
+const failure = <Tag extends ReceiveError.ReceiveError["_tag"]>(state: ReceiverState.ReceiverState, fields: BatchFields, tag: Tag) =>
+  Effect.gen(function*() {
+    const error = yield* Effect.flip(receive(state, fields))
+    assert.strictEqual(error._tag, tag, error.message)
+    return error as Extract<ReceiveError.ReceiveError, { readonly _tag: Tag }>
+  })
+
+/** A state bound to the test stream after `sequence`, covering `coverage`. */
+const after = (sequence: number, coverage: Record<string, readonly [number | string, number | string]> = {}): ReceiverState.ReceiverState => ({
+  streamId,
+  sequence,
+  lastDeliveryId: `msg_${sequence}`,
+  coverage: Object.fromEntries(Object.entries(coverage).map(([scope, [from, to]]) => [scope, { from: String(from), to: String(to) }]))
+})
+
+describe("the stream", () => {
+  it.effect("the initial state binds to the first stream; a batch of another stream is a WrongStream naming both", () =>
+    Effect.gen(function*() {
+      const { state } = yield* receive(ReceiverState.initial, { sequence: 1 })
+      assert.strictEqual(state.streamId, streamId)
+      const error = yield* failure(state, { sequence: 2, streamId: "str_other" }, "WrongStream")
+      assert.deepStrictEqual([error.expectedStreamId, error.streamId, error.deliveryId], [streamId, "str_other", "msg_2"])
+      assert.include(error.message, streamId)
+      assert.include(error.message, "str_other")
+    }))
+
+  it.effect("a retry of the last batch, an older one, or the last delivery id again is AlreadyProcessed", () =>
+    Effect.gen(function*() {
+      const state = after(3, { "0x1": [100, 130] })
+      const retry = yield* failure(state, { sequence: 3, coverage: [evm("0x1", 121, 130)] }, "AlreadyProcessed")
+      assert.deepStrictEqual([retry.deliveryId, retry.sequence, retry.lastSequence], ["msg_3", 3, 3])
+      assert.include(retry.message, "msg_3")
+      const older = yield* failure(state, { sequence: 1 }, "AlreadyProcessed")
+      assert.deepStrictEqual([older.deliveryId, older.sequence, older.lastSequence], ["msg_1", 1, 3])
+      const sameId = yield* failure(state, { sequence: 4, deliveryId: "msg_3" }, "AlreadyProcessed")
+      assert.strictEqual(sameId.deliveryId, "msg_3")
+    }))
+
+  it.effect("the next batch moves the state: sequence, delivery id and covered-to", () =>
+    Effect.gen(function*() {
+      const { state } = yield* receive(after(3, { "0x1": [100, 125] }), { sequence: 4, coverage: [evm("0x1", 126, 130)] })
+      assert.deepStrictEqual(state, after(4, { "0x1": [100, 130] }))
+    }))
+
+  it.effect("a sequence gap names the missing sequences, carries the batch and the state to accept it with", () =>
+    Effect.gen(function*() {
+      const gap = yield* failure(after(2, { "0x1": [100, 125] }), { sequence: 5, coverage: [evm("0x1", 126, 130)] }, "Gap")
+      assert.deepStrictEqual(gap.missingSequences, { from: 3, to: 4 })
+      assert.deepStrictEqual(gap.missingBlocks, [])
+      assert.include(gap.message, "sequences never received: 3..4")
+      assert.strictEqual(gap.batch.deliveryId, "msg_5")
+      assert.deepStrictEqual(gap.state, after(5, { "0x1": [100, 130] }))
+      // Accepting it: the next batch follows on from the gap's state.
+      const { state } = yield* receive(gap.state, { sequence: 6, coverage: [evm("0x1", 131, 131)] })
+      assert.deepStrictEqual(state, after(6, { "0x1": [100, 131] }))
+    }))
+
+  it.effect("a coverage gap with the sequence in order names the missing blocks and no missing sequence", () =>
+    Effect.gen(function*() {
+      const gap = yield* failure(after(4, { "0x1": [100, 125] }), { sequence: 5, coverage: [evm("0x1", 131, 140)] }, "Gap")
+      assert.isNull(gap.missingSequences)
+      assert.deepStrictEqual(gap.missingBlocks, [{ scope: "0x1", from: "126", to: "130" }])
+      assert.include(gap.message, "blocks never covered: 0x1 126..130")
+      assert.deepStrictEqual(gap.state, after(5, { "0x1": [100, 140] }))
+      // One block missing is a gap too.
+      const one = yield* failure(after(4, { "0x1": [100, 125] }), { sequence: 5, coverage: [evm("0x1", 127, 140)] }, "Gap")
+      assert.deepStrictEqual(one.missingBlocks, [{ scope: "0x1", from: "126", to: "126" }])
+      assert.include(one.message, "blocks never covered: 0x1 126")
+    }))
+
+  it.effect("a batch dropped among several is reported exactly on the next one: its sequence and its blocks of each chain", () =>
+    Effect.gen(function*() {
+      const batches: ReadonlyArray<BatchFields> = [1, 2, 3, 4, 5].map((sequence) => ({
+        sequence,
+        coverage: [evm("0x1", 100 + (sequence - 1) * 10, 109 + (sequence - 1) * 10), aptos("mainnet", 1000 * sequence + 1, 1000 * sequence + 1000)]
+      }))
+      let state = ReceiverState.initial
+      for (const fields of batches.slice(0, 3)) state = (yield* receive(state, fields)).state
+      assert.deepStrictEqual(state, after(3, { "0x1": [100, 129], "aptos:mainnet": [1001, 4000] }))
+      // Batch 4 (0x1 130..139, aptos 4001..5000) never arrives.
+      const gap = yield* failure(state, batches[4]!, "Gap")
+      assert.deepStrictEqual(gap.missingSequences, { from: 4, to: 4 })
+      assert.deepStrictEqual(gap.missingBlocks, [
+        { scope: "0x1", from: "130", to: "139" },
+        { scope: "aptos:mainnet", from: "4001", to: "5000" }
+      ])
+      assert.deepStrictEqual(gap.overlaps, [])
+      assert.strictEqual(gap.message, "delivery msg_5 (sequence 5) leaves a gap: sequences never received: 4; blocks never covered: 0x1 130..139, aptos:mainnet 4001..5000")
+      assert.deepStrictEqual(gap.state, after(5, { "0x1": [100, 149], "aptos:mainnet": [1001, 6000] }))
+    }))
+
+  it.effect("a coverage range starting at or before the covered-to is an Overlap naming the chain and the blocks covered twice", () =>
+    Effect.gen(function*() {
+      const overlap = yield* failure(after(4, { "0x1": [100, 125] }), { sequence: 5, coverage: [evm("0x1", 120, 130)] }, "Overlap")
+      assert.deepStrictEqual(overlap.overlaps, [{ scope: "0x1", from: "120", to: "125" }])
+      assert.include(overlap.message, "0x1 120..125")
+      assert.strictEqual(overlap.batch.sequence, 5)
+      assert.deepStrictEqual(overlap.state, after(5, { "0x1": [100, 130] }))
+      // Starting at the covered-to is one block twice; a range entirely behind is all of it.
+      const one = yield* failure(after(4, { "0x1": [100, 125] }), { sequence: 5, coverage: [evm("0x1", 125, 130)] }, "Overlap")
+      assert.deepStrictEqual(one.overlaps, [{ scope: "0x1", from: "125", to: "125" }])
+      const behind = yield* failure(after(4, { "0x1": [100, 125] }), { sequence: 5, coverage: [evm("0x1", 110, 112)] }, "Overlap")
+      assert.deepStrictEqual(behind.overlaps, [{ scope: "0x1", from: "110", to: "112" }])
+      assert.deepStrictEqual(behind.state.coverage, { "0x1": { from: "100", to: "125" } })
+    }))
+
+  it.effect("a valid reorganisation: replaces ends at the covered-to and the coverage starts again at its fromBlock", () =>
+    Effect.gen(function*() {
+      const state = after(4, { "0x1": [100, 125] })
+      const { batch, state: next } = yield* receive(state, {
+        sequence: 5,
+        replaces: [evm("0x1", 118, 125)],
+        coverage: [evm("0x1", 118, 130)],
+        events: [{ id: "ev_r", kind: "nft.retracted" }, { id: "ev_5", kind: "nft.received" }]
+      })
+      assert.deepStrictEqual(batch.replaces, [evm("0x1", 118, 125)])
+      assert.deepStrictEqual(next, after(5, { "0x1": [100, 130] }))
+      // A reorganisation whose new blocks are not covered yet leaves the covered-to before it.
+      const shortened = yield* receive(state, { sequence: 5, replaces: [evm("0x1", 118, 125)] })
+      assert.deepStrictEqual(shortened.state.coverage, { "0x1": { from: "100", to: "117" } })
+      const then = yield* receive(shortened.state, { sequence: 6, coverage: [evm("0x1", 118, 126)] })
+      assert.deepStrictEqual(then.state.coverage, { "0x1": { from: "100", to: "126" } })
+      // Even of everything covered: the chain is then empty (to = from - 1) until covered again.
+      const all = yield* receive(state, { sequence: 5, replaces: [evm("0x1", 100, 125)] })
+      assert.deepStrictEqual(all.state.coverage, { "0x1": { from: "100", to: "99" } })
+      assert.deepStrictEqual((yield* receive(all.state, { sequence: 6, coverage: [evm("0x1", 100, 101)] })).state.coverage, {
+        "0x1": { from: "100", to: "101" }
+      })
+    }))
+
+  it.effect("a bad replaces: ending before the covered-to, after it, of a chain never covered, or before the first covered block", () =>
+    Effect.gen(function*() {
+      const state = after(4, { "0x1": [100, 125] })
+      const short = yield* failure(state, { sequence: 5, replaces: [evm("0x1", 118, 120)], coverage: [evm("0x1", 118, 130)] }, "Overlap")
+      assert.deepStrictEqual(short.overlaps, [{ scope: "0x1", from: "121", to: "125" }])
+      const long = yield* failure(state, { sequence: 5, replaces: [evm("0x1", 118, 127)], coverage: [evm("0x1", 118, 130)] }, "Gap")
+      assert.isNull(long.missingSequences)
+      assert.deepStrictEqual(long.missingBlocks, [{ scope: "0x1", from: "126", to: "127" }])
+      assert.deepStrictEqual(long.state.coverage, { "0x1": { from: "100", to: "130" } })
+      const unknown = yield* failure(state, { sequence: 5, replaces: [evm("0x89", 5, 9)], coverage: [evm("0x89", 5, 12)] }, "Overlap")
+      assert.deepStrictEqual(unknown.overlaps, [{ scope: "0x89", from: "5", to: "9" }])
+      const early = yield* failure(state, { sequence: 5, replaces: [evm("0x1", 90, 125)], coverage: [evm("0x1", 90, 130)] }, "Overlap")
+      assert.deepStrictEqual(early.overlaps, [{ scope: "0x1", from: "90", to: "99" }])
+    }))
+
+  it.effect("a replay batch moves the sequence, not the coverage", () =>
+    Effect.gen(function*() {
+      const state = after(4, { "0x1": [100, 125] })
+      const { batch, state: next } = yield* receive(state, { sequence: 5, replay: true, events: [{ id: "ev_old", kind: "nft.received" }] })
+      assert.isTrue(batch.replay)
+      assert.deepStrictEqual(next, after(5, { "0x1": [100, 125] }))
+      // A coverage sent with a replay by mistake changes nothing either.
+      const stray = yield* receive(state, { sequence: 5, replay: true, coverage: [evm("0x1", 10, 20)] })
+      assert.deepStrictEqual(stray.state.coverage, state.coverage)
+      // And a replay after a missing batch is still a gap of sequences.
+      const gap = yield* failure(state, { sequence: 7, replay: true }, "Gap")
+      assert.deepStrictEqual(gap.missingSequences, { from: 5, to: 6 })
+    }))
+
+  it.effect("a heartbeat is a batch with no events; it may carry coverage", () =>
+    Effect.gen(function*() {
+      const state = after(4, { "0x1": [100, 125] })
+      const quiet = yield* receive(state, { sequence: 5, heartbeat: true, events: [] })
+      assert.isTrue(quiet.batch.heartbeat)
+      assert.deepStrictEqual(quiet.batch.events, [])
+      assert.deepStrictEqual(quiet.state, after(5, { "0x1": [100, 125] }))
+      const moving = yield* receive(state, { sequence: 5, heartbeat: true, events: [], coverage: [evm("0x1", 126, 200)] })
+      assert.deepStrictEqual(moving.state, after(5, { "0x1": [100, 200] }))
+    }))
+
+  it.effect("a chain seen for the first time starts at its fromBlock, beside the chains already covered", () =>
+    Effect.gen(function*() {
+      const { state } = yield* receive(after(4, { "0x1": [100, 125] }), { sequence: 5, coverage: [evm("0xa86a", 5000, 5010)] })
+      assert.deepStrictEqual(state, after(5, { "0x1": [100, 125], "0xa86a": [5000, 5010] }))
+      // The chain id is matched whatever its case.
+      const next = yield* receive(state, { sequence: 6, coverage: [evm("0xA86A", 5011, 5012)] })
+      assert.deepStrictEqual(next.state.coverage, { "0x1": { from: "100", to: "125" }, "0xa86a": { from: "5000", to: "5012" } })
+    }))
+
+  it.effect("two chains in one batch, an EVM chain and an Aptos network, each followed on its own", () =>
+    Effect.gen(function*() {
+      const state = after(1, { "0x1": [118, 125], "aptos:mainnet": [1001, 1500] })
+      const { state: next } = yield* receive(state, { sequence: 2, coverage: [evm("0x1", 126, 130), aptos("mainnet", 1501, 1600)] })
+      assert.deepStrictEqual(next, after(2, { "0x1": [118, 130], "aptos:mainnet": [1001, 1600] }))
+      // One chain right, the other with a hole: the gap names only that one.
+      const gap = yield* failure(state, { sequence: 2, coverage: [evm("0x1", 126, 130), aptos("mainnet", 1601, 1700)] }, "Gap")
+      assert.deepStrictEqual(gap.missingBlocks, [{ scope: "aptos:mainnet", from: "1501", to: "1600" }])
+    }))
+
+  it.effect("a gap takes precedence over an overlap, and the one error names every chain concerned", () =>
+    Effect.gen(function*() {
+      const state = after(2, { "0x1": [100, 125], "0x89": [10, 20], "aptos:testnet": [5, 9] })
+      const gap = yield* failure(state, {
+        sequence: 4,
+        coverage: [evm("0x1", 120, 130), evm("0x89", 25, 30), aptos("testnet", 12, 15)]
+      }, "Gap")
+      assert.deepStrictEqual(gap.missingSequences, { from: 3, to: 3 })
+      assert.deepStrictEqual(gap.missingBlocks, [
+        { scope: "0x89", from: "21", to: "24" },
+        { scope: "aptos:testnet", from: "10", to: "11" }
+      ])
+      assert.deepStrictEqual(gap.overlaps, [{ scope: "0x1", from: "120", to: "125" }])
+      assert.include(gap.message, "blocks covered twice: 0x1 120..125")
+    }))
+
+  it.effect("block numbers beyond 2^53 are exact", () =>
+    Effect.gen(function*() {
+      const state = after(1, { "0x1": ["9007199254740990", "9007199254740992"] })
+      const gap = yield* failure(state, { sequence: 2, coverage: [evm("0x1", "9007199254740995", "9007199254740999")] }, "Gap")
+      assert.deepStrictEqual(gap.missingBlocks, [{ scope: "0x1", from: "9007199254740993", to: "9007199254740994" }])
+    }))
+})
