@@ -169,15 +169,20 @@ describe("Coverage: heartbeats and progress", () => {
       const reorged = received(108n)
       yield* enqueue([reorged])
       yield* scanned(112n)
-      yield* enqueue([WatchEvent.retract(reorged)])
+      // The retraction and 600 new events: the first delivery replaces, the second covers.
+      yield* enqueue([WatchEvent.retract(reorged), ...Array.from({ length: 600 }, (_, index) => received(108n + BigInt(index % 5), 10 + index))])
       const store = yield* DeliveryStore
-      for (const _ of [1, 2]) {
+      const deliverNext = Effect.gen(function*() {
         const next = Option.getOrThrow(yield* store.next(stream))
         yield* store.record(next.delivery, { result: "delivered", status: 200, error: null }, [])
-      }
-      const [, second] = yield* deliveriesOf(stream)
-      assert.deepStrictEqual([second!.replaces, second!.coverage], [[range(108n, 110n)], [range(108n, 112n)]])
-      assert.deepStrictEqual((yield* store.stats(stream)).coverage, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 112n }])
+        return (yield* store.stats(stream)).coverage
+      })
+      assert.deepStrictEqual(yield* deliverNext, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 110n }])
+      assert.deepStrictEqual(yield* deliverNext, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 107n }], "replaced from 108: covered to 107")
+      assert.deepStrictEqual(yield* deliverNext, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 112n }])
+      const [, second, third] = yield* deliveriesOf(stream)
+      assert.deepStrictEqual([second!.replaces, second!.coverage, third!.replaces, third!.coverage], [[range(108n, 110n)], [], [], [range(108n, 112n)]])
+      assert.strictEqual((yield* store.stats(stream)).lastDeliveredSequence, 3)
     })))
 })
 
