@@ -8,29 +8,38 @@
  * @since 0.3.0
  */
 import { Effect, Option } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import { failure as failed, type StateStoreError } from "./StateStore.js"
 import { scopeOf, type WatchedWallet } from "./WatchedWallet.js"
 
 
 /**
  * The lowest checkpoint of `namespace` in `scope` (an EVM chain id, or `aptos:<network>`): every
- * wallet there has all its events up to that block (Aptos: ledger version) committed. `None` when
- * no wallet of the scope has a checkpoint.
+ * wallet there has all its events up to that block (Aptos: ledger version) committed. `among`, a
+ * query of addresses, limits it to those wallets (a wallet the engine stopped watching keeps its
+ * checkpoint where it was until it is forgotten). `None` when no such wallet has a checkpoint.
  *
  * @example
  * ```ts
+ * import { Effect } from "effect"
+ * import { SqlClient, type Statement } from "effect/sql"
  * import { PgCheckpoints } from "@chainquery/watch"
  *
- * const coveredTo = PgCheckpoints.frontier("scan:0x1:0", "0x1") // Effect<Option<bigint>, StateStoreError, SqlClient>
+ * const coveredTo = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+ *   PgCheckpoints.frontier("scan:0x1:0", "0x1", sql`SELECT address FROM my_wallets`)
+ * ) // Effect<Option<bigint>, StateStoreError, SqlClient>
  * ```
  * @since 0.3.0
  */
-export const frontier = (namespace: string, scope: string): Effect.Effect<Option.Option<bigint>, StateStoreError, SqlClient.SqlClient> =>
+export const frontier = (
+  namespace: string,
+  scope: string,
+  among?: Statement.Fragment
+): Effect.Effect<Option.Option<bigint>, StateStoreError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const [row] = yield* sql<{ lowest: string | null }>`SELECT min(position)::text AS lowest FROM watch_checkpoints
-      WHERE namespace = ${namespace} AND scope = ${scope}`
+      WHERE namespace = ${namespace} AND scope = ${scope} AND ${among === undefined ? sql.literal("true") : sql`wallet IN (${among})`}`
     return row?.lowest === null || row?.lowest === undefined ? Option.none() : Option.some(BigInt(row.lowest))
   }).pipe(Effect.mapError(failed("read")))
 
@@ -64,7 +73,10 @@ export const place = (
       FROM watch_checkpoints c JOIN jsonb_to_recordset(${rows}::jsonb) AS x(scope text, wallet text) ON c.scope = x.scope AND c.wallet = x.wallet
       WHERE c.namespace = ${namespace}`
     const had = new Map(known.map((row) => [`${row.scope} ${row.wallet}`, BigInt(row.position)]))
-    const fresh = wallets.filter((wallet) => !had.has(`${scopeOf(wallet)} ${wallet.address}`))
+    // In key order: two placements of overlapping wallets take their row locks in the same order.
+    const fresh = [...new Map(
+      wallets.filter((wallet) => !had.has(`${scopeOf(wallet)} ${wallet.address}`)).map((wallet) => [`${scopeOf(wallet)} ${wallet.address}`, wallet])
+    )].toSorted(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, wallet]) => wallet)
     if (fresh.length > 0) {
       const at = position.toString()
       yield* sql`INSERT INTO watch_checkpoints (namespace, scope, wallet, position, hash, since)

@@ -117,6 +117,10 @@ const walletsOf = (specs: ReadonlyArray<string>, stream: Stream) =>
     return wallets
   })
 
+/** A database failure worth trying again (a deadlock, a serialization failure), even as the engine's store wrapped it. */
+const retryable = (error: unknown): boolean =>
+  (SqlError.isSqlError(error) && error.isRetryable) || (error instanceof StateStore.StateStoreError && retryable(error.cause))
+
 /** A page size: 100 unless given. */
 const limitOf = (limit: number | undefined): number => limit ?? 100
 
@@ -143,25 +147,44 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
     const random = yield* SecureRandom.SecureRandom
     const sql = yield* SqlClient.SqlClient
     const context = yield* Effect.context<EvmClient.EvmClient>()
+    /** Where the engine would start `wallets` of `scope`: read from the chain, so a failure is a 503. */
+    const startOf = (stream: Stream, scope: Scopes.Scope, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) =>
+      Baseline.start(wallets, { confirmations: stream.confirmations }).pipe(
+        Effect.map((starts) => starts.get(scope) ?? 0n),
+        Effect.mapError((error) =>
+          new Unavailable({ error: "unavailable", message: `cannot read the head of ${Scopes.nameOf(scope)}: ${error.message}; nothing was stored, try again` })
+        ),
+        Effect.provide(context)
+      )
     /**
      * Stores wallets with the block each is covered from (see `Coverage.admit`), in one
-     * transaction under the stream's lock; one that meets a scan's commit in a deadlock is made again.
+     * transaction under the locks of their scans and the stream's; one that meets a scan's commit
+     * in a deadlock is made again. The chains' heads it may need are read first, outside.
      */
     const admit = (stream: Stream, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) =>
-      sql.withTransaction(Effect.gen(function*() {
-        if (!(yield* streams.lock(stream.id))) return yield* notFound(stream.id)
-        const coveredFrom = yield* Coverage.admit(stream.id, stream.confirmations, wallets, (scope, scoped) =>
-          Baseline.start(scoped, { confirmations: stream.confirmations }).pipe(
-            Effect.map((starts) => starts.get(scope) ?? 0n),
-            Effect.mapError((error) =>
-              new Unavailable({ error: "unavailable", message: `cannot read the head of ${Scopes.nameOf(scope)}: ${error.message}; nothing was stored, try again` })
-            )
-          ))
-        return yield* streams.addWallets(stream.id, wallets, coveredFrom)
-      })).pipe(
-        Effect.retry({ while: (error) => SqlError.isSqlError(error) && error.isRetryable, times: 3 }),
-        Effect.catchIf((error) => SqlError.isSqlError(error) || error instanceof StateStore.StateStoreError, Effect.die),
-        Effect.provide(context)
+      Effect.gen(function*() {
+        const byScope = new Map<Scopes.Scope, Array<WatchedWallet.WatchedWallet>>()
+        for (const wallet of wallets) {
+          const scope = Scopes.scopeOfWallet(wallet)
+          ;(byScope.get(scope) ?? byScope.set(scope, []).get(scope)!).push(wallet)
+        }
+        const starts = new Map<Scopes.Scope, bigint>()
+        for (const [scope, scoped] of byScope) {
+          const aptos = scope.startsWith("aptos:")
+          if (aptos || Option.isNone(yield* Coverage.frontier(scope, stream.confirmations))) starts.set(scope, yield* startOf(stream, scope, scoped))
+        }
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          yield* Coverage.lockScans(byScope.keys(), stream.confirmations)
+          if (!(yield* streams.lock(stream.id))) return yield* notFound(stream.id)
+          const coveredFrom = yield* Coverage.admit(stream.id, stream.confirmations, wallets, (scope, scoped) => {
+            const start = starts.get(scope)
+            return start === undefined ? startOf(stream, scope, scoped) : Effect.succeed(start)
+          })
+          return yield* streams.addWallets(stream.id, wallets, coveredFrom)
+        }))
+      }).pipe(
+        Effect.retry({ while: retryable, times: 3 }),
+        Effect.catchIf((error) => SqlError.isSqlError(error) || error instanceof StateStore.StateStoreError, Effect.die)
       )
     const existing = (id: string) => Effect.flatMap(Effect.orDie(streams.get(id)), Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed }))
     const checkedUrl = (url: string) =>

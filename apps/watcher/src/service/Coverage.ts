@@ -18,7 +18,7 @@
  *
  * @since 0.3.0
  */
-import { PgCheckpoints, type StateStore, type WatchedWallet } from "@chainquery/watch"
+import { PgCheckpoints, PgStateStore, type StateStore, type WatchedWallet } from "@chainquery/watch"
 import { Effect, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Scope } from "./Scopes.js"
@@ -106,30 +106,108 @@ const claimOf = (
   return frontier > row.batchedTo ? { coverage: { scope, from: row.batchedTo + 1n, to }, batchedTo: to } : { batchedTo: row.batchedTo }
 }
 
+/** The key of the advisory lock of a scan's namespace (with the namespace's hash). */
+const scanLockKey = 0x5ca0
+
 /**
- * The claims of a batch of each of `streams` on `scope` (whose scan is at `confirmations`), each
- * given the lowest block of its events in the batch (if any), and their covered-to moved on. Run it
- * in the batch's transaction, the streams' rows locked. A stream not covered on the scope (no
- * wallet admitted there) claims nothing.
+ * Takes the transaction-scoped lock of the scans of `scopes` at `confirmations`, in a fixed order.
+ * A scan's commit takes it before it matches its events to the streams; adding wallets and
+ * forgetting them take it before they read or write where the scan's wallets stand: so a wallet
+ * joins a stream either before a commit (and gets its events) or after it (from where it left it).
  *
  * @example
  * ```ts
  * import { Coverage } from "@chainquery/watcher"
  *
- * const claims = Coverage.claim("0x1", 0, [{ id: "str_0mwxp89sc8710d9595292", lowest: 118n }])
+ * const locked = Coverage.lockScans(["0x1", "0x89"], 0) // Effect<void, SqlError, SqlClient>
+ * ```
+ * @since 0.3.0
+ */
+export const lockScans = (scopes: Iterable<Scope>, confirmations: number): Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    for (const namespace of [...new Set(Array.from(scopes, (scope) => namespaceOf(scope, confirmations)))].toSorted()) {
+      yield* sql`SELECT pg_advisory_xact_lock(${scanLockKey}, hashtext(${namespace}))`
+    }
+  })
+
+/** The addresses some stream with `confirmations` holds on `scope` (what its scan watches). */
+const held = (sql: SqlClient.SqlClient, scope: Scope, confirmations: number) =>
+  sql`SELECT w.address FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
+    WHERE w.scope = ${scope} AND s.confirmations = ${confirmations} AND (s.scopes IS NULL OR ${scope} = ANY (s.scopes))`
+
+/**
+ * The lowest checkpoint of the wallets that streams with `confirmations` hold on `scope`: every
+ * event of theirs up to it is committed. A wallet no stream holds any more is left out (its
+ * checkpoint stays where the scan left it until it is forgotten). `None`: no such wallet has one.
+ *
+ * @example
+ * ```ts
+ * import { Coverage } from "@chainquery/watcher"
+ *
+ * const lowest = Coverage.frontier("0x1", 0) // Effect<Option<bigint>, …, SqlClient>
+ * ```
+ * @since 0.3.0
+ */
+export const frontier = (
+  scope: Scope,
+  confirmations: number
+): Effect.Effect<Option.Option<bigint>, StateStore.StateStoreError, SqlClient.SqlClient> =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => PgCheckpoints.frontier(namespaceOf(scope, confirmations), scope, held(sql, scope, confirmations)))
+
+/**
+ * Of `wallets`, those that no stream with `confirmations` holds on their scope now, forgotten by
+ * the scan (under its lock, so that one added again meanwhile keeps its checkpoint).
+ *
+ * @example
+ * ```ts
+ * import type { WatchedWallet } from "@chainquery/watch"
+ * import { Coverage } from "@chainquery/watcher"
+ *
+ * declare const removed: ReadonlyArray<WatchedWallet.WatchedWallet>
+ * const forgotten = Coverage.forgetUnheld("0x1", 0, removed)
+ * ```
+ * @since 0.3.0
+ */
+export const forgetUnheld = (
+  scope: Scope,
+  confirmations: number,
+  wallets: ReadonlyArray<WatchedWallet.WatchedWallet>
+): Effect.Effect<void, SqlError.SqlError | StateStore.StateStoreError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    if (wallets.length === 0) return
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.withTransaction(Effect.gen(function*() {
+      yield* lockScans([scope], confirmations)
+      const still = new Set((yield* sql<{ address: string }>`SELECT DISTINCT address FROM (${held(sql, scope, confirmations)}) AS h
+        WHERE address IN (SELECT jsonb_array_elements_text(${JSON.stringify(wallets.map((wallet) => wallet.address))}::jsonb))`).map((row) => row.address))
+      yield* PgStateStore.forget(namespaceOf(scope, confirmations), wallets.filter((wallet) => !still.has(wallet.address)))
+    }))
+  })
+
+/**
+ * The claims of a batch of each of `streams` on `scope`, each given the lowest block of its events
+ * in the batch (if any), up to `upTo` (the scan's lowest checkpoint, see {@link frontier}), and their covered-to
+ * moved on. Run it in the batch's transaction, the streams' rows locked. A stream not covered on
+ * the scope (no wallet admitted there) claims nothing.
+ *
+ * @example
+ * ```ts
+ * import { Option } from "effect"
+ * import { Coverage } from "@chainquery/watcher"
+ *
+ * const claims = Coverage.claim("0x1", [{ id: "str_0mwxp89sc8710d9595292", lowest: 118n }], Option.some(130n))
  * ```
  * @since 0.3.0
  */
 export const claim = (
   scope: Scope,
-  confirmations: number,
-  streams: ReadonlyArray<{ readonly id: string; readonly lowest: bigint | undefined }>
-): Effect.Effect<ReadonlyMap<string, Claim>, SqlError.SqlError | StateStore.StateStoreError, SqlClient.SqlClient> =>
+  streams: ReadonlyArray<{ readonly id: string; readonly lowest: bigint | undefined }>,
+  upTo: Option.Option<bigint>
+): Effect.Effect<ReadonlyMap<string, Claim>, SqlError.SqlError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const claims = new Map<string, Claim>()
-    if (streams.length === 0) return claims
-    const frontier = yield* PgCheckpoints.frontier(namespaceOf(scope, confirmations), scope)
-    if (Option.isNone(frontier)) return claims
+    if (streams.length === 0 || Option.isNone(upTo)) return claims
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql<{ stream_id: string; covered_from: string; batched_to: string }>`SELECT stream_id, covered_from::text, batched_to::text
       FROM stream_coverage WHERE scope = ${scope} AND stream_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(streams.map((s) => s.id))}::jsonb))`
@@ -137,7 +215,7 @@ export const claim = (
     const moved: Array<{ stream_id: string; batched_to: string }> = []
     for (const row of rows) {
       const before = BigInt(row.batched_to)
-      const { batchedTo, ...made } = claimOf(scope, { coveredFrom: BigInt(row.covered_from), batchedTo: before }, frontier.value, lowestOf.get(row.stream_id))
+      const { batchedTo, ...made } = claimOf(scope, { coveredFrom: BigInt(row.covered_from), batchedTo: before }, upTo.value, lowestOf.get(row.stream_id))
       if (made.coverage !== undefined || made.replaces !== undefined) claims.set(row.stream_id, made)
       if (batchedTo !== before) moved.push({ stream_id: row.stream_id, batched_to: String(batchedTo) })
     }
@@ -187,10 +265,11 @@ export const announce = (
 
 /**
  * Admits `wallets` to a stream (of `confirmations`) on their scans: each gets its checkpoint in
- * its scan (the one it has, or the scan's lowest; on a scope no scan reads yet, `start` of the
- * scope's wallets), is covered from the block after it, and the stream's coverage of a new scope
- * starts there. Answers each wallet's first covered block, in order. Run it in the transaction
- * that stores the wallets, the stream's row locked.
+ * its scan (the one it has; else the scan's lowest; on a scope no scan reads yet, `start` of the
+ * scope's wallets; on Aptos, whose checkpoints move only with transfers, the later of the two), is
+ * covered from the block after it, and the stream's coverage of a new scope starts there. Answers
+ * each wallet's first covered block, in order. Run it in the transaction that stores the wallets,
+ * after {@link lockScans} of their scopes and the stream's row locked.
  *
  * @example
  * ```ts
@@ -222,8 +301,10 @@ export const admit = <E, R>(
     for (const [scope, indexes] of byScope) {
       const scoped = indexes.map((index) => wallets[index]!)
       const namespace = namespaceOf(scope, confirmations)
-      const lowest = yield* PgCheckpoints.frontier(namespace, scope)
-      const position = Option.isSome(lowest) ? lowest.value : yield* start(scope, scoped)
+      const lowest = yield* frontier(scope, confirmations)
+      const aptos = scope.startsWith("aptos:")
+      const started = Option.isNone(lowest) || aptos ? yield* start(scope, scoped) : undefined
+      const position = Option.isNone(lowest) ? started! : started !== undefined && started > lowest.value ? started : lowest.value
       const placed = yield* PgCheckpoints.place(namespace, scoped, position)
       let first = placed[0]! + 1n
       placed.forEach((at, i) => {

@@ -77,7 +77,11 @@ export interface Attempt {
 export interface Stats {
   /** The sequence of the last batch the receiver took (`null`: none yet). */
   readonly lastDeliveredSequence: number | null
-  /** Per scope, from which block the stream is covered and up to which one its receiver has it all (`null`: no batch yet). */
+  /**
+   * Per scope, from which block the stream is covered, and the last block of the last batch
+   * delivered (`null`: none yet): the receiver has every event up to it unless a batch failed for
+   * good (`failed`), whose events then need a replay.
+   */
   readonly coverage: Progress["coverage"]
   readonly attempts: number
   readonly successRate: number | null

@@ -13,7 +13,7 @@ import { DateTime, Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import * as Output from "../Output.js"
-import { announce, claim, type CoveredWallet, type Range } from "./Coverage.js"
+import { announce, claim, type CoveredWallet, frontier, lockScans, type Range } from "./Coverage.js"
 import type { Scope } from "./Scopes.js"
 
 /** The most events one webhook request carries. */
@@ -144,6 +144,8 @@ export const enqueue = (
   Effect.gen(function*() {
     if (scan.events.length === 0) return []
     const sql = yield* SqlClient.SqlClient
+    // Wallets being added wait for this commit, or it waits for them (see `Coverage.lockScans`).
+    yield* lockScans([scan.scope], scan.confirmations)
     const now = yield* DateTime.now
     const at = DateTime.formatIso(now)
     const rows = scan.events.map((event, ord) => ({
@@ -189,14 +191,14 @@ export const enqueue = (
       ORDER BY id FOR UPDATE`
     const claims = yield* claim(
       scan.scope,
-      scan.confirmations,
       Array.from(perStream, ([id, ords]) => ({
         id,
         lowest: ords.reduce<bigint | undefined>((low, ord) => {
           const block = blockOf(scan.events[ord]!)
           return low === undefined || block < low ? block : low
         }, undefined)
-      }))
+      })),
+      yield* frontier(scan.scope, scan.confirmations)
     )
     const announced = yield* announce([...perStream.keys()])
     const bases = yield* sql<{ id: string; first_position: string; first_sequence: string }>`

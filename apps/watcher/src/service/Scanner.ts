@@ -15,7 +15,7 @@ import type { EvmClient } from "@chainquery/evm-client"
 import { type Engine, PgStateStore, Watch, type WatchEvent, WatchSet } from "@chainquery/watch"
 import { Cause, Effect, FiberMap, Metric, Ref, Stream } from "effect"
 import type { SqlClient } from "effect/sql"
-import { namespaceOf } from "./Coverage.js"
+import { forgetUnheld, namespaceOf } from "./Coverage.js"
 import { enqueue } from "./Outbox.js"
 import type { Scope } from "./Scopes.js"
 import { DeliveryWake, ServiceConfig } from "./ServiceConfig.js"
@@ -71,7 +71,7 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
         yield* set.replace(wallets)
         // A wallet no stream of this scan holds any more is forgotten: added again, it starts at the head.
         const kept = new Set(wallets.map((wallet) => wallet.address))
-        yield* PgStateStore.forget(namespace, before.map((entry) => entry.wallet).filter((wallet) => !kept.has(wallet.address)))
+        yield* forgetUnheld(scope, confirmations, before.map((entry) => entry.wallet).filter((wallet) => !kept.has(wallet.address)))
         version = now
       }).pipe(
         Effect.catchCause((cause) => Effect.logWarning(`scanner ${scope}: cannot read the wallets (${Cause.pretty(cause)}); trying again`)),

@@ -94,7 +94,7 @@ export const wakeLayer: Layer.Layer<DeliveryWake, never, Sharding.Sharding> = La
 )
 
 /**
- * Every interval: makes the heartbeats due, wakes the active streams with a delivery due, and
+ * Every interval: wakes the active streams with a delivery due, makes the heartbeats due, and
  * records the outbox's backlog and the receivers' progress.
  */
 const sweeper = Singleton.make(
@@ -104,13 +104,16 @@ const sweeper = Singleton.make(
     const waker = yield* DeliveryWake
     const config = yield* ServiceConfig
     while (true) {
+      yield* store.due.pipe(
+        Effect.flatMap((ids) => Effect.forEach(ids, waker.wake, { discard: true })),
+        Effect.catchCause((cause) => Effect.logWarning(`delivery sweeper: ${Cause.pretty(cause)}`))
+      )
+      // After the due deliveries are woken: a round of heartbeats never delays a retry.
       yield* Heartbeats.makeDue(config.heartbeat).pipe(
         Effect.flatMap((ids) => Effect.forEach(ids, waker.wake, { discard: true })),
         Effect.catchCause((cause) => Effect.logWarning(`heartbeats: ${Cause.pretty(cause)}`))
       )
-      yield* store.due.pipe(
-        Effect.flatMap((ids) => Effect.forEach(ids, waker.wake, { discard: true })),
-        Effect.andThen(Effect.flatMap(store.backlog, recordBacklog)),
+      yield* Effect.flatMap(store.backlog, recordBacklog).pipe(
         Effect.andThen(Effect.flatMap(store.progress, recordProgress)),
         Effect.catchCause((cause) => Effect.logWarning(`delivery sweeper: ${Cause.pretty(cause)}`))
       )

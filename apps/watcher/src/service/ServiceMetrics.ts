@@ -54,7 +54,7 @@ const deliveredSequence = Metric.gauge("chainquery_stream_delivered_sequence", {
   description: "Per stream: the sequence of the last batch its receiver took (0: none yet)"
 })
 const coveredTo = Metric.gauge("chainquery_stream_covered_to", {
-  description: "Per stream and chain: the block (Aptos: ledger version) up to which its receiver has every event"
+  description: "Per stream and chain: the last block (Aptos: ledger version) of the last batch delivered"
 })
 
 /**

@@ -88,6 +88,27 @@ describe("Coverage: admission", () => {
     })))
 })
 
+describe("Coverage: the scan's lowest checkpoint", () => {
+  it.effect("counts only the wallets a stream holds; forgetting spares a wallet held again", () =>
+    withStores(Effect.gen(function*() {
+      const stream = yield* makeStream([])
+      yield* admit(stream, [evm(alice)])
+      yield* scanned(110n)
+      // A wallet no stream holds, whose checkpoint the scan left behind (a commit of a cycle that was reading it).
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`INSERT INTO watch_checkpoints (namespace, scope, wallet, position, hash, since) VALUES (${namespace}, '0x1', ${carol}, 50, NULL, 50)`
+      assert.deepStrictEqual(yield* Coverage.frontier("0x1", 0), Option.some(110n))
+      yield* enqueue([received(105n)])
+      assert.deepStrictEqual((yield* deliveriesOf(stream))[0]!.coverage, [range(101n, 110n)])
+      // Forgetting bob and carol while another stream holds carol again: carol keeps her checkpoint.
+      yield* admit(yield* makeStream([]), [evm(bob), evm(carol)])
+      yield* (yield* StreamStore).removeWallets(stream, [evm(alice)])
+      yield* Coverage.forgetUnheld("0x1", 0, [evm(alice), evm(carol)])
+      const left = yield* sql<{ wallet: string; position: string }>`SELECT wallet, position::text FROM watch_checkpoints WHERE namespace = ${namespace} ORDER BY wallet`
+      assert.deepStrictEqual(left.map((row) => [row.wallet, row.position]), [[bob, "110"], [carol, "50"]].toSorted())
+    })))
+})
+
 describe("Coverage: batches", () => {
   it.effect("contiguous ranges up to the scan's lowest checkpoint, new wallets listed once, a reorganisation replacing what was stated", () =>
     withStores(Effect.gen(function*() {

@@ -126,7 +126,7 @@ describe("serve: deliveries a receiver can prove complete", () => {
           )
         }, 30_000)
       }
-      assert.isAbove(receiver.dropped.length + [...receiver.taken.values()].flat().length, 20)
+      assert.isAbove(receiver.answers.filter((status) => status === 500).length, 0, "the receiver failed requests")
       assert.strictEqual((await service.process.stop("SIGTERM")).code, 0, service.process.stderr.slice(-2000))
     })
   }, 400_000)

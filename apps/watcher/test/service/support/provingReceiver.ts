@@ -32,6 +32,8 @@ export class ProvingReceiver {
   readonly taken = new Map<string, Array<Taken>>()
   readonly errors: Array<{ readonly streamId: string; readonly error: ReceiveError.ReceiveError }> = []
   readonly dropped: Array<Batch.Batch> = []
+  /** The status of every answer, in order. */
+  readonly answers: Array<number> = []
   policy: (request: { readonly streamId: string; readonly sequence: number; readonly body: unknown }) => Decision = () => "take"
   private server: Server | undefined
   url = ""
@@ -39,7 +41,10 @@ export class ProvingReceiver {
   async start(): Promise<void> {
     this.server = createServer((request, response) => {
       void this.handle(request).then(
-        (status) => response.writeHead(status).end(),
+        (status) => {
+          this.answers.push(status)
+          response.writeHead(status).end()
+        },
         (error: unknown) => response.writeHead(500).end(String(error))
       )
     })
