@@ -163,15 +163,13 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
      */
     const admit = (stream: Stream, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) =>
       Effect.gen(function*() {
-        const byScope = new Map<Scopes.Scope, Array<WatchedWallet.WatchedWallet>>()
-        for (const wallet of wallets) {
-          const scope = Scopes.scopeOfWallet(wallet)
-          ;(byScope.get(scope) ?? byScope.set(scope, []).get(scope)!).push(wallet)
-        }
+        const byScope = Scopes.positionsByScope(wallets)
         const starts = new Map<Scopes.Scope, bigint>()
-        for (const [scope, scoped] of byScope) {
+        for (const [scope, positions] of byScope) {
           const aptos = scope.startsWith("aptos:")
-          if (aptos || Option.isNone(yield* Coverage.frontier(scope, stream.confirmations))) starts.set(scope, yield* startOf(stream, scope, scoped))
+          if (aptos || Option.isNone(yield* Coverage.frontier(scope, stream.confirmations))) {
+            starts.set(scope, yield* startOf(stream, scope, positions.map((index) => wallets[index]!)))
+          }
         }
         return yield* sql.withTransaction(Effect.gen(function*() {
           yield* Coverage.lockScans(byScope.keys(), stream.confirmations)

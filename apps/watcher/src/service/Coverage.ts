@@ -22,7 +22,7 @@ import { PgCheckpoints, PgStateStore, type StateStore, type WatchedWallet } from
 import { Effect, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Scope } from "./Scopes.js"
-import { scopeOfWallet } from "./Scopes.js"
+import { positionsByScope } from "./Scopes.js"
 
 /**
  * A range of one scope's blocks (Aptos: ledger versions), both ends included.
@@ -290,15 +290,8 @@ export const admit = <E, R>(
 ): Effect.Effect<ReadonlyArray<bigint>, E | SqlError.SqlError | StateStore.StateStoreError, SqlClient.SqlClient | R> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const byScope = new Map<Scope, Array<number>>()
-    wallets.forEach((wallet, index) => {
-      const scope = scopeOfWallet(wallet)
-      const list = byScope.get(scope)
-      if (list === undefined) byScope.set(scope, [index])
-      else list.push(index)
-    })
     const coveredFrom: Array<bigint> = Array.from(wallets, () => 0n)
-    for (const [scope, indexes] of byScope) {
+    for (const [scope, indexes] of positionsByScope(wallets)) {
       const scoped = indexes.map((index) => wallets[index]!)
       const namespace = namespaceOf(scope, confirmations)
       const lowest = yield* frontier(scope, confirmations)

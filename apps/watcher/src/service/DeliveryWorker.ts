@@ -25,16 +25,22 @@ import { StreamStore } from "./StreamStore.js"
 import { post, type SendOutcome } from "./WebhookSender.js"
 import { headers } from "./WebhookSignature.js"
 
+/** A scope as sent: `"chain":"0x1"`, or for Aptos `"network":"mainnet"`; and whether it counts versions. */
+const wireScope = (scope: string): { readonly key: string; readonly aptos: boolean } =>
+  scope.startsWith("aptos:")
+    ? { key: `"network":${JSON.stringify(scope.slice("aptos:".length))}`, aptos: true }
+    : { key: `"chain":${JSON.stringify(scope)}`, aptos: false }
+
 /** A range as sent: `chain`, `fromBlock`, `toBlock`; for Aptos `network`, `fromVersion`, `toVersion`. */
-const wireRange = (range: Range): string =>
-  range.scope.startsWith("aptos:")
-    ? `{"network":${JSON.stringify(range.scope.slice("aptos:".length))},"fromVersion":"${range.from}","toVersion":"${range.to}"}`
-    : `{"chain":${JSON.stringify(range.scope)},"fromBlock":"${range.from}","toBlock":"${range.to}"}`
+const wireRange = (range: Range): string => {
+  const { aptos, key } = wireScope(range.scope)
+  const unit = aptos ? "Version" : "Block"
+  return `{${key},"from${unit}":"${range.from}","to${unit}":"${range.to}"}`
+}
 
 /** A wallet as announced: its chain (or network), address and first covered block (or version). */
 const wireWallet = (wallet: CoveredWallet): string =>
-  `{${wallet.scope.startsWith("aptos:") ? `"network":${JSON.stringify(wallet.scope.slice("aptos:".length))}` : `"chain":${JSON.stringify(wallet.scope)}`},` +
-  `"address":${JSON.stringify(wallet.address)},"coveredFrom":"${wallet.coveredFrom}"}`
+  `{${wireScope(wallet.scope).key},"address":${JSON.stringify(wallet.address)},"coveredFrom":"${wallet.coveredFrom}"}`
 
 /**
  * The JSON body of a webhook: the stream, the delivery, its place in the stream's order (gapless

@@ -108,3 +108,26 @@ export const scopeOfWallet: (wallet: WatchedWallet.WatchedWallet) => Scope = Wat
  * @since 0.2.0
  */
 export const walletOfScope: (scope: Scope, address: string) => WatchedWallet.WatchedWallet = WatchedWallet.fromScope
+
+/**
+ * The positions of `wallets` per scope, in order of first appearance.
+ *
+ * @example
+ * ```ts
+ * import { Scopes } from "@chainquery/watcher"
+ *
+ * const eth = Scopes.walletOfScope("0x1", "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed")
+ * Scopes.positionsByScope([eth, eth]) // Map { "0x1" => [0, 1] }
+ * ```
+ * @since 0.3.0
+ */
+export const positionsByScope = (wallets: ReadonlyArray<WatchedWallet.WatchedWallet>): Map<Scope, Array<number>> => {
+  const positions = new Map<Scope, Array<number>>()
+  wallets.forEach((wallet, index) => {
+    const scope = scopeOfWallet(wallet)
+    const list = positions.get(scope)
+    if (list === undefined) positions.set(scope, [index])
+    else list.push(index)
+  })
+  return positions
+}
