@@ -43,10 +43,16 @@ export const frontier = (
     return row?.lowest === null || row?.lowest === undefined ? Option.none() : Option.some(BigInt(row.lowest))
   }).pipe(Effect.mapError(failed("read")))
 
+/** A wallet's key in the store: its scope and address. */
+const keyOf = (wallet: WatchedWallet): string => `${scopeOf(wallet)} ${wallet.address}`
+
 /**
- * Gives each of `wallets` that has no checkpoint in `namespace` its first one, at `position`
- * (reporting what comes after it), and answers every wallet's checkpoint, in order: the one it
- * had, or `position`. The engine of the namespace, once it watches them, reads them from there.
+ * Puts each of `wallets` at `position` or after it in `namespace`: one with no checkpoint gets its
+ * first one there (reporting what comes after it), one behind it is moved up to it (what it
+ * missed in between is not read), one at it or after it is left alone. Answers every wallet's
+ * checkpoint, in order. The engine of the namespace, once it watches them, reads them from there.
+ * Run it while the engine's commits wait (a lock they take first), so that no commit moves a
+ * checkpoint in between.
  *
  * @example
  * ```ts
@@ -67,23 +73,24 @@ export const place = (
     if (wallets.length === 0) return []
     const sql = yield* SqlClient.SqlClient
     const rows = JSON.stringify(wallets.map((wallet) => ({ scope: scopeOf(wallet), wallet: wallet.address })))
-    // The wallets that have one are read first and left alone: an insert that met one would wait
-    // for the engine's commit moving it.
+    // Read first: the wallets at or after `position` are left alone, and not even locked.
     const known = yield* sql<{ scope: string; wallet: string; position: string }>`SELECT c.scope, c.wallet, c.position::text
       FROM watch_checkpoints c JOIN jsonb_to_recordset(${rows}::jsonb) AS x(scope text, wallet text) ON c.scope = x.scope AND c.wallet = x.wallet
       WHERE c.namespace = ${namespace}`
     const had = new Map(known.map((row) => [`${row.scope} ${row.wallet}`, BigInt(row.position)]))
     // In key order: two placements of overlapping wallets take their row locks in the same order.
-    const fresh = [...new Map(
-      wallets.filter((wallet) => !had.has(`${scopeOf(wallet)} ${wallet.address}`)).map((wallet) => [`${scopeOf(wallet)} ${wallet.address}`, wallet])
-    )].toSorted(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, wallet]) => wallet)
-    if (fresh.length > 0) {
+    const moved = [...new Map(wallets.filter((wallet) => (had.get(keyOf(wallet)) ?? -1n) < position).map((wallet) => [keyOf(wallet), wallet]))]
+      .toSorted(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, wallet]) => ({ scope: scopeOf(wallet), wallet: wallet.address }))
+    if (moved.length > 0) {
       const at = position.toString()
       yield* sql`INSERT INTO watch_checkpoints (namespace, scope, wallet, position, hash, since)
         SELECT ${namespace}, scope, wallet, ${at}::bigint, NULL, ${at}::bigint
-        FROM jsonb_to_recordset(${JSON.stringify(fresh.map((wallet) => ({ scope: scopeOf(wallet), wallet: wallet.address })))}::jsonb)
-          AS x(scope text, wallet text)
-        ON CONFLICT (namespace, scope, wallet) DO NOTHING`
+        FROM jsonb_to_recordset(${JSON.stringify(moved)}::jsonb) AS x(scope text, wallet text)
+        ON CONFLICT (namespace, scope, wallet) DO UPDATE SET position = excluded.position, hash = NULL
+          WHERE watch_checkpoints.position < excluded.position`
     }
-    return wallets.map((wallet) => had.get(`${scopeOf(wallet)} ${wallet.address}`) ?? position)
+    return wallets.map((wallet) => {
+      const at = had.get(keyOf(wallet))
+      return at !== undefined && at > position ? at : position
+    })
   }).pipe(Effect.mapError(failed("commit")))

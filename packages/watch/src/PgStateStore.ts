@@ -42,7 +42,7 @@ import type { EvmWallet, WatchedWallet } from "./WatchedWallet.js"
  * import { Effect } from "effect"
  * import type { PgStateStore } from "@chainquery/watch"
  *
- * const options: PgStateStore.Options = { namespace: "scanner:eth", keepBlocks: 64, onCommit: () => Effect.void }
+ * const options: PgStateStore.Options = { namespace: "scanner:eth", keepBlocks: 64, beforeWrite: () => Effect.void, onCommit: () => Effect.void }
  * ```
  * @since 0.2.0
  */
@@ -55,6 +55,12 @@ export interface Options {
    * rolls the whole commit back (a `StateStoreError`).
    */
   readonly onCommit?: ((batch: Batch, committed: LastBatch) => Effect.Effect<void, unknown, SqlClient.SqlClient>) | undefined
+  /**
+   * Runs first in the transaction of every commit, before anything is written: the place for the
+   * locks a service takes around the state (so that its other writers take them in the same
+   * order). A failure rolls the commit back (a `StateStoreError`).
+   */
+  readonly beforeWrite?: ((batch: Batch) => Effect.Effect<void, unknown, SqlClient.SqlClient>) | undefined
 }
 
 /** The store's migrations, run in order once per database. */
@@ -208,6 +214,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const ns = options.namespace
   const keepBlocks = keepBlocksOf(options.keepBlocks)
   const onCommit = options.onCommit
+  const beforeWrite = options.beforeWrite
 
   const lastBatchRow = sql<{ sequence: string; committed_at: string; event_ids: ReadonlyArray<string> }>`
     SELECT sequence::text, committed_at::text, event_ids FROM watch_last_batch WHERE namespace = ${ns}`
@@ -215,6 +222,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const write = (batch: Batch, now: number) =>
     Effect.gen(function*() {
       const rows = yield* Effect.try({ try: () => rowsOf(batch), catch: failure("commit") })
+      if (beforeWrite !== undefined) yield* Effect.provideService(beforeWrite(batch), SqlClient.SqlClient, sql)
       for (const { advance, from, to } of rows.advances) {
         const [moved] = yield* sql<{ count: number }>`WITH moved AS (
             UPDATE watch_checkpoints SET position = ${to}::bigint, hash = ${advance.hash}

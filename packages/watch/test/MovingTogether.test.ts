@@ -4,7 +4,8 @@
  * run does not watch (a resting one standing at the same block), nor one another writer put there
  * behind the engine's back (the store refuses the advance: it counts what stands at the block).
  * Against the simulator over real HTTP: the events printed over both runs are exactly the ground
- * truth, and each run's batches say how they moved.
+ * truth, and each run's batches say how they moved. Wallets that joined below the others (placed
+ * there by a service) cost one advance more, not a checkpoint each.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Simulator } from "@chainquery/simulator"
@@ -83,4 +84,33 @@ describe("wallets at one block move together", () => {
       assert.deepStrictEqual((yield* positionOf(watched)).min, start + 2n)
       assert.deepStrictEqual((yield* positionOf([stranger])).max, start)
     }).pipe(Effect.provide(harness({ seed: "moving-together-stranger", indexing: false, chains: [chain], wallets: 30, history: 20 }))), 60_000)
+
+  it.effect("wallets placed one block below the others move in an advance of their own, and the others still move together", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const store = yield* StateStore.StateStore
+      const all = allEvm(sim, chain)
+      const watched = all.slice(0, 20)
+      const joined = all.slice(20, 25)
+      const printed: Array<WatchEvent.WatchEvent> = []
+      const write = (events: ReadonlyArray<WatchEvent.WatchEvent>) => Effect.sync(() => printed.push(...events))
+      const first = yield* Engine.make({ wallets: watched, strategy: "block-scan", confirmations: 0, watch: ["transfers"] })
+      yield* first.step(write)
+      yield* sim.advance(2)
+      yield* first.step(write)
+      const at = (yield* positionOf(watched)).min
+      // As a service adds wallets: their first checkpoints one block below the scan's, before any engine watches them.
+      yield* store.commit({ checkpoints: joined.map((wallet) => ({ wallet, position: at - 1n, hash: null })), eventIds: [] })
+      const both = yield* Engine.make({ wallets: [...watched, ...joined], strategy: "block-scan", confirmations: 0, watch: ["transfers"] })
+      yield* sim.advance(2)
+      const read = yield* both.cycle
+      assert.deepStrictEqual(read.batch.advances?.map((a) => [a.from, a.to, a.count]), [[at - 1n, at + 2n, joined.length], [at, at + 2n, watched.length]])
+      assert.deepStrictEqual(read.batch.checkpoints, [], "no checkpoint one by one")
+      yield* both.publish(read, write)
+      const moved = yield* positionOf([...watched, ...joined])
+      assert.deepStrictEqual([moved.min, moved.max], [at + 2n, at + 2n])
+      const truth = [...yield* evmTruth(sim, chain, joined, at - 1n, at + 2n), ...yield* evmTruth(sim, chain, watched, at - 2n, at + 2n)]
+      assert.isAbove(truth.length, 0, "the blocks had events")
+      assert.deepStrictEqual(printed.map((event) => event.id).toSorted(), truth.map((event) => event.id).toSorted())
+    }).pipe(Effect.provide(harness({ seed: "moving-together-joined", indexing: false, chains: [chain], wallets: 30, history: 20 }))), 60_000)
 })

@@ -105,6 +105,29 @@ describe("StateStore in PostgreSQL", () => {
       assert.strictEqual(Option.getOrThrow(yield* outbox.lastBatch).sequence, 1)
     }).pipe(Effect.provide(freshDatabase), Effect.orDie))
 
+  it.effect("beforeWrite runs first in the commit's transaction, and its failure rolls the commit back", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const seen: Array<string | null> = []
+      let failNext = false
+      const eth = yield* PgStateStore.make({
+        namespace: "scanner:eth",
+        beforeWrite: () =>
+          Effect.gen(function*() {
+            const [row] = yield* sql<{ position: string | null }>`SELECT max(position)::text AS position FROM watch_checkpoints WHERE namespace = 'scanner:eth'`
+            seen.push(row?.position ?? null)
+            if (failNext) return yield* Effect.fail(new Error("the lock is taken"))
+          })
+      })
+      yield* eth.commit({ checkpoints: [{ wallet: evm, position: 20n, hash: hash(20) }], eventIds: [] })
+      yield* eth.commit({ checkpoints: [{ wallet: evm, position: 21n, hash: hash(21) }], eventIds: [] })
+      failNext = true
+      const error = yield* Effect.flip(eth.commit({ checkpoints: [{ wallet: evm, position: 22n, hash: hash(22) }], eventIds: [] }))
+      assert.strictEqual(error.message, "the lock is taken")
+      assert.deepStrictEqual(seen, [null, "20", "21"], "each commit's hook saw the state before its own writes")
+      assert.deepStrictEqual(Option.map(yield* eth.checkpoint(evm), (c) => c.position), Option.some(21n))
+    }).pipe(Effect.provide(freshDatabase), Effect.orDie))
+
   it.effect("forget drops the checkpoints (and DeFi snapshots) of the given wallets in one namespace only", () =>
     Effect.gen(function*() {
       const eth = yield* store("scanner:eth")

@@ -7,7 +7,7 @@
  */
 import type { EvmClient } from "@chainquery/evm-client"
 import { Baseline, StateStore, WalletSpec, type WatchedWallet, WatchEvent } from "@chainquery/watch"
-import { DateTime, Effect, Option, Redacted } from "effect"
+import { Data, DateTime, Effect, Option, Redacted } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient, SqlError } from "effect/sql"
@@ -117,9 +117,13 @@ const walletsOf = (specs: ReadonlyArray<string>, stream: Stream) =>
     return wallets
   })
 
-/** A database failure worth trying again (a deadlock, a serialization failure), even as the engine's store wrapped it. */
+/** A scope's scan lost its last wallet between the read of the heads and the transaction: planned again. */
+class ScanEmptied extends Data.TaggedError("ScanEmptied")<{}> {}
+
+/** A failure worth trying again (a deadlock, a serialization failure, even as the engine's store wrapped it; a plan gone stale). */
 const retryable = (error: unknown): boolean =>
-  (SqlError.isSqlError(error) && error.isRetryable) || (error instanceof StateStore.StateStoreError && retryable(error.cause))
+  error instanceof ScanEmptied || (SqlError.isSqlError(error) && error.isRetryable) ||
+  (error instanceof StateStore.StateStoreError && retryable(error.cause))
 
 /** A page size: 100 unless given. */
 const limitOf = (limit: number | undefined): number => limit ?? 100
@@ -159,7 +163,8 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
     /**
      * Stores wallets with the block each is covered from (see `Coverage.admit`), in one
      * transaction under the locks of their scans and the stream's; one that meets a scan's commit
-     * in a deadlock is made again. The chains' heads it may need are read first, outside.
+     * in a deadlock is made again. The chains' heads it may need are read first, outside (a scan
+     * emptied in between: planned again).
      */
     const admit = (stream: Stream, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) =>
       Effect.gen(function*() {
@@ -174,15 +179,15 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
         return yield* sql.withTransaction(Effect.gen(function*() {
           yield* Coverage.lockScans(byScope.keys(), stream.confirmations)
           if (!(yield* streams.lock(stream.id))) return yield* notFound(stream.id)
-          const coveredFrom = yield* Coverage.admit(stream.id, stream.confirmations, wallets, (scope, scoped) => {
+          const coveredFrom = yield* Coverage.admit(stream.id, stream.confirmations, wallets, (scope) => {
             const start = starts.get(scope)
-            return start === undefined ? startOf(stream, scope, scoped) : Effect.succeed(start)
+            return start === undefined ? Effect.fail(new ScanEmptied()) : Effect.succeed(start)
           })
           return yield* streams.addWallets(stream.id, wallets, coveredFrom)
         }))
       }).pipe(
         Effect.retry({ while: retryable, times: 3 }),
-        Effect.catchIf((error) => SqlError.isSqlError(error) || error instanceof StateStore.StateStoreError, Effect.die)
+        Effect.catchIf((error) => SqlError.isSqlError(error) || error instanceof StateStore.StateStoreError || error instanceof ScanEmptied, Effect.die)
       )
     const existing = (id: string) => Effect.flatMap(Effect.orDie(streams.get(id)), Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed }))
     const checkedUrl = (url: string) =>

@@ -5,14 +5,16 @@
  * - A stream's coverage of a scope starts at the block after the first checkpoint of its first
  *   wallet there, and each batch that moves it states the range `[from, to]` it adds: contiguous
  *   with the one before, up to the lowest checkpoint of the scope's scan (every event up to it is
- *   committed, with the batch, in the same transaction). That lowest checkpoint never goes back: the
- *   engine's checkpoints only move on, and wallets join a scan at its lowest checkpoint.
+ *   committed, with the batch, in the same transaction). What a stream was told never goes back: a
+ *   wallet that joins a scan below its lowest checkpoint holds the claims back until the scan has
+ *   read it up to there, and is covered only from after what its stream was told.
  * - A batch with events at or before what the stream was already told (a reorganisation:
  *   retractions and their replacements) says which range it `replaces`, from its lowest such event
  *   up to the stream's covered-to, and covers from there again.
- * - Wallets added to a stream are covered from the block after their checkpoint in the scan: the
- *   one they have if another stream of the same depth holds them, else the scan's lowest (or, on a
- *   scope no scan reads yet, the engine's baseline). The next batch lists them.
+ * - Wallets added to a stream are covered from the block after their checkpoint in the scan (the
+ *   one they have if another stream of the same depth holds them, else one placed just below the
+ *   scan's lowest, or on a scope no scan reads yet at the engine's baseline), and after what the
+ *   stream was told. The next batch lists them.
  *
  * Every writer locks the stream's row first, so claims and admissions of one stream are serial.
  *
@@ -264,12 +266,16 @@ export const announce = (
   })
 
 /**
- * Admits `wallets` to a stream (of `confirmations`) on their scans: each gets its checkpoint in
- * its scan (the one it has; else the scan's lowest; on a scope no scan reads yet, `start` of the
- * scope's wallets; on Aptos, whose checkpoints move only with transfers, the later of the two), is
- * covered from the block after it, and the stream's coverage of a new scope starts there. Answers
- * each wallet's first covered block, in order. Run it in the transaction that stores the wallets,
- * after {@link lockScans} of their scopes and the stream's row locked.
+ * Admits `wallets` to a stream (of `confirmations`) on their scans, and answers each wallet's first
+ * covered block, in order. Each gets a checkpoint in its scan at or after the placement (see
+ * `PgCheckpoints.place`): on EVM, one block below the scan's lowest checkpoint, so that the scan's
+ * next advance, which moves the wallets it knows at that checkpoint, does not meet a wallet it does
+ * not know yet; on a scope no scan reads yet, `start` of the scope's wallets; on Aptos, whose
+ * checkpoints move only with transfers, the later of the lowest and `start`. A wallet is covered
+ * from the block after its checkpoint, and never from a block the stream was already told about
+ * (its events before it are not the stream's: see `Outbox.enqueue`); the stream's coverage of a
+ * new scope starts there. Run it in the transaction that stores the wallets, after
+ * {@link lockScans} of their scopes and the stream's row locked.
  *
  * @example
  * ```ts
@@ -293,19 +299,21 @@ export const admit = <E, R>(
     const coveredFrom: Array<bigint> = Array.from(wallets, () => 0n)
     for (const [scope, indexes] of positionsByScope(wallets)) {
       const scoped = indexes.map((index) => wallets[index]!)
-      const namespace = namespaceOf(scope, confirmations)
       const lowest = yield* frontier(scope, confirmations)
       const aptos = scope.startsWith("aptos:")
       const started = Option.isNone(lowest) || aptos ? yield* start(scope, scoped) : undefined
-      const position = Option.isNone(lowest) ? started! : started !== undefined && started > lowest.value ? started : lowest.value
-      const placed = yield* PgCheckpoints.place(namespace, scoped, position)
-      let first = placed[0]! + 1n
+      const position = Option.isNone(lowest) ? started! : started !== undefined ? (started > lowest.value ? started : lowest.value) : lowest.value - 1n
+      const placed = yield* PgCheckpoints.place(namespaceOf(scope, confirmations), scoped, position)
+      const [told] = yield* sql<{ batched_to: string }>`SELECT batched_to::text FROM stream_coverage WHERE stream_id = ${streamId} AND scope = ${scope}`
+      const after = told === undefined ? undefined : BigInt(told.batched_to) + 1n
+      let first: bigint | undefined
       placed.forEach((at, i) => {
-        coveredFrom[indexes[i]!] = at + 1n
-        if (at + 1n < first) first = at + 1n
+        const from = after !== undefined && after > at + 1n ? after : at + 1n
+        coveredFrom[indexes[i]!] = from
+        if (first === undefined || from < first) first = from
       })
       yield* sql`INSERT INTO stream_coverage (stream_id, scope, covered_from, batched_to)
-        VALUES (${streamId}, ${scope}, ${String(first)}::bigint, ${String(first - 1n)}::bigint) ON CONFLICT DO NOTHING`
+        VALUES (${streamId}, ${scope}, ${String(first!)}::bigint, ${String(first! - 1n)}::bigint) ON CONFLICT DO NOTHING`
     }
     return coveredFrom
   })

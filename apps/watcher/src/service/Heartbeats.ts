@@ -7,16 +7,17 @@
  * @since 0.3.0
  */
 import type { StateStore } from "@chainquery/watch"
-import { DateTime, Duration, Effect, type Option } from "effect"
+import { DateTime, Duration, Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { announce, claim, frontier, type Range } from "./Coverage.js"
 import { newDeliveryId, writeDeliveries } from "./Outbox.js"
 
-/** The lowest checkpoint of each scan, read once per round of heartbeats (it only moves on). */
-type Frontiers = Map<string, Option.Option<bigint>>
-
-/** One stream's heartbeat, if it is still due once its row is locked: whether one was made. */
-const beat = (streamId: string, periodMillis: number, frontiers: Frontiers) =>
+/**
+ * One stream's heartbeat, if it is still due once its row is locked: whether one was made. The
+ * scans' lowest checkpoints are read after the lock: a wallet added to the stream meanwhile (below
+ * them, see `Coverage.admit`) is counted.
+ */
+const beat = (streamId: string, periodMillis: number) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const [stream] = yield* sql<{ confirmations: number; scopes: ReadonlyArray<string> | null; next_position: string; next_sequence: string }>`
@@ -28,9 +29,7 @@ const beat = (streamId: string, periodMillis: number, frontiers: Frontiers) =>
     const coverage: Array<Range> = []
     for (const { scope } of scopes) {
       if (stream.scopes !== null && !stream.scopes.includes(scope)) continue
-      const key = `${scope} ${stream.confirmations}`
-      const lowest = frontiers.get(key) ?? frontiers.set(key, yield* frontier(scope, stream.confirmations)).get(key)!
-      const made = (yield* claim(scope, [{ id: streamId, lowest: undefined }], lowest)).get(streamId)
+      const made = (yield* claim(scope, [{ id: streamId, lowest: undefined }], yield* frontier(scope, stream.confirmations))).get(streamId)
       if (made?.coverage !== undefined) coverage.push(made.coverage)
     }
     const wallets = (yield* announce([streamId])).get(streamId) ?? []
@@ -76,9 +75,8 @@ export const makeDue = (
     const due = yield* sql<{ id: string }>`SELECT id FROM streams
       WHERE status = 'active' AND coalesce(last_batch_at, created_at) <= now() - ${millis} * interval '1 millisecond' ORDER BY id`
     const made: Array<string> = []
-    const frontiers: Frontiers = new Map()
     for (const { id } of due) {
-      if (yield* sql.withTransaction(beat(id, millis, frontiers))) made.push(id)
+      if (yield* sql.withTransaction(beat(id, millis))) made.push(id)
     }
     return made
   })

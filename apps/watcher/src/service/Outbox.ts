@@ -152,19 +152,21 @@ export const enqueue = (
       ord,
       scope: scopeOfEvent(event),
       wallet: event.wallet,
+      block: String(blockOf(event)),
       kind: event.kind,
       retracts: event.kind === "retracted" ? event.retracts : null
     }))
-    // Which stream gets which event: its wallet held, its kind and chain wanted; a retraction goes
-    // to the streams (of this scan's confirmations) that received the event it retracts, even if
-    // they no longer hold the wallet.
+    // Which stream gets which event: its wallet held (and covered from the event's block on), its
+    // kind and chain wanted; a retraction goes to the streams (of this scan's confirmations) that
+    // received the event it retracts, even if they no longer hold the wallet.
     const matches = yield* sql<{ stream_id: string; ord: number }>`
       WITH ev AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        AS x(ord integer, scope text, wallet text, kind text, retracts text))
+        AS x(ord integer, scope text, wallet text, block text, kind text, retracts text))
       SELECT s.id AS stream_id, ev.ord FROM ev
         JOIN stream_wallets w ON w.scope = ev.scope AND w.address = ev.wallet
         JOIN streams s ON s.id = w.stream_id
       WHERE ev.kind <> 'retracted' AND s.confirmations = ${scan.confirmations}
+        AND (w.covered_from IS NULL OR ev.block::bigint >= w.covered_from)
         AND (s.scopes IS NULL OR ev.scope = ANY (s.scopes))
         AND (s.event_kinds IS NULL OR ev.kind = ANY (s.event_kinds))
       UNION

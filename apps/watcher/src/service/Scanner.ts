@@ -12,10 +12,10 @@
  * @since 0.2.0
  */
 import type { EvmClient } from "@chainquery/evm-client"
-import { type Engine, PgStateStore, Watch, type WatchEvent, WatchSet } from "@chainquery/watch"
-import { Cause, Effect, FiberMap, Metric, Ref, Stream } from "effect"
+import { type Engine, PgStateStore, type StateStore, Watch, type WatchedWallet, type WatchEvent, WatchSet } from "@chainquery/watch"
+import { Cause, Effect, FiberMap, type Layer, Metric, Ref, Stream } from "effect"
 import type { SqlClient } from "effect/sql"
-import { forgetUnheld, namespaceOf } from "./Coverage.js"
+import { forgetUnheld, lockScans, namespaceOf } from "./Coverage.js"
 import { enqueue } from "./Outbox.js"
 import type { Scope } from "./Scopes.js"
 import { DeliveryWake, ServiceConfig } from "./ServiceConfig.js"
@@ -51,41 +51,67 @@ export const readingsFor = (kinds: ReadonlyArray<ReadonlyArray<WatchEvent.Kind> 
   return (["transfers", "trades", "defi", "holdings"] as const).filter((reading) => wanted.has(reading))
 }
 
+/**
+ * The engine state of the scan of `scope` at `confirmations`: its commits take the scan's lock
+ * first (as adding and forgetting wallets do, so that none of them waits for the other's rows
+ * while holding what the other needs), and fan their events out to the streams (`Outbox.enqueue`)
+ * in the same transaction; `enqueued` gets the streams that got events.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Scanner } from "@chainquery/watcher"
+ *
+ * const state = Scanner.scanState("0x1", 0, (streams) => Effect.log(`${streams.length} streams to wake`))
+ * ```
+ * @since 0.3.0
+ */
+export const scanState = (
+  scope: Scope,
+  confirmations: number,
+  enqueued: (streamIds: ReadonlyArray<string>) => Effect.Effect<void>
+): Layer.Layer<StateStore.StateStore, StateStore.StateStoreError, SqlClient.SqlClient> =>
+  PgStateStore.layer({
+    namespace: namespaceOf(scope, confirmations),
+    beforeWrite: () => lockScans([scope], confirmations),
+    onCommit: (batch) => Effect.flatMap(enqueue({ scope, confirmations, events: batch.pending ?? [] }), enqueued)
+  })
+
 /** One scan: the wallets of `scope` held by streams with `confirmations`, read with `readings`. */
 const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engine.Watch>) =>
   Effect.gen(function*() {
     const streams = yield* StreamStore
     const config = yield* ServiceConfig
     const waker = yield* DeliveryWake
-    const namespace = namespaceOf(scope, confirmations)
     let version = yield* streams.walletsVersion
     const set = yield* WatchSet.make(yield* streams.watched(scope, confirmations))
+    // Wallets no stream of this scan holds any more, to forget (kept until that succeeds).
+    let unheld = new Map<string, WatchedWallet.WatchedWallet>()
     // The wallets follow the streams: read again after each change of what the scans watch.
     yield* Effect.forkScoped(
       Effect.gen(function*() {
         yield* Effect.sleep(config.interval)
         const now = yield* streams.walletsVersion
-        if (now === version) return
-        const before = yield* set.entries
-        const wallets = yield* streams.watched(scope, confirmations)
-        yield* set.replace(wallets)
-        // A wallet no stream of this scan holds any more is forgotten: added again, it starts at the head.
-        const kept = new Set(wallets.map((wallet) => wallet.address))
-        yield* forgetUnheld(scope, confirmations, before.map((entry) => entry.wallet).filter((wallet) => !kept.has(wallet.address)))
-        version = now
+        if (now !== version) {
+          const before = yield* set.entries
+          const wallets = yield* streams.watched(scope, confirmations)
+          yield* set.replace(wallets)
+          const kept = new Set(wallets.map((wallet) => wallet.address))
+          for (const { wallet } of before) if (!kept.has(wallet.address)) unheld.set(wallet.address, wallet)
+          version = now
+        }
+        // Forgotten, a wallet added again starts afresh (see `Coverage.forgetUnheld`).
+        if (unheld.size > 0) {
+          yield* forgetUnheld(scope, confirmations, [...unheld.values()])
+          unheld = new Map()
+        }
       }).pipe(
-        Effect.catchCause((cause) => Effect.logWarning(`scanner ${scope}: cannot read the wallets (${Cause.pretty(cause)}); trying again`)),
+        Effect.catchCause((cause) => Effect.logWarning(`scanner ${scope}: cannot read or forget the wallets (${Cause.pretty(cause)}); trying again`)),
         Effect.forever
       )
     )
     const woken = yield* Ref.make<ReadonlySet<string>>(new Set())
-    const state = PgStateStore.layer({
-      namespace,
-      onCommit: (batch) =>
-        enqueue({ scope, confirmations, events: batch.pending ?? [] }).pipe(
-          Effect.flatMap((ids) => Ref.update(woken, (all) => new Set([...all, ...ids])))
-        )
-    })
+    const state = scanState(scope, confirmations, (ids) => Ref.update(woken, (all) => new Set([...all, ...ids])))
     yield* Watch.batches({ wallets: set, interval: config.interval, confirmations, watch: readings }).pipe(
       Stream.runForEach((batch) =>
         Effect.gen(function*() {

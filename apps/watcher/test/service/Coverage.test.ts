@@ -4,8 +4,10 @@
  * that:
  *
  * - wallets admitted to a stream are covered from the block after their checkpoint: the baseline
- *   on a scope no scan reads, the scan's lowest checkpoint otherwise, the one they have when
- *   another stream holds them; the stream's coverage of the scope starts there;
+ *   on a scope no scan reads, one placed just below the scan's lowest checkpoint otherwise (a
+ *   checkpoint left behind by the scan is moved up to it), the one they have when another stream
+ *   holds them; never from a block the stream was told about, and their events before it are not
+ *   the stream's; the stream's coverage of the scope starts there;
  * - each batch with events covers from the block after the last one it stated up to the scan's
  *   lowest checkpoint, contiguously, and the next batch lists the wallets added (once);
  * - a batch with events at or before what was stated (a reorganisation) replaces that range, its
@@ -15,11 +17,13 @@
  *   events; none when the period is 0;
  * - a delivered batch moves the stream's last delivered sequence and covered-to (back for a
  *   replaced range), as the API's stats show them;
+ * - a scan's commit takes the scan's lock before any checkpoint, as forgetting wallets does (so
+ *   the two never deadlock);
  * - the webhook body states all of it, blocks as decimal strings, Aptos ranges in versions.
  */
-import { type WatchedWallet, WatchEvent } from "@chainquery/watch"
+import { StateStore, type WatchedWallet, WatchEvent } from "@chainquery/watch"
 import { assert, describe, it } from "@effect/vitest"
-import { Duration, Effect, Option } from "effect"
+import { Deferred, Duration, Effect, Fiber, Option, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { alice, bob, nftTransfer } from "../../../../packages/watch/test/fixtures.js"
@@ -27,8 +31,9 @@ import * as Coverage from "../../src/service/Coverage.js"
 import { DeliveryStore } from "../../src/service/DeliveryStore.js"
 import * as DeliveryWorker from "../../src/service/DeliveryWorker.js"
 import * as Heartbeats from "../../src/service/Heartbeats.js"
+import * as Scanner from "../../src/service/Scanner.js"
 import { StreamStore } from "../../src/service/StreamStore.js"
-import { carol, enqueue, evm, makeStream, withStores } from "./support/storeFixtures.js"
+import { carol, enqueue, evm, makeStream, storedEvents, withStores } from "./support/storeFixtures.js"
 
 const namespace = "scan:0x1:0"
 
@@ -52,6 +57,9 @@ const scanned = (block: bigint) =>
 const received = (block: bigint, log = 0) =>
   WatchEvent.fromNftTransfer("0x1", alice, nftTransfer({ block_number: String(block), log_index: log }))[0]!
 
+/** Bob's `nft.received` in block `block`. */
+const bobReceived = (block: bigint) => WatchEvent.fromNftTransfer("0x1", bob, nftTransfer({ to_address: bob, block_number: String(block) }))[0]!
+
 /** A stream's deliveries, by sequence. */
 const deliveriesOf = (streamId: string) =>
   DeliveryStore.use((store) => store.list(streamId, { limit: 1_000 })).pipe(Effect.map((page) => page.items))
@@ -59,21 +67,39 @@ const deliveriesOf = (streamId: string) =>
 const range = (from: bigint, to: bigint) => ({ scope: "0x1", from, to })
 
 describe("Coverage: admission", () => {
-  it.effect("the baseline where no scan reads, the scan's lowest checkpoint after, a held wallet's own checkpoint", () =>
+  it.effect("the baseline where no scan reads, just below the scan's lowest checkpoint after, a held wallet's own checkpoint", () =>
     withStores(Effect.gen(function*() {
       const first = yield* makeStream([])
       assert.deepStrictEqual(yield* admit(first, [evm(alice)]), { added: 1, coveredFrom: [101n] })
       yield* scanned(120n)
       const second = yield* makeStream([])
-      // bob joins the scan at its lowest checkpoint; alice has hers (another stream holds her).
-      assert.deepStrictEqual(yield* admit(second, [evm(bob), evm(alice)], 999n), { added: 2, coveredFrom: [121n, 121n] })
+      // bob joins the scan one block below its lowest checkpoint; alice has hers (another stream holds her).
+      assert.deepStrictEqual(yield* admit(second, [evm(bob), evm(alice)], 999n), { added: 2, coveredFrom: [120n, 121n] })
+      assert.deepStrictEqual(yield* Coverage.frontier("0x1", 0), Option.some(119n), "bob holds the claims back until the scan reads him")
       // Admitted again, a wallet keeps the block it was first covered from.
       yield* scanned(130n)
-      assert.deepStrictEqual(yield* admit(first, [evm(alice), evm(carol)], 999n), { added: 1, coveredFrom: [101n, 131n] })
+      assert.deepStrictEqual(yield* admit(first, [evm(alice), evm(carol)], 999n), { added: 1, coveredFrom: [101n, 130n] })
       const sql = yield* SqlClient.SqlClient
       const rows = yield* sql<{ stream_id: string; covered_from: string; batched_to: string }>`SELECT stream_id, covered_from::text, batched_to::text
         FROM stream_coverage ORDER BY stream_id`
-      assert.deepStrictEqual(rows.map((r) => [r.stream_id, r.covered_from, r.batched_to]), [[first, "101", "100"], [second, "121", "120"]].toSorted())
+      assert.deepStrictEqual(rows.map((r) => [r.stream_id, r.covered_from, r.batched_to]), [[first, "101", "100"], [second, "120", "119"]].toSorted())
+    })))
+
+  it.effect("never from a block the stream was told about: the wallet's events before are not the stream's", () =>
+    withStores(Effect.gen(function*() {
+      const stream = yield* makeStream([])
+      yield* admit(stream, [evm(alice)])
+      yield* scanned(110n)
+      yield* enqueue([received(105n)])
+      // Told up to 110; bob is placed at 109 (the scan's lowest is 110) but covered from 111.
+      assert.deepStrictEqual(yield* admit(stream, [evm(bob)]), { added: 1, coveredFrom: [111n] })
+      yield* scanned(115n)
+      yield* enqueue([bobReceived(110n), bobReceived(112n)])
+      const [, second] = yield* deliveriesOf(stream)
+      assert.deepStrictEqual([second!.events, second!.replaces, second!.coverage], [1, [], [range(111n, 115n)]])
+      assert.deepStrictEqual(second!.wallets, [{ scope: "0x1", address: bob, coveredFrom: 111n }])
+      const stored = yield* storedEvents(stream)
+      assert.deepStrictEqual(stored.map((row) => row.event_id).slice(-1), [bobReceived(112n).id], "block 110 is not the stream's")
     })))
 
   it.effect("the coverage of a chain the stream no longer receives ends", () =>
@@ -94,19 +120,59 @@ describe("Coverage: the scan's lowest checkpoint", () => {
       const stream = yield* makeStream([])
       yield* admit(stream, [evm(alice)])
       yield* scanned(110n)
-      // A wallet no stream holds, whose checkpoint the scan left behind (a commit of a cycle that was reading it).
+      // A wallet no stream holds, whose checkpoint the scan left behind (it stopped reading it).
       const sql = yield* SqlClient.SqlClient
       yield* sql`INSERT INTO watch_checkpoints (namespace, scope, wallet, position, hash, since) VALUES (${namespace}, '0x1', ${carol}, 50, NULL, 50)`
       assert.deepStrictEqual(yield* Coverage.frontier("0x1", 0), Option.some(110n))
       yield* enqueue([received(105n)])
       assert.deepStrictEqual((yield* deliveriesOf(stream))[0]!.coverage, [range(101n, 110n)])
-      // Forgetting bob and carol while another stream holds carol again: carol keeps her checkpoint.
-      yield* admit(yield* makeStream([]), [evm(bob), evm(carol)])
+      // Held again, carol's checkpoint is moved up to bob's placement: no stream is owed what she missed.
+      assert.deepStrictEqual(yield* admit(yield* makeStream([]), [evm(bob), evm(carol)]), { added: 2, coveredFrom: [110n, 110n] })
+      // Forgetting alice and carol while another stream holds carol: carol keeps her checkpoint.
       yield* (yield* StreamStore).removeWallets(stream, [evm(alice)])
       yield* Coverage.forgetUnheld("0x1", 0, [evm(alice), evm(carol)])
       const left = yield* sql<{ wallet: string; position: string }>`SELECT wallet, position::text FROM watch_checkpoints WHERE namespace = ${namespace} ORDER BY wallet`
-      assert.deepStrictEqual(left.map((row) => [row.wallet, row.position]), [[bob, "110"], [carol, "50"]].toSorted())
+      assert.deepStrictEqual(left.map((row) => [row.wallet, row.position]), [[bob, "109"], [carol, "109"]].toSorted())
     })))
+})
+
+describe("Coverage: writers of one scan", () => {
+  it.live("a scan's commit takes the scan's lock before it touches a checkpoint: forgetting under the lock never deadlocks with it", () =>
+    withStores(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const stream = yield* makeStream([])
+      yield* admit(stream, [evm(alice)])
+      const locked = yield* Deferred.make<void>()
+      const probe = yield* Deferred.make<void>()
+      // As forgetting does: the scan's lock, then the wallets' rows.
+      const forgetting = yield* Effect.forkChild(sql.withTransaction(Effect.gen(function*() {
+        yield* Coverage.lockScans(["0x1"], 0)
+        yield* Deferred.succeed(locked, undefined)
+        yield* Deferred.await(probe)
+        return yield* sql`SELECT wallet FROM watch_checkpoints WHERE namespace = ${namespace} AND wallet = ${alice} FOR UPDATE NOWAIT`
+      })))
+      yield* Deferred.await(locked)
+      const event = received(101n)
+      const committing = yield* Effect.forkChild(
+        Effect.flatMap(StateStore.StateStore, (store) =>
+          store.commit({ checkpoints: [{ wallet: evm(alice), position: 101n, hash: null }], pending: [event], eventIds: [event.id] })).pipe(
+            Effect.provide(Scanner.scanState("0x1", 0, () => Effect.void))
+          )
+      )
+      // Once the commit waits for the scan's lock, alice's row must still be free.
+      yield* sql<{ waiting: number }>`SELECT count(*)::int AS waiting FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`.pipe(
+        Effect.flatMap(([row]) => (row?.waiting ?? 0) > 0 ? Effect.void : Effect.fail("not waiting yet")),
+        Effect.retry(Schedule.spaced("20 millis")),
+        Effect.timeout("30 seconds")
+      )
+      yield* Deferred.succeed(probe, undefined)
+      assert.strictEqual((yield* Fiber.join(forgetting)).length, 1, "the row was free while the commit waited")
+      yield* Fiber.join(committing)
+      const [row] = yield* sql<{ position: string }>`SELECT position::text FROM watch_checkpoints WHERE namespace = ${namespace} AND wallet = ${alice}`
+      assert.strictEqual(row?.position, "101")
+      assert.strictEqual((yield* deliveriesOf(stream)).length, 1, "the commit fanned its event out")
+    })), 60_000)
 })
 
 describe("Coverage: batches", () => {

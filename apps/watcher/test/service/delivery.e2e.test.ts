@@ -52,7 +52,7 @@ describe("serve: delivery end to end", () => {
       const end = await ethHead(sim)
       await scannedTo(database.url, wallets, end, 120_000)
       await delivered(service, streams, 120_000)
-      await checkStreams(service, sim, receiver, streams, start, end)
+      await checkStreams(service, sim, receiver, streams, end)
       assert.isAbove(receiver.attempts.filter((a) => a.answer === 500).length, 5, "the receiver failed requests")
       assert.isAbove(receiver.attempts.filter((a) => a.answer === "stall").length, 0, "the receiver stalled requests")
       // What the run looks like at /metrics (Prometheus text), once the sweeper recorded the emptied
@@ -108,7 +108,7 @@ describe("serve: delivery end to end", () => {
       const end = await ethHead(sim)
       await scannedTo(database.url, wallets, end, 120_000)
       await delivered(service, streams, 120_000)
-      await checkStreams(service, sim, receiver, streams, start, end)
+      await checkStreams(service, sim, receiver, streams, end)
       const stopped = await service.process.stop("SIGTERM")
       assert.strictEqual(stopped.code, 0, service.process.stderr.slice(-2000))
       assert.strictEqual(kills, 5)

@@ -35,6 +35,46 @@ const holds = (block: bigint) => (t: Tracked) => (t.resting === true ? covers(t,
 /** How many blocks block scanning reads at once when it is catching up. */
 const readAhead = 4
 
+/** The fewest wallets at one checkpoint (other than the lowest) that move in one advance. */
+const advanceAtLeast = 16
+
+/** The most advances of one cycle: each is a statement over the chain's checkpoints. */
+const advancesAtMost = 8
+
+/**
+ * How the scan to `scanned` moves the checkpoints behind it. The wallets at the lowest checkpoint
+ * (most of them, once the scan is at the head), and those of the next most crowded checkpoints,
+ * move in one advance per checkpoint, unless a resting wallet stands there too (it must not move);
+ * the others one by one. A wallet that joined below the others (a service placed it there) thus
+ * costs one advance more, not a checkpoint per wallet. The store checks that each advance moves as
+ * many as stand there (see `StateStore.Advance`).
+ */
+const movesOf = (
+  chain: ChainInput["chain"],
+  tracked: ReadonlyArray<Tracked>,
+  resting: ReadonlyArray<Tracked>,
+  start: bigint,
+  scanned: bigint,
+  hash: string | null
+): { readonly advances: ReadonlyArray<Advance>; readonly checkpoints: ReadonlyArray<Checkpoint> } => {
+  if (scanned <= start) return { advances: [], checkpoints: [] }
+  const crowds = new Map<bigint, number>()
+  for (const t of tracked) if (t.position < scanned) crowds.set(t.position, (crowds.get(t.position) ?? 0) + 1)
+  for (const t of resting) crowds.delete(t.position)
+  const together = new Set(
+    [...crowds].filter(([at, count]) => at === start || count >= advanceAtLeast)
+      .toSorted(([a, m], [b, n]) => a === start ? -1 : b === start ? 1 : n - m)
+      .slice(0, advancesAtMost)
+      .map(([at]) => at)
+  )
+  const checkpoints: Array<Checkpoint> = []
+  for (const t of tracked) {
+    if (t.position < scanned && !together.has(t.position)) checkpoints.push({ wallet: t.wallet, position: scanned, hash, since: t.since })
+  }
+  const advances = [...together].toSorted((a, b) => a < b ? -1 : 1).map((from) => ({ chain, from, to: scanned, hash, count: crowds.get(from)! }))
+  return { advances, checkpoints }
+}
+
 /**
  * Scans from `start` (the lowest checkpoint) up to `limit` if given, stopping at the first block
  * that does not exist, is not fully indexed, or cannot be read (after the clients' retries: the
@@ -113,17 +153,7 @@ export const blockScan = Effect.fnUntraced(function*(
     next += BigInt(batch.length)
     width = next - start > 2n ? readAhead : 1
   }
-  // The wallets at the lowest checkpoint (most of them, once the scan is at the head) move in one
-  // advance, unless a resting wallet stands there too (it must not move); the others one by one.
-  // The store checks that it moves as many as stand there here (see `StateStore.Advance`).
-  const together = scanned > start && !input.resting.some((t) => t.position === start)
-  const checkpoints: Array<Checkpoint> = []
-  let count = 0
-  for (const t of tracked) {
-    if (together && t.position === start) count++
-    else if (t.position < scanned) checkpoints.push({ wallet: t.wallet, position: scanned, hash: scannedHash, since: t.since })
-  }
-  const advances: Array<Advance> = together ? [{ chain, from: start, to: scanned, hash: scannedHash, count }] : []
+  const { advances, checkpoints } = movesOf(chain, tracked, input.resting, start, scanned, scannedHash)
   // All retractions first, then the new events in chain order.
   return { ...emptyStep, events: [...retractions, ...events.toSorted(byChainOrder)], advances, checkpoints, blocks, blockEvents } satisfies Step
 })

@@ -13,10 +13,11 @@ import { call, type Receiver, type Service, until } from "./serveE2e.js"
 /** The NFT kinds the streams ask for (their ground truth is the simulator's transfers). */
 export const nftKinds = ["nft.received", "nft.sent", "retracted"]
 
-/** A stream of the scenario: its id and wallets. */
+/** A stream of the scenario: its id, wallets, and the block each wallet is covered from (as the API answered). */
 export interface ScenarioStream {
   readonly id: string
   readonly wallets: ReadonlyArray<string>
+  readonly coveredFrom: ReadonlyMap<string, bigint>
 }
 
 /** The simulator's eth head block. */
@@ -35,7 +36,15 @@ export const scanPositions = (databaseUrl: string): Promise<Map<string, bigint>>
     }).pipe(Effect.scoped, Effect.provide(PgClient.layer({ url: Redacted.make(databaseUrl) })))
   )
 
-/** Creates the three streams (wallets 0-3, 2-4, 0/4/5 of the six busiest) and registers their secrets with the receiver. */
+/** The block each wallet is covered from, by address, as an answer to adding wallets states it. */
+export const coveredFromOf = (answer: { readonly coverage: ReadonlyArray<{ readonly wallet: string; readonly coveredFrom: string }> }): ReadonlyMap<string, bigint> =>
+  new Map(answer.coverage.map((c) => [c.wallet.slice(c.wallet.indexOf(":") + 1), BigInt(c.coveredFrom)]))
+
+/**
+ * Creates the three streams (wallets 0-3, 2-4, 0/4/5 of the six busiest) and registers their
+ * secrets with the receiver; each wallet is covered from no later than the block after the head
+ * when it was added.
+ */
 export const createStreams = async (service: Service | string, sim: Sim, receiver: Receiver): Promise<Array<ScenarioStream>> => {
   const wallets = busiestEvm(sim, "0x1", 6).map((wallet) => wallet.address)
   const sets = [[0, 1, 2, 3], [2, 3, 4], [0, 4, 5]].map((indexes) => indexes.map((index) => wallets[index]!))
@@ -44,9 +53,12 @@ export const createStreams = async (service: Service | string, sim: Sim, receive
     const created = await call(service, "POST", "/v1/streams", { url: receiver.url, events: nftKinds, chains: ["eth"], description: `stream ${index}` })
     assert.strictEqual(created.status, 201, JSON.stringify(created.body))
     receiver.secrets.set(created.body.id, created.body.secret)
+    const head = await ethHead(sim)
     const added = await call(service, "POST", `/v1/streams/${created.body.id}/wallets`, { wallets: set.map((address) => `eth:${address}`) })
     assert.strictEqual(added.status, 200, JSON.stringify(added.body))
-    streams.push({ id: created.body.id, wallets: set })
+    const coveredFrom = coveredFromOf(added.body)
+    for (const address of set) assert.isTrue(coveredFrom.get(address)! <= head + 1n, `${address} is covered from the block after the head at the latest`)
+    streams.push({ id: created.body.id, wallets: set, coveredFrom })
   }
   return streams
 }
@@ -69,8 +81,18 @@ export const delivered = (service: Service | string, streams: ReadonlyArray<Scen
   }, timeoutMs)
 
 /**
+ * The simulator's ground truth of a stream over its wallets' coverage: each wallet's events from
+ * the block it is covered from up to `to`.
+ */
+export const truthOf = (sim: Sim, stream: ScenarioStream, to: bigint) =>
+  Effect.runPromise(Effect.forEach(stream.wallets, (address) =>
+    evmTruth(sim, "0x1", [{ family: "evm", chain: "0x1", address: address as never }], stream.coveredFrom.get(address)! - 1n, to))).then(
+      (perWallet) => perWallet.flat()
+    )
+
+/**
  * Checks each stream: its events (de-duplicated by id, as first received with a 200) are exactly
- * the ground truth of its wallets over `(from, to]`, in chain order; every attempt was signed
+ * the ground truth of its wallets from their `coveredFrom` up to `to`, in chain order; every attempt was signed
  * right; every attempt of one delivery carried the same `webhook-id`; no delivery failed.
  */
 export const checkStreams = async (
@@ -78,14 +100,11 @@ export const checkStreams = async (
   sim: Sim,
   receiver: Receiver,
   streams: ReadonlyArray<ScenarioStream>,
-  from: bigint,
   to: bigint
 ) => {
   assert.isTrue(receiver.attempts.every((attempt) => attempt.verified), "an attempt's signature did not verify")
   for (const stream of streams) {
-    const truth = await Effect.runPromise(
-      evmTruth(sim, "0x1", stream.wallets.map((address) => ({ family: "evm", chain: "0x1", address: address as never })), from, to)
-    )
+    const truth = await truthOf(sim, stream, to)
     assert.isAbove(truth.length, 0, `stream ${stream.id} has no events to check`)
     const received = receiver.received(stream.id)
     assert.deepStrictEqual(received.map((event) => event.id).toSorted(), truth.map((event) => event.id).toSorted(), `stream ${stream.id}`)
