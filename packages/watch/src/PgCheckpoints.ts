@@ -39,8 +39,16 @@ export const frontier = (
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const [row] = yield* sql<{ lowest: string | null }>`SELECT min(position)::text AS lowest FROM watch_checkpoints
-      WHERE namespace = ${namespace} AND scope = ${scope} AND ${among === undefined ? sql.literal("true") : sql`wallet IN (${among})`}`
-    return row?.lowest === null || row?.lowest === undefined ? Option.none() : Option.some(BigInt(row.lowest))
+      WHERE namespace = ${namespace} AND scope = ${scope}`
+    if (row?.lowest === null || row?.lowest === undefined) return Option.none()
+    if (among === undefined) return Option.some(BigInt(row.lowest))
+    // Most often a wallet of `among` stands at the lowest of all: one look, not a join of them all.
+    const [there] = yield* sql<{ found: boolean }>`SELECT EXISTS (SELECT 1 FROM watch_checkpoints
+      WHERE namespace = ${namespace} AND scope = ${scope} AND position = ${row.lowest}::bigint AND wallet IN (${among})) AS found`
+    if (there?.found === true) return Option.some(BigInt(row.lowest))
+    const [lowest] = yield* sql<{ lowest: string | null }>`SELECT min(position)::text AS lowest FROM watch_checkpoints
+      WHERE namespace = ${namespace} AND scope = ${scope} AND wallet IN (${among})`
+    return lowest?.lowest === null || lowest?.lowest === undefined ? Option.none() : Option.some(BigInt(lowest.lowest))
   }).pipe(Effect.mapError(failed("read")))
 
 /** A wallet's key in the store: its scope and address. */

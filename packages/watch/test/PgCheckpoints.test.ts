@@ -41,6 +41,8 @@ describe("PgCheckpoints", () => {
       yield* sql`CREATE TABLE held (address text)`
       yield* sql`INSERT INTO held VALUES (${dave.address})`
       assert.deepStrictEqual(yield* PgCheckpoints.frontier("scan:0x1:0", "0x1", sql`SELECT address FROM held`), Option.some(95n))
+      yield* sql`INSERT INTO held VALUES (${alice})`
+      assert.deepStrictEqual(yield* PgCheckpoints.frontier("scan:0x1:0", "0x1", sql`SELECT address FROM held`), Option.some(90n), "one named stands at the lowest")
       yield* sql`DELETE FROM held`
       assert.isTrue(Option.isNone(yield* PgCheckpoints.frontier("scan:0x1:0", "0x1", sql`SELECT address FROM held`)))
       assert.isTrue(Option.isNone(yield* PgCheckpoints.frontier("scan:0x1:0", "0x89")), "another scope")

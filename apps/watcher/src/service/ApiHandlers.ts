@@ -256,6 +256,7 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
           const stream = yield* existing(params.id)
           const wallets = yield* walletsOf(payload.wallets, stream)
           const stored = yield* admit(stream, wallets)
+          yield* Coverage.refreshStatistics(stored.added)
           return {
             added: stored.added,
             wallets: yield* Effect.orDie(streams.walletCount(params.id)),

@@ -21,7 +21,7 @@
  * @since 0.3.0
  */
 import { PgCheckpoints, PgStateStore, type StateStore, type WatchedWallet } from "@chainquery/watch"
-import { Effect, Option } from "effect"
+import { Cause, Effect, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Scope } from "./Scopes.js"
 import { positionsByScope } from "./Scopes.js"
@@ -158,6 +158,31 @@ export const frontier = (
   Effect.flatMap(SqlClient.SqlClient, (sql) => PgCheckpoints.frontier(namespaceOf(scope, confirmations), scope, held(sql, scope, confirmations)))
 
 /**
+ * The lowest checkpoint of the wallets one stream holds on `scope` (in the scan of its
+ * `confirmations`): every event of the stream's wallets up to it is committed, whatever the
+ * other streams' wallets. `None`: the stream holds no wallet with a checkpoint there.
+ *
+ * @example
+ * ```ts
+ * import { Coverage } from "@chainquery/watcher"
+ *
+ * const lowest = Coverage.frontierOf("str_0mwxp89sc8710d9595292", "0x1", 0) // Effect<Option<bigint>, …, SqlClient>
+ * ```
+ * @since 0.3.0
+ */
+export const frontierOf = (
+  streamId: string,
+  scope: Scope,
+  confirmations: number
+): Effect.Effect<Option.Option<bigint>, StateStore.StateStoreError, SqlClient.SqlClient> =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    PgCheckpoints.frontier(
+      namespaceOf(scope, confirmations),
+      scope,
+      sql`SELECT address FROM stream_wallets WHERE stream_id = ${streamId} AND scope = ${scope}`
+    ))
+
+/**
  * Of `wallets`, those that no stream with `confirmations` holds on their scope now, forgotten by
  * the scan (under its lock, so that one added again meanwhile keeps its checkpoint).
  *
@@ -264,6 +289,35 @@ export const announce = (
     }
     return announced
   })
+
+/** The fewest wallets stored at once after which {@link refreshStatistics} is worth its cost. */
+export const bulkWallets = 1_000
+
+/**
+ * Refreshes PostgreSQL's statistics of the wallets and checkpoints tables after `added` wallets
+ * were stored at once, when they are many (1,000 or more) and a quarter or more of what the
+ * statistics counted. Planned with the counts of before a bulk addition, the scans' lowest
+ * checkpoint is read with a nested loop over both tables: minutes at 100,000 wallets, where a
+ * hash join takes milliseconds (autovacuum catches up too, but a minute or so later). Its failure
+ * (a table the service's user does not own) is only logged.
+ *
+ * @example
+ * ```ts
+ * import { Coverage } from "@chainquery/watcher"
+ *
+ * const refreshed = Coverage.refreshStatistics(10_000) // Effect<void, never, SqlClient>
+ * ```
+ * @since 0.3.0
+ */
+export const refreshStatistics = (added: number): Effect.Effect<void, never, SqlClient.SqlClient> =>
+  added < bulkWallets ? Effect.void : Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [counted] = yield* sql<{ rows: number }>`SELECT greatest(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = 'stream_wallets'::regclass`
+    if (added * 4 < (counted?.rows ?? 0)) return
+    yield* sql`ANALYZE stream_wallets, watch_checkpoints`
+  }).pipe(
+    Effect.catchCause((cause) => Effect.logWarning(`cannot refresh the statistics of the wallets' tables: ${Cause.pretty(cause)}`))
+  )
 
 /**
  * Admits `wallets` to a stream (of `confirmations`) on their scans, and answers each wallet's first

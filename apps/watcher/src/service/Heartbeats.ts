@@ -9,13 +9,14 @@
 import type { StateStore } from "@chainquery/watch"
 import { DateTime, Duration, Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { announce, claim, frontier, type Range } from "./Coverage.js"
+import { announce, claim, frontierOf, type Range } from "./Coverage.js"
 import { newDeliveryId, writeDeliveries } from "./Outbox.js"
 
 /**
- * One stream's heartbeat, if it is still due once its row is locked: whether one was made. The
- * scans' lowest checkpoints are read after the lock: a wallet added to the stream meanwhile (below
- * them, see `Coverage.admit`) is counted.
+ * One stream's heartbeat, if it is still due once its row is locked: whether one was made. It
+ * covers up to the lowest checkpoint of the stream's own wallets, read after the lock: a wallet
+ * added to the stream meanwhile (below the others, see `Coverage.admit`) is counted, and the cost
+ * grows with the stream's wallets, not with every stream's.
  */
 const beat = (streamId: string, periodMillis: number) =>
   Effect.gen(function*() {
@@ -29,7 +30,7 @@ const beat = (streamId: string, periodMillis: number) =>
     const coverage: Array<Range> = []
     for (const { scope } of scopes) {
       if (stream.scopes !== null && !stream.scopes.includes(scope)) continue
-      const made = (yield* claim(scope, [{ id: streamId, lowest: undefined }], yield* frontier(scope, stream.confirmations))).get(streamId)
+      const made = (yield* claim(scope, [{ id: streamId, lowest: undefined }], yield* frontierOf(streamId, scope, stream.confirmations))).get(streamId)
       if (made?.coverage !== undefined) coverage.push(made.coverage)
     }
     const wallets = (yield* announce([streamId])).get(streamId) ?? []

@@ -13,10 +13,11 @@
  * - a batch with events at or before what was stated (a reorganisation) replaces that range, its
  *   retractions first, and covers from its start again;
  * - more than 500 events: the first delivery states what it replaces, the last what it covers;
- * - heartbeats: only for active streams quiet for the period, with the coverage moved on and no
- *   events; none when the period is 0;
+ * - heartbeats: only for active streams quiet for the period, with the coverage moved on (up to
+ *   the lowest checkpoint of the stream's own wallets) and no events; none when the period is 0;
  * - a delivered batch moves the stream's last delivered sequence and covered-to (back for a
  *   replaced range), as the API's stats show them;
+ * - the planner's statistics are refreshed after a bulk addition only;
  * - a scan's commit takes the scan's lock before any checkpoint, as forgetting wallets does (so
  *   the two never deadlock);
  * - the webhook body states all of it, blocks as decimal strings, Aptos ranges in versions.
@@ -111,6 +112,28 @@ describe("Coverage: admission", () => {
       assert.deepStrictEqual((yield* scopes).map((row) => row.scope), ["0x1", "0x89"])
       yield* (yield* StreamStore).update(stream, { scopes: ["0x1"] })
       assert.deepStrictEqual((yield* scopes).map((row) => row.scope), ["0x1"])
+    })))
+})
+
+describe("Coverage: statistics", () => {
+  it.effect("refreshed after a bulk addition (1,000 wallets or more, a quarter of what was counted), not after a few", () =>
+    withStores(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const counted = sql<{ rows: number }>`SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'stream_wallets'::regclass`
+      const many = Array.from({ length: 2_000 }, (_, i) => evm(`0x${i.toString(16).padStart(40, "0")}` as typeof alice))
+      yield* makeStream(many)
+      const before = (yield* counted)[0]!.rows
+      yield* Coverage.refreshStatistics(999)
+      assert.strictEqual((yield* counted)[0]!.rows, before, "999 wallets: left to autovacuum")
+      yield* Coverage.refreshStatistics(2_000)
+      assert.strictEqual((yield* counted)[0]!.rows, 2_000)
+      yield* makeStream(many)
+      yield* makeStream(many.slice(0, 1_000))
+      yield* Coverage.refreshStatistics(1_000)
+      assert.strictEqual((yield* counted)[0]!.rows, 5_000, "1,000 of 2,000 counted: refreshed")
+      yield* makeStream(many.slice(0, 1_000))
+      yield* Coverage.refreshStatistics(1_000)
+      assert.strictEqual((yield* counted)[0]!.rows, 5_000, "1,000 of 5,000 counted: not worth it")
     })))
 })
 
@@ -232,6 +255,10 @@ describe("Coverage: heartbeats and progress", () => {
       assert.deepStrictEqual(yield* Heartbeats.makeDue("3 hours"), [], "not quiet for 3 hours")
       // Made now: not due again within the hour.
       yield* TestClock.setTime(Date.now())
+      // A wallet of another stream (not due), placed below the scan, holds that stream back, not this one.
+      const other = yield* makeStream([])
+      yield* admit(other, [evm(bob)])
+      assert.deepStrictEqual(yield* Coverage.frontier("0x1", 0), Option.some(149n))
       assert.deepStrictEqual(yield* Heartbeats.makeDue("1 hour"), [quiet])
       assert.deepStrictEqual(yield* Heartbeats.makeDue("1 hour"), [])
       const [beat] = yield* deliveriesOf(quiet)
@@ -245,7 +272,7 @@ describe("Coverage: heartbeats and progress", () => {
       yield* store.record(pending.delivery, { result: "delivered", status: 200, error: null }, [])
       const stats = yield* store.stats(quiet)
       assert.deepStrictEqual([stats.lastDeliveredSequence, stats.coverage], [1, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 150n }]])
-      assert.deepStrictEqual((yield* store.progress).map((p) => p.streamId).toSorted(), [quiet, paused].toSorted())
+      assert.deepStrictEqual((yield* store.progress).map((p) => p.streamId).toSorted(), [quiet, paused, other].toSorted())
     })))
 
   it.effect("a delivered reorganisation moves the covered-to back to before what it replaces, then on to what it covers", () =>
