@@ -9,7 +9,8 @@
  * - `EventWriter`: events written to stdout, waiting until it took them;
  * - the service (`chainquery-watcher serve`): `ManagementApi` (its HTTP API) with `ApiHandlers`
  *   and `ApiMiddleware`, `ServiceHttp` (its server), `StreamStore`, `DeliveryStore` and `Outbox`, `DeliveryWorker` (one stream's webhooks),
- *   `Coverage` (the blocks each batch accounts for), `Heartbeats` (batches of quiet streams)
+ *   `Coverage` (the blocks each batch accounts for), `Heartbeats` (batches of quiet streams),
+ *   `Statistics` (the planner's, refreshed after bulk additions)
  *   (its PostgreSQL tables, created by `ServiceMigrations`), `Scopes` (chains and Aptos networks),
  *   `ServiceConfig`, `Readiness`, `AddressPolicy` (webhook URLs refused), `WebhookSignature`
  *   (Standard Webhooks signing) and `WebhookSender` (one POST).
@@ -38,6 +39,7 @@ export * as Scopes from "./service/Scopes.js"
 export * as ServiceCluster from "./service/ServiceCluster.js"
 export * as ServiceConfig from "./service/ServiceConfig.js"
 export * as ServiceHttp from "./service/ServiceHttp.js"
+export * as Statistics from "./service/Statistics.js"
 export * as ServiceMain from "./service/ServiceMain.js"
 export * as ServiceMetrics from "./service/ServiceMetrics.js"
 export * as ServiceMigrations from "./service/ServiceMigrations.js"

@@ -9,6 +9,7 @@
  */
 import { Effect, Option } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
+import { noteOutsideWrite } from "./internal/outsideWrites.js"
 import { failure as failed, type StateStoreError } from "./StateStore.js"
 import { scopeOf, type WatchedWallet } from "./WatchedWallet.js"
 
@@ -55,12 +56,9 @@ export const frontier = (
 const keyOf = (wallet: WatchedWallet): string => `${scopeOf(wallet)} ${wallet.address}`
 
 /**
- * Puts each of `wallets` at `position` or after it in `namespace`: one with no checkpoint gets its
- * first one there (reporting what comes after it), one behind it is moved up to it (what it
- * missed in between is not read), one at it or after it is left alone. Answers every wallet's
- * checkpoint, in order. The engine of the namespace, once it watches them, reads them from there.
- * Run it while the engine's commits wait (a lock they take first), so that no commit moves a
- * checkpoint in between.
+ * Gives each of `wallets` that has no checkpoint in `namespace` its first one, at `position`
+ * (reporting what comes after it), and answers every wallet's checkpoint, in order: the one it
+ * had, or `position`. The engine of the namespace, once it watches them, reads them from there.
  *
  * @example
  * ```ts
@@ -80,25 +78,64 @@ export const place = (
   Effect.gen(function*() {
     if (wallets.length === 0) return []
     const sql = yield* SqlClient.SqlClient
-    const rows = JSON.stringify(wallets.map((wallet) => ({ scope: scopeOf(wallet), wallet: wallet.address })))
-    // Read first: the wallets at or after `position` are left alone, and not even locked.
-    const known = yield* sql<{ scope: string; wallet: string; position: string }>`SELECT c.scope, c.wallet, c.position::text
-      FROM watch_checkpoints c JOIN jsonb_to_recordset(${rows}::jsonb) AS x(scope text, wallet text) ON c.scope = x.scope AND c.wallet = x.wallet
-      WHERE c.namespace = ${namespace}`
-    const had = new Map(known.map((row) => [`${row.scope} ${row.wallet}`, BigInt(row.position)]))
+    const had = yield* known(sql, namespace, wallets)
     // In key order: two placements of overlapping wallets take their row locks in the same order.
-    const moved = [...new Map(wallets.filter((wallet) => (had.get(keyOf(wallet)) ?? -1n) < position).map((wallet) => [keyOf(wallet), wallet]))]
-      .toSorted(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, wallet]) => ({ scope: scopeOf(wallet), wallet: wallet.address }))
-    if (moved.length > 0) {
+    const fresh = sortedRows(wallets.filter((wallet) => !had.has(keyOf(wallet))))
+    if (fresh.length > 0) {
       const at = position.toString()
       yield* sql`INSERT INTO watch_checkpoints (namespace, scope, wallet, position, hash, since)
         SELECT ${namespace}, scope, wallet, ${at}::bigint, NULL, ${at}::bigint
-        FROM jsonb_to_recordset(${JSON.stringify(moved)}::jsonb) AS x(scope text, wallet text)
-        ON CONFLICT (namespace, scope, wallet) DO UPDATE SET position = excluded.position, hash = NULL
-          WHERE watch_checkpoints.position < excluded.position`
+        FROM jsonb_to_recordset(${JSON.stringify(fresh)}::jsonb) AS x(scope text, wallet text)
+        ON CONFLICT (namespace, scope, wallet) DO NOTHING`
     }
-    return wallets.map((wallet) => {
-      const at = had.get(keyOf(wallet))
-      return at !== undefined && at > position ? at : position
-    })
+    return wallets.map((wallet) => had.get(keyOf(wallet)) ?? position)
   }).pipe(Effect.mapError(failed("commit")))
+
+/**
+ * Moves the checkpoints of `wallets` that stand behind `position` up to it (what they missed in
+ * between is not read): for wallets the engine stopped watching, whose checkpoints were left where
+ * it stopped, given to someone again. The engine's next commit, planned before, is refused and it
+ * reads the state again (see `PgStateStore.forget`). Answers how many moved.
+ *
+ * @example
+ * ```ts
+ * import type { WatchedWallet } from "@chainquery/watch"
+ * import { PgCheckpoints } from "@chainquery/watch"
+ *
+ * declare const leftBehind: ReadonlyArray<WatchedWallet.WatchedWallet>
+ * const moved = PgCheckpoints.raise("scan:0x1:0", leftBehind, 21_000_000n) // Effect<number, …>
+ * ```
+ * @since 0.3.0
+ */
+export const raise = (
+  namespace: string,
+  wallets: ReadonlyArray<WatchedWallet>,
+  position: bigint
+): Effect.Effect<number, StateStoreError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    if (wallets.length === 0) return 0
+    const sql = yield* SqlClient.SqlClient
+    const had = yield* known(sql, namespace, wallets)
+    const behind = sortedRows(wallets.filter((wallet) => (had.get(keyOf(wallet)) ?? position) < position))
+    if (behind.length === 0) return 0
+    yield* noteOutsideWrite(sql, namespace)
+    yield* sql`UPDATE watch_checkpoints c SET position = ${position.toString()}::bigint, hash = NULL
+      FROM jsonb_to_recordset(${JSON.stringify(behind)}::jsonb) AS x(scope text, wallet text)
+      WHERE c.namespace = ${namespace} AND c.scope = x.scope AND c.wallet = x.wallet AND c.position < ${position.toString()}::bigint`
+    return behind.length
+  }).pipe(Effect.mapError(failed("commit")))
+
+/** The checkpoints `wallets` have in `namespace`, by key. */
+const known = (sql: SqlClient.SqlClient, namespace: string, wallets: ReadonlyArray<WatchedWallet>) =>
+  Effect.map(
+    sql<{ scope: string; wallet: string; position: string }>`SELECT c.scope, c.wallet, c.position::text
+      FROM watch_checkpoints c JOIN jsonb_to_recordset(${JSON.stringify(sortedRows(wallets))}::jsonb) AS x(scope text, wallet text)
+        ON c.scope = x.scope AND c.wallet = x.wallet
+      WHERE c.namespace = ${namespace}`,
+    (rows) => new Map(rows.map((row) => [`${row.scope} ${row.wallet}`, BigInt(row.position)]))
+  )
+
+/** `wallets` as rows of the store, once each, in key order. */
+const sortedRows = (wallets: ReadonlyArray<WatchedWallet>) =>
+  [...new Map(wallets.map((wallet) => [keyOf(wallet), wallet]))].toSorted(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+    .map(([, wallet]) => ({ scope: scopeOf(wallet), wallet: wallet.address }))

@@ -19,6 +19,7 @@ import type { Chain } from "@chainquery/schema"
 import { Clock, DateTime, Effect, Layer, Option } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { checkAdvanced } from "./internal/advance.js"
+import { noteOutsideWrite, outsideWrites } from "./internal/outsideWrites.js"
 import { decodeEvents, decodePending, decodeSummaries, encodeEvents, encodePending, encodeSummaries, scopeOf, walletOf } from "./internal/stateCodecs.js"
 import {
   type BackfillProgress,
@@ -87,6 +88,10 @@ const migrations = Migrator.fromRecord({
     yield* sql`CREATE TABLE watch_last_batch (
       namespace text COLLATE "C" PRIMARY KEY, sequence bigint NOT NULL, committed_at bigint NOT NULL,
       event_ids jsonb NOT NULL, pending jsonb NOT NULL DEFAULT '[]')`
+  }),
+  "2_outside_writes": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE watch_outside_writes (namespace text COLLATE "C" PRIMARY KEY, writes bigint NOT NULL)`
   })
 })
 
@@ -215,6 +220,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const keepBlocks = keepBlocksOf(options.keepBlocks)
   const onCommit = options.onCommit
   const beforeWrite = options.beforeWrite
+  // The outside writes counted when the checkpoints were first read since the last refusal (see
+  // `internal/outsideWrites.ts`): the earliest view of the state anyone holds.
+  let writesSeen: bigint | undefined
 
   const lastBatchRow = sql<{ sequence: string; committed_at: string; event_ids: ReadonlyArray<string> }>`
     SELECT sequence::text, committed_at::text, event_ids FROM watch_last_batch WHERE namespace = ${ns}`
@@ -223,6 +231,11 @@ export const make = Effect.fnUntraced(function*(options: Options) {
     Effect.gen(function*() {
       const rows = yield* Effect.try({ try: () => rowsOf(batch), catch: failure("commit") })
       if (beforeWrite !== undefined) yield* Effect.provideService(beforeWrite(batch), SqlClient.SqlClient, sql)
+      const writes = yield* outsideWrites(sql, ns)
+      if (writesSeen !== undefined && writes !== writesSeen) {
+        writesSeen = undefined
+        return yield* Effect.fail(failure("commit")(new Error("the checkpoints were changed beside the engine (wallets forgotten or moved); the state is read again")))
+      }
       for (const { advance, from, to } of rows.advances) {
         const [moved] = yield* sql<{ count: number }>`WITH moved AS (
             UPDATE watch_checkpoints SET position = ${to}::bigint, hash = ${advance.hash}
@@ -300,10 +313,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         AND number <= (SELECT MAX(number) FROM ${sql(table)} WHERE namespace = ${ns} AND chain = ${chain}) - ${keepBlocks}`, { discard: true })
 
   return StateStore.of({
-    checkpoints: read(
-      sql<CheckpointRow>`
+    checkpoints: read(Effect.gen(function*() {
+      // Counted before the checkpoints are read: a write in between makes the next commit refused, not missed.
+      const writes = yield* outsideWrites(sql, ns)
+      writesSeen ??= writes
+      return yield* sql<CheckpointRow>`
         SELECT scope, wallet, position::text, hash, since::text FROM watch_checkpoints WHERE namespace = ${ns} ORDER BY scope, wallet`
-    ).pipe(Effect.map((rows) => rows.map(checkpointOf))),
+    })).pipe(Effect.map((rows) => rows.map(checkpointOf))),
 
     checkpoint: (wallet) =>
       read(
@@ -386,8 +402,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
 /**
  * Forgets where `namespace`'s engine read `wallets` up to (their checkpoints and DeFi snapshots),
  * for wallets it no longer watches: added again later, they start afresh from the head instead of
- * going on from where they stopped. Use it after the engine stopped watching them (a cycle that
- * was reading them when this runs may still commit their checkpoint).
+ * going on from where they stopped. The engine's next commit, planned before, is refused and it
+ * reads the state again, so that a cycle that was still reading them cannot move a checkpoint put
+ * where theirs were.
  *
  * @example
  * ```ts
@@ -408,6 +425,7 @@ export const forget = (
     const sql = yield* SqlClient.SqlClient
     const rows = json(wallets.map((wallet) => ({ scope: scopeOf(wallet), wallet: wallet.address })))
     yield* sql.withTransaction(Effect.gen(function*() {
+      yield* noteOutsideWrite(sql, namespace)
       yield* sql`DELETE FROM watch_checkpoints c USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, wallet text)
         WHERE c.namespace = ${namespace} AND c.scope = x.scope AND c.wallet = x.wallet`
       yield* sql`DELETE FROM watch_defi_snapshots d USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, wallet text)

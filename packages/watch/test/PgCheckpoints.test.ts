@@ -1,8 +1,8 @@
 /**
  * Where a service reads and puts the wallets of a `PgStateStore` namespace (`PgCheckpoints`), on a
- * real PostgreSQL: the lowest checkpoint, of all wallets or of those a query names; and placing
- * wallets at a block or after it (a fresh one gets it, one behind is moved up, one ahead stays),
- * in one namespace only.
+ * real PostgreSQL: the lowest checkpoint, of all wallets or of those a query names; placing fresh
+ * wallets at a block, in one namespace only; moving wallets left behind up to a block, which the
+ * engine's next commit notices (refused once, it reads the state again).
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
@@ -16,19 +16,41 @@ const carol = at("0x" + "ca".repeat(20))
 const dave = at("0x" + "da".repeat(20))
 
 describe("PgCheckpoints", () => {
-  it.effect("place: a fresh wallet gets the block, one behind is moved up to it, one ahead stays; answers in order", () =>
+  it.effect("place: a fresh wallet gets the block, one that has a checkpoint keeps it; answers in order", () =>
     Effect.gen(function*() {
       const store = yield* PgStateStore.make({ namespace: "scan:0x1:0" })
       yield* store.commit({ checkpoints: [{ wallet: at(alice), position: 90n, hash: "0x90" }, { wallet: at(bob), position: 120n, hash: "0x120" }], eventIds: [] })
       const placed = yield* PgCheckpoints.place("scan:0x1:0", [at(bob), carol, at(alice), carol], 100n)
-      assert.deepStrictEqual(placed, [120n, 100n, 100n, 100n])
+      assert.deepStrictEqual(placed, [120n, 100n, 90n, 100n])
       const byAddress = new Map((yield* store.checkpoints).map((c) => [c.wallet.address, [c.position, c.hash, c.since]]))
-      assert.deepStrictEqual(byAddress.get(alice), [100n, null, 90n], "moved up, its hash dropped, its since kept")
-      assert.deepStrictEqual(byAddress.get(bob), [120n, "0x120", 120n], "ahead: left alone")
+      assert.deepStrictEqual(byAddress.get(alice), [90n, "0x90", 90n], "behind: left alone")
       assert.deepStrictEqual(byAddress.get(carol.address), [100n, null, 100n], "fresh: first checkpoint at the block")
       const other = yield* PgStateStore.make({ namespace: "scan:0x1:12" })
       assert.deepStrictEqual(yield* other.checkpoints, [], "another namespace is untouched")
       assert.deepStrictEqual(yield* PgCheckpoints.place("scan:0x1:0", [], 5n), [])
+      // Placing is no write beside the engine: its next commit goes through.
+      yield* store.commit({ checkpoints: [{ wallet: at(bob), position: 121n, hash: "0x121" }], eventIds: [] })
+    }).pipe(Effect.provide(freshDatabase), Effect.orDie))
+
+  it.effect("raise: one behind is moved up (its since kept), one at or after stays; the engine's next commit is refused, then goes on", () =>
+    Effect.gen(function*() {
+      const store = yield* PgStateStore.make({ namespace: "scan:0x1:0" })
+      yield* store.commit({ checkpoints: [{ wallet: at(alice), position: 90n, hash: "0x90" }, { wallet: at(bob), position: 120n, hash: "0x120" }], eventIds: [] })
+      assert.strictEqual((yield* store.checkpoints).length, 2)
+      assert.strictEqual(yield* PgCheckpoints.raise("scan:0x1:0", [at(bob), carol], 100n), 0, "ahead, or none: nothing moves")
+      yield* store.commit({ checkpoints: [{ wallet: at(bob), position: 121n, hash: "0x121" }], eventIds: [] })
+      assert.strictEqual(yield* PgCheckpoints.raise("scan:0x1:0", [at(alice), at(bob), carol], 100n), 1)
+      const byAddress = new Map((yield* store.checkpoints).map((c) => [c.wallet.address, [c.position, c.hash, c.since]]))
+      assert.deepStrictEqual(byAddress.get(alice), [100n, null, 90n])
+      assert.deepStrictEqual(byAddress.get(bob), [121n, "0x121", 120n])
+      assert.isFalse(byAddress.has(carol.address))
+      // Its view of the checkpoints dates from its first read, before the raise.
+      const refused = yield* Effect.flip(store.commit({ checkpoints: [{ wallet: at(bob), position: 122n, hash: "0x122" }], eventIds: [] }))
+      assert.match(refused.message, /changed beside the engine/)
+      assert.strictEqual(Option.getOrThrow(yield* store.checkpoint(at(bob))).position, 121n, "nothing written")
+      yield* store.checkpoints
+      yield* store.commit({ checkpoints: [{ wallet: at(bob), position: 122n, hash: "0x122" }], eventIds: [] })
+      assert.strictEqual(Option.getOrThrow(yield* store.checkpoint(at(bob))).position, 122n)
     }).pipe(Effect.provide(freshDatabase), Effect.orDie))
 
   it.effect("frontier: the lowest checkpoint of a scope, of the wallets a query names, or none", () =>

@@ -16,6 +16,7 @@ import * as Coverage from "./Coverage.js"
 import { type Delivery, DeliveryStore } from "./DeliveryStore.js"
 import { Api, BadRequest, maxWalletsPerRequest, NotFound, type RangeView, type StreamView, Unavailable } from "./ManagementApi.js"
 import * as Scopes from "./Scopes.js"
+import * as Statistics from "./Statistics.js"
 import { DeliveryWake, ServiceConfig } from "./ServiceConfig.js"
 import { readWalletCursor, type Settings, type Stream, StreamStore } from "./StreamStore.js"
 import { newSecret } from "./WebhookSignature.js"
@@ -256,7 +257,7 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
           const stream = yield* existing(params.id)
           const wallets = yield* walletsOf(payload.wallets, stream)
           const stored = yield* admit(stream, wallets)
-          yield* Coverage.refreshStatistics(stored.added)
+          yield* Statistics.refreshStatistics(stored.added)
           return {
             added: stored.added,
             wallets: yield* Effect.orDie(streams.walletCount(params.id)),

@@ -21,10 +21,10 @@
  * @since 0.3.0
  */
 import { PgCheckpoints, PgStateStore, type StateStore, type WatchedWallet } from "@chainquery/watch"
-import { Cause, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Scope } from "./Scopes.js"
-import { positionsByScope } from "./Scopes.js"
+import { positionsByScope, walletOfScope } from "./Scopes.js"
 
 /**
  * A range of one scope's blocks (Aptos: ledger versions), both ends included.
@@ -138,6 +138,14 @@ const held = (sql: SqlClient.SqlClient, scope: Scope, confirmations: number) =>
   sql`SELECT w.address FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
     WHERE w.scope = ${scope} AND s.confirmations = ${confirmations} AND (s.scopes IS NULL OR ${scope} = ANY (s.scopes))`
 
+/** Of `wallets`, the addresses some stream with `confirmations` holds on `scope`. */
+const heldAmong = (scope: Scope, confirmations: number, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ address: string }>`SELECT DISTINCT address FROM (${held(sql, scope, confirmations)}) AS h
+      WHERE address IN (SELECT jsonb_array_elements_text(${JSON.stringify(wallets.map((wallet) => wallet.address))}::jsonb))`).pipe(
+      Effect.map((rows) => new Set(rows.map((row) => row.address)))
+    )
+
 /**
  * The lowest checkpoint of the wallets that streams with `confirmations` hold on `scope`: every
  * event of theirs up to it is committed. A wallet no stream holds any more is left out (its
@@ -206,9 +214,37 @@ export const forgetUnheld = (
     const sql = yield* SqlClient.SqlClient
     yield* sql.withTransaction(Effect.gen(function*() {
       yield* lockScans([scope], confirmations)
-      const still = new Set((yield* sql<{ address: string }>`SELECT DISTINCT address FROM (${held(sql, scope, confirmations)}) AS h
-        WHERE address IN (SELECT jsonb_array_elements_text(${JSON.stringify(wallets.map((wallet) => wallet.address))}::jsonb))`).map((row) => row.address))
+      const still = yield* heldAmong(scope, confirmations, wallets)
       yield* PgStateStore.forget(namespaceOf(scope, confirmations), wallets.filter((wallet) => !still.has(wallet.address)))
+    }))
+  })
+
+/**
+ * Forgets, in the scan of `scope` at `confirmations`, every wallet no stream holds any more: run
+ * when the scan starts, for wallets removed while it was not running (or whose forgetting was
+ * lost with the process), so that they never hold back the reading of its lowest checkpoint.
+ * Answers how many were forgotten.
+ *
+ * @example
+ * ```ts
+ * import { Coverage } from "@chainquery/watcher"
+ *
+ * const swept = Coverage.forgetAllUnheld("0x1", 0) // Effect<number, …, SqlClient>
+ * ```
+ * @since 0.3.0
+ */
+export const forgetAllUnheld = (
+  scope: Scope,
+  confirmations: number
+): Effect.Effect<number, SqlError.SqlError | StateStore.StateStoreError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return yield* sql.withTransaction(Effect.gen(function*() {
+      yield* lockScans([scope], confirmations)
+      const left = yield* sql<{ wallet: string }>`SELECT wallet FROM watch_checkpoints
+        WHERE namespace = ${namespaceOf(scope, confirmations)} AND scope = ${scope} AND wallet NOT IN (${held(sql, scope, confirmations)})`
+      yield* PgStateStore.forget(namespaceOf(scope, confirmations), left.map((row) => walletOfScope(scope, row.wallet)))
+      return left.length
     }))
   })
 
@@ -290,39 +326,11 @@ export const announce = (
     return announced
   })
 
-/** The fewest wallets stored at once after which {@link refreshStatistics} is worth its cost. */
-export const bulkWallets = 1_000
-
-/**
- * Refreshes PostgreSQL's statistics of the wallets and checkpoints tables after `added` wallets
- * were stored at once, when they are many (1,000 or more) and a quarter or more of what the
- * statistics counted. Planned with the counts of before a bulk addition, the scans' lowest
- * checkpoint is read with a nested loop over both tables: minutes at 100,000 wallets, where a
- * hash join takes milliseconds (autovacuum catches up too, but a minute or so later). Its failure
- * (a table the service's user does not own) is only logged.
- *
- * @example
- * ```ts
- * import { Coverage } from "@chainquery/watcher"
- *
- * const refreshed = Coverage.refreshStatistics(10_000) // Effect<void, never, SqlClient>
- * ```
- * @since 0.3.0
- */
-export const refreshStatistics = (added: number): Effect.Effect<void, never, SqlClient.SqlClient> =>
-  added < bulkWallets ? Effect.void : Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const [counted] = yield* sql<{ rows: number }>`SELECT greatest(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = 'stream_wallets'::regclass`
-    if (added * 4 < (counted?.rows ?? 0)) return
-    yield* sql`ANALYZE stream_wallets, watch_checkpoints`
-  }).pipe(
-    Effect.catchCause((cause) => Effect.logWarning(`cannot refresh the statistics of the wallets' tables: ${Cause.pretty(cause)}`))
-  )
-
 /**
  * Admits `wallets` to a stream (of `confirmations`) on their scans, and answers each wallet's first
- * covered block, in order. Each gets a checkpoint in its scan at or after the placement (see
- * `PgCheckpoints.place`): on EVM, one block below the scan's lowest checkpoint, so that the scan's
+ * covered block, in order. A wallet another stream holds keeps its checkpoint in the scan; the
+ * others get one at the placement (a fresh one, or one left behind moved up: see
+ * `PgCheckpoints.place` and `raise`): on EVM, one block below the scan's lowest checkpoint, so that the scan's
  * next advance, which moves the wallets it knows at that checkpoint, does not meet a wallet it does
  * not know yet; on a scope no scan reads yet, `start` of the scope's wallets; on Aptos, whose
  * checkpoints move only with transfers, the later of the lowest and `start`. A wallet is covered
@@ -357,7 +365,12 @@ export const admit = <E, R>(
       const aptos = scope.startsWith("aptos:")
       const started = Option.isNone(lowest) || aptos ? yield* start(scope, scoped) : undefined
       const position = Option.isNone(lowest) ? started! : started !== undefined ? (started > lowest.value ? started : lowest.value) : lowest.value - 1n
-      const placed = yield* PgCheckpoints.place(namespaceOf(scope, confirmations), scoped, position)
+      const namespace = namespaceOf(scope, confirmations)
+      // A checkpoint no stream holds was left where the scan stopped reading it: no stream is owed
+      // what it missed since, so it goes on from the placement. One a stream holds stays.
+      const holding = yield* heldAmong(scope, confirmations, scoped)
+      yield* PgCheckpoints.raise(namespace, scoped.filter((wallet) => !holding.has(wallet.address)), position)
+      const placed = yield* PgCheckpoints.place(namespace, scoped, position)
       const [told] = yield* sql<{ batched_to: string }>`SELECT batched_to::text FROM stream_coverage WHERE stream_id = ${streamId} AND scope = ${scope}`
       const after = told === undefined ? undefined : BigInt(told.batched_to) + 1n
       let first: bigint | undefined

@@ -7,9 +7,9 @@
  * @since 0.3.0
  */
 import type { StateStore } from "@chainquery/watch"
-import { DateTime, Duration, Effect } from "effect"
+import { DateTime, Duration, Effect, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { announce, claim, frontierOf, type Range } from "./Coverage.js"
+import { announce, claim, frontier, frontierOf, type Range } from "./Coverage.js"
 import { newDeliveryId, writeDeliveries } from "./Outbox.js"
 
 /**
@@ -30,7 +30,10 @@ const beat = (streamId: string, periodMillis: number) =>
     const coverage: Array<Range> = []
     for (const { scope } of scopes) {
       if (stream.scopes !== null && !stream.scopes.includes(scope)) continue
-      const made = (yield* claim(scope, [{ id: streamId, lowest: undefined }], yield* frontierOf(streamId, scope, stream.confirmations))).get(streamId)
+      // A stream that holds no wallet there any more follows the scan.
+      const own = yield* frontierOf(streamId, scope, stream.confirmations)
+      const upTo = Option.isSome(own) ? own : yield* frontier(scope, stream.confirmations)
+      const made = (yield* claim(scope, [{ id: streamId, lowest: undefined }], upTo)).get(streamId)
       if (made?.coverage !== undefined) coverage.push(made.coverage)
     }
     const wallets = (yield* announce([streamId])).get(streamId) ?? []

@@ -156,8 +156,9 @@ export const enqueue = (
       kind: event.kind,
       retracts: event.kind === "retracted" ? event.retracts : null
     }))
-    // Which stream gets which event: its wallet held (and covered from the event's block on), its
-    // kind and chain wanted; a retraction goes to the streams (of this scan's confirmations) that
+    // Which stream gets which event: its wallet held (and covered from the event's block on; DeFi
+    // and holdings changes, read per wallet and dated at what it was read up to, whenever they
+    // come), its kind and chain wanted; a retraction goes to the streams (of this scan's confirmations) that
     // received the event it retracts, even if they no longer hold the wallet.
     const matches = yield* sql<{ stream_id: string; ord: number }>`
       WITH ev AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
@@ -166,7 +167,7 @@ export const enqueue = (
         JOIN stream_wallets w ON w.scope = ev.scope AND w.address = ev.wallet
         JOIN streams s ON s.id = w.stream_id
       WHERE ev.kind <> 'retracted' AND s.confirmations = ${scan.confirmations}
-        AND (w.covered_from IS NULL OR ev.block::bigint >= w.covered_from)
+        AND (w.covered_from IS NULL OR ev.block::bigint >= w.covered_from OR ev.kind LIKE 'defi.%' OR ev.kind LIKE 'holding.%')
         AND (s.scopes IS NULL OR ev.scope = ANY (s.scopes))
         AND (s.event_kinds IS NULL OR ev.kind = ANY (s.event_kinds))
       UNION

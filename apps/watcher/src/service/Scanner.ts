@@ -15,7 +15,7 @@ import type { EvmClient } from "@chainquery/evm-client"
 import { type Engine, PgStateStore, type StateStore, Watch, type WatchedWallet, type WatchEvent, WatchSet } from "@chainquery/watch"
 import { Cause, Effect, FiberMap, type Layer, Metric, Ref, Stream } from "effect"
 import type { SqlClient } from "effect/sql"
-import { forgetUnheld, lockScans, namespaceOf } from "./Coverage.js"
+import { forgetAllUnheld, forgetUnheld, lockScans, namespaceOf } from "./Coverage.js"
 import { enqueue } from "./Outbox.js"
 import type { Scope } from "./Scopes.js"
 import { DeliveryWake, ServiceConfig } from "./ServiceConfig.js"
@@ -109,6 +109,10 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
         Effect.catchCause((cause) => Effect.logWarning(`scanner ${scope}: cannot read or forget the wallets (${Cause.pretty(cause)}); trying again`)),
         Effect.forever
       )
+    )
+    // Wallets removed while this scan did not run are forgotten first.
+    yield* forgetAllUnheld(scope, confirmations).pipe(
+      Effect.catchCause((cause) => Effect.as(Effect.logWarning(`scanner ${scope}: cannot forget the wallets no stream holds (${Cause.pretty(cause)})`), 0))
     )
     const woken = yield* Ref.make<ReadonlySet<string>>(new Set())
     const state = scanState(scope, confirmations, (ids) => Ref.update(woken, (all) => new Set([...all, ...ids])))

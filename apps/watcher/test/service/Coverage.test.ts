@@ -27,14 +27,15 @@ import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Duration, Effect, Fiber, Option, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { alice, bob, nftTransfer } from "../../../../packages/watch/test/fixtures.js"
+import { alice, aptosAlice, aptosBob, bob, collection, nftTransfer } from "../../../../packages/watch/test/fixtures.js"
 import * as Coverage from "../../src/service/Coverage.js"
 import { DeliveryStore } from "../../src/service/DeliveryStore.js"
 import * as DeliveryWorker from "../../src/service/DeliveryWorker.js"
 import * as Heartbeats from "../../src/service/Heartbeats.js"
 import * as Scanner from "../../src/service/Scanner.js"
+import * as Statistics from "../../src/service/Statistics.js"
 import { StreamStore } from "../../src/service/StreamStore.js"
-import { carol, enqueue, evm, makeStream, storedEvents, withStores } from "./support/storeFixtures.js"
+import { aptos, carol, enqueue, evm, makeStream, storedEvents, withStores } from "./support/storeFixtures.js"
 
 const namespace = "scan:0x1:0"
 
@@ -95,12 +96,27 @@ describe("Coverage: admission", () => {
       // Told up to 110; bob is placed at 109 (the scan's lowest is 110) but covered from 111.
       assert.deepStrictEqual(yield* admit(stream, [evm(bob)]), { added: 1, coveredFrom: [111n] })
       yield* scanned(115n)
-      yield* enqueue([bobReceived(110n), bobReceived(112n)])
+      // A holdings change is read per wallet and dated at what it was read up to: it comes whenever it comes.
+      const holding = WatchEvent.holdingUpdated("0x1", bob, collection, 7n, 1n, 110n)
+      yield* enqueue([bobReceived(110n), bobReceived(112n), holding])
       const [, second] = yield* deliveriesOf(stream)
-      assert.deepStrictEqual([second!.events, second!.replaces, second!.coverage], [1, [], [range(111n, 115n)]])
+      assert.deepStrictEqual([second!.events, second!.replaces, second!.coverage], [2, [range(110n, 110n)], [range(110n, 115n)]])
       assert.deepStrictEqual(second!.wallets, [{ scope: "0x1", address: bob, coveredFrom: 111n }])
       const stored = yield* storedEvents(stream)
-      assert.deepStrictEqual(stored.map((row) => row.event_id).slice(-1), [bobReceived(112n).id], "block 110 is not the stream's")
+      assert.deepStrictEqual(stored.map((row) => row.event_id).slice(-2), [bobReceived(112n).id, holding.id], "block 110's transfer is not the stream's")
+    })))
+
+  it.effect("a wallet another stream holds keeps its checkpoint, even on Aptos where newer wallets start later", () =>
+    withStores(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const holder = yield* makeStream([])
+      assert.deepStrictEqual(yield* admit(holder, [aptos(aptosAlice, "mainnet")], 500n), { added: 1, coveredFrom: [501n] })
+      const adder = yield* makeStream([])
+      // bob's newest transfer is later: he starts there; alice stays where the scan has her for the holder.
+      assert.deepStrictEqual(yield* admit(adder, [aptos(aptosAlice, "mainnet"), aptos(aptosBob, "mainnet")], 900n), { added: 2, coveredFrom: [501n, 901n] })
+      const rows = yield* sql<{ wallet: string; position: string }>`SELECT wallet, position::text FROM watch_checkpoints
+        WHERE namespace = 'scan:aptos:mainnet:0' ORDER BY wallet`
+      assert.deepStrictEqual(rows.map((row) => [row.wallet, row.position]), [[aptosAlice, "500"], [aptosBob, "900"]].toSorted())
     })))
 
   it.effect("the coverage of a chain the stream no longer receives ends", () =>
@@ -123,16 +139,16 @@ describe("Coverage: statistics", () => {
       const many = Array.from({ length: 2_000 }, (_, i) => evm(`0x${i.toString(16).padStart(40, "0")}` as typeof alice))
       yield* makeStream(many)
       const before = (yield* counted)[0]!.rows
-      yield* Coverage.refreshStatistics(999)
+      yield* Statistics.refreshStatistics(999)
       assert.strictEqual((yield* counted)[0]!.rows, before, "999 wallets: left to autovacuum")
-      yield* Coverage.refreshStatistics(2_000)
+      yield* Statistics.refreshStatistics(2_000)
       assert.strictEqual((yield* counted)[0]!.rows, 2_000)
       yield* makeStream(many)
       yield* makeStream(many.slice(0, 1_000))
-      yield* Coverage.refreshStatistics(1_000)
+      yield* Statistics.refreshStatistics(1_000)
       assert.strictEqual((yield* counted)[0]!.rows, 5_000, "1,000 of 2,000 counted: refreshed")
       yield* makeStream(many.slice(0, 1_000))
-      yield* Coverage.refreshStatistics(1_000)
+      yield* Statistics.refreshStatistics(1_000)
       assert.strictEqual((yield* counted)[0]!.rows, 5_000, "1,000 of 5,000 counted: not worth it")
     })))
 })
@@ -196,6 +212,19 @@ describe("Coverage: writers of one scan", () => {
       assert.strictEqual(row?.position, "101")
       assert.strictEqual((yield* deliveriesOf(stream)).length, 1, "the commit fanned its event out")
     })), 60_000)
+
+  it.effect("a scan that starts forgets every wallet no stream holds, in its own namespace only", () =>
+    withStores(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* admit(yield* makeStream([]), [evm(alice)])
+      for (const [ns, wallet] of [[namespace, bob], [namespace, carol], ["scan:0x1:12", carol]] as const) {
+        yield* sql`INSERT INTO watch_checkpoints (namespace, scope, wallet, position, hash, since) VALUES (${ns}, '0x1', ${wallet}, 50, NULL, 50)`
+      }
+      assert.strictEqual(yield* Coverage.forgetAllUnheld("0x1", 0), 2)
+      const left = yield* sql<{ namespace: string; wallet: string }>`SELECT namespace, wallet FROM watch_checkpoints ORDER BY namespace, wallet`
+      assert.deepStrictEqual(left.map((row) => [row.namespace, row.wallet]), [[namespace, alice], ["scan:0x1:12", carol]])
+      assert.strictEqual(yield* Coverage.forgetAllUnheld("0x1", 0), 0)
+    })))
 })
 
 describe("Coverage: batches", () => {
