@@ -59,6 +59,7 @@ const keyOf = (wallet: WatchedWallet): string => `${scopeOf(wallet)} ${wallet.ad
  * Gives each of `wallets` that has no checkpoint in `namespace` its first one, at `position`
  * (reporting what comes after it), and answers every wallet's checkpoint, in order: the one it
  * had, or `position`. The engine of the namespace, once it watches them, reads them from there.
+ * Run it under a lock the engine's commits take first (`PgStateStore`'s `beforeWrite`).
  *
  * @example
  * ```ts
@@ -95,7 +96,8 @@ export const place = (
  * Moves the checkpoints of `wallets` that stand behind `position` up to it (what they missed in
  * between is not read): for wallets the engine stopped watching, whose checkpoints were left where
  * it stopped, given to someone again. The engine's next commit, planned before, is refused and it
- * reads the state again (see `PgStateStore.forget`). Answers how many moved.
+ * reads the state again (see `PgStateStore.forget`, and run it under the same lock). Answers how
+ * many moved.
  *
  * @example
  * ```ts

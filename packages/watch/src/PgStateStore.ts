@@ -404,7 +404,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
  * for wallets it no longer watches: added again later, they start afresh from the head instead of
  * going on from where they stopped. The engine's next commit, planned before, is refused and it
  * reads the state again, so that a cycle that was still reading them cannot move a checkpoint put
- * where theirs were.
+ * where theirs were. Run it under a lock the engine's commits take first (`beforeWrite`), so that
+ * it never lands in the middle of one; a backfill's refused commit is no refusal of the engine's.
  *
  * @example
  * ```ts
@@ -425,9 +426,9 @@ export const forget = (
     const sql = yield* SqlClient.SqlClient
     const rows = json(wallets.map((wallet) => ({ scope: scopeOf(wallet), wallet: wallet.address })))
     yield* sql.withTransaction(Effect.gen(function*() {
-      yield* noteOutsideWrite(sql, namespace)
-      yield* sql`DELETE FROM watch_checkpoints c USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, wallet text)
-        WHERE c.namespace = ${namespace} AND c.scope = x.scope AND c.wallet = x.wallet`
+      const deleted = yield* sql`DELETE FROM watch_checkpoints c USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, wallet text)
+        WHERE c.namespace = ${namespace} AND c.scope = x.scope AND c.wallet = x.wallet RETURNING 1`
+      if (deleted.length > 0) yield* noteOutsideWrite(sql, namespace)
       yield* sql`DELETE FROM watch_defi_snapshots d USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, wallet text)
         WHERE d.namespace = ${namespace} AND d.chain = x.scope AND d.wallet = x.wallet`
     }))

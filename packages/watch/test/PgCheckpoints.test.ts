@@ -38,6 +38,8 @@ describe("PgCheckpoints", () => {
       yield* store.commit({ checkpoints: [{ wallet: at(alice), position: 90n, hash: "0x90" }, { wallet: at(bob), position: 120n, hash: "0x120" }], eventIds: [] })
       assert.strictEqual((yield* store.checkpoints).length, 2)
       assert.strictEqual(yield* PgCheckpoints.raise("scan:0x1:0", [at(bob), carol], 100n), 0, "ahead, or none: nothing moves")
+      yield* PgStateStore.forget("scan:0x1:0", [carol])
+      // Neither moved nor forgot anything: the engine's next commit goes through.
       yield* store.commit({ checkpoints: [{ wallet: at(bob), position: 121n, hash: "0x121" }], eventIds: [] })
       assert.strictEqual(yield* PgCheckpoints.raise("scan:0x1:0", [at(alice), at(bob), carol], 100n), 1)
       const byAddress = new Map((yield* store.checkpoints).map((c) => [c.wallet.address, [c.position, c.hash, c.since]]))

@@ -241,8 +241,11 @@ export const forgetAllUnheld = (
     const sql = yield* SqlClient.SqlClient
     return yield* sql.withTransaction(Effect.gen(function*() {
       yield* lockScans([scope], confirmations)
-      const left = yield* sql<{ wallet: string }>`SELECT wallet FROM watch_checkpoints
-        WHERE namespace = ${namespaceOf(scope, confirmations)} AND scope = ${scope} AND wallet NOT IN (${held(sql, scope, confirmations)})`
+      const left = yield* sql<{ wallet: string }>`SELECT c.wallet FROM watch_checkpoints c
+        WHERE c.namespace = ${namespaceOf(scope, confirmations)} AND c.scope = ${scope} AND NOT EXISTS (
+          SELECT 1 FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
+          WHERE w.scope = c.scope AND w.address = c.wallet AND s.confirmations = ${confirmations}
+            AND (s.scopes IS NULL OR ${scope} = ANY (s.scopes)))`
       yield* PgStateStore.forget(namespaceOf(scope, confirmations), left.map((row) => walletOfScope(scope, row.wallet)))
       return left.length
     }))

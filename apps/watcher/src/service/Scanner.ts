@@ -13,7 +13,7 @@
  */
 import type { EvmClient } from "@chainquery/evm-client"
 import { type Engine, PgStateStore, type StateStore, Watch, type WatchedWallet, type WatchEvent, WatchSet } from "@chainquery/watch"
-import { Cause, Effect, FiberMap, type Layer, Metric, Ref, Stream } from "effect"
+import { Cause, Clock, Duration, Effect, FiberMap, type Layer, Metric, Ref, Stream } from "effect"
 import type { SqlClient } from "effect/sql"
 import { forgetAllUnheld, forgetUnheld, lockScans, namespaceOf } from "./Coverage.js"
 import { enqueue } from "./Outbox.js"
@@ -52,6 +52,21 @@ export const readingsFor = (kinds: ReadonlyArray<ReadonlyArray<WatchEvent.Kind> 
 }
 
 /**
+ * How many intervals apart a scan forgets the wallets no stream holds any more, at most: each
+ * forgetting makes the cycle then in flight be refused and made again (see `PgStateStore.forget`),
+ * so that removals every interval cannot keep a slow scan from ever committing.
+ *
+ * @example
+ * ```ts
+ * import { Scanner } from "@chainquery/watcher"
+ *
+ * Scanner.forgetEvery // 10
+ * ```
+ * @since 0.3.0
+ */
+export const forgetEvery = 10
+
+/**
  * The engine state of the scan of `scope` at `confirmations`: its commits take the scan's lock
  * first (as adding and forgetting wallets do, so that none of them waits for the other's rows
  * while holding what the other needs), and fan their events out to the streams (`Outbox.enqueue`)
@@ -87,6 +102,7 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
     const set = yield* WatchSet.make(yield* streams.watched(scope, confirmations))
     // Wallets no stream of this scan holds any more, to forget (kept until that succeeds).
     let unheld = new Map<string, WatchedWallet.WatchedWallet>()
+    let forgotAt = yield* Clock.currentTimeMillis
     // The wallets follow the streams: read again after each change of what the scans watch.
     yield* Effect.forkScoped(
       Effect.gen(function*() {
@@ -100,10 +116,13 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
           for (const { wallet } of before) if (!kept.has(wallet.address)) unheld.set(wallet.address, wallet)
           version = now
         }
-        // Forgotten, a wallet added again starts afresh (see `Coverage.forgetUnheld`).
-        if (unheld.size > 0) {
+        // Forgotten, a wallet added again starts afresh (see `Coverage.forgetUnheld`). Not more
+        // often than every `forgetEvery` intervals: each refuses the scan's cycle then in flight.
+        const at = yield* Clock.currentTimeMillis
+        if (unheld.size > 0 && at - forgotAt >= forgetEvery * Duration.toMillis(config.interval)) {
           yield* forgetUnheld(scope, confirmations, [...unheld.values()])
           unheld = new Map()
+          forgotAt = at
         }
       }).pipe(
         Effect.catchCause((cause) => Effect.logWarning(`scanner ${scope}: cannot read or forget the wallets (${Cause.pretty(cause)}); trying again`)),
