@@ -136,11 +136,15 @@ export const lockScans = (scopes: Iterable<Scope>, confirmations: number): Effec
 /** The addresses some stream with `confirmations` holds on `scope` (what its scan watches). */
 const held = (sql: SqlClient.SqlClient, scope: Scope, confirmations: number) =>
   sql`SELECT w.address FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
-    WHERE w.scope = ${scope} AND s.confirmations = ${confirmations} AND (s.scopes IS NULL OR ${scope} = ANY (s.scopes))`
+    WHERE w.scope = ${scope} AND ${scanning(sql, scope, confirmations)}`
+
+/** Whether stream `s` (of a query) is one the scan of `scope` at `confirmations` reads for. */
+const scanning = (sql: SqlClient.SqlClient, scope: Scope, confirmations: number) =>
+  sql`s.confirmations = ${confirmations} AND (s.scopes IS NULL OR ${scope} = ANY (s.scopes))`
 
 /** Of `wallets`, the addresses some stream with `confirmations` holds on `scope`. */
 const heldAmong = (scope: Scope, confirmations: number, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  wallets.length === 0 ? Effect.succeed(new Set<string>()) : Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ address: string }>`SELECT DISTINCT address FROM (${held(sql, scope, confirmations)}) AS h
       WHERE address IN (SELECT jsonb_array_elements_text(${JSON.stringify(wallets.map((wallet) => wallet.address))}::jsonb))`).pipe(
       Effect.map((rows) => new Set(rows.map((row) => row.address)))
@@ -239,14 +243,14 @@ export const forgetAllUnheld = (
 ): Effect.Effect<number, SqlError.SqlError | StateStore.StateStoreError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const namespace = namespaceOf(scope, confirmations)
     return yield* sql.withTransaction(Effect.gen(function*() {
       yield* lockScans([scope], confirmations)
       const left = yield* sql<{ wallet: string }>`SELECT c.wallet FROM watch_checkpoints c
-        WHERE c.namespace = ${namespaceOf(scope, confirmations)} AND c.scope = ${scope} AND NOT EXISTS (
+        WHERE c.namespace = ${namespace} AND c.scope = ${scope} AND NOT EXISTS (
           SELECT 1 FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
-          WHERE w.scope = c.scope AND w.address = c.wallet AND s.confirmations = ${confirmations}
-            AND (s.scopes IS NULL OR ${scope} = ANY (s.scopes)))`
-      yield* PgStateStore.forget(namespaceOf(scope, confirmations), left.map((row) => walletOfScope(scope, row.wallet)))
+          WHERE w.scope = c.scope AND w.address = c.wallet AND ${scanning(sql, scope, confirmations)})`
+      yield* PgStateStore.forget(namespace, left.map((row) => walletOfScope(scope, row.wallet)))
       return left.length
     }))
   })
@@ -369,11 +373,16 @@ export const admit = <E, R>(
       const started = Option.isNone(lowest) || aptos ? yield* start(scope, scoped) : undefined
       const position = Option.isNone(lowest) ? started! : started !== undefined ? (started > lowest.value ? started : lowest.value) : lowest.value - 1n
       const namespace = namespaceOf(scope, confirmations)
-      // A checkpoint no stream holds was left where the scan stopped reading it: no stream is owed
-      // what it missed since, so it goes on from the placement. One a stream holds stays.
-      const holding = yield* heldAmong(scope, confirmations, scoped)
-      yield* PgCheckpoints.raise(namespace, scoped.filter((wallet) => !holding.has(wallet.address)), position)
-      const placed = yield* PgCheckpoints.place(namespace, scoped, position)
+      const placed = [...yield* PgCheckpoints.place(namespace, scoped, position)]
+      // A checkpoint behind that no stream holds was left where the scan stopped reading it: no
+      // stream is owed what it missed since, so it goes on from the placement. One held stays.
+      const behind = scoped.filter((_, i) => placed[i]! < position)
+      const holding = yield* heldAmong(scope, confirmations, behind)
+      const raised = new Set(behind.filter((wallet) => !holding.has(wallet.address)).map((wallet) => wallet.address))
+      yield* PgCheckpoints.raise(namespace, scoped.filter((wallet) => raised.has(wallet.address)), position)
+      scoped.forEach((wallet, i) => {
+        if (raised.has(wallet.address)) placed[i] = position
+      })
       const [told] = yield* sql<{ batched_to: string }>`SELECT batched_to::text FROM stream_coverage WHERE stream_id = ${streamId} AND scope = ${scope}`
       const after = told === undefined ? undefined : BigInt(told.batched_to) + 1n
       let first: bigint | undefined

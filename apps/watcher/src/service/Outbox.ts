@@ -158,8 +158,8 @@ export const enqueue = (
     }))
     // Which stream gets which event: its wallet held (and covered from the event's block on; DeFi
     // and holdings changes, read per wallet and dated at what it was read up to, whenever they
-    // come), its kind and chain wanted; a retraction goes to the streams (of this scan's confirmations) that
-    // received the event it retracts, even if they no longer hold the wallet.
+    // come), its kind and chain wanted; a retraction goes to the streams (of this scan's
+    // confirmations) that received the event it retracts, even if they no longer hold the wallet.
     const matches = yield* sql<{ stream_id: string; ord: number }>`
       WITH ev AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         AS x(ord integer, scope text, wallet text, block text, kind text, retracts text))
