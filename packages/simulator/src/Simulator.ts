@@ -1,7 +1,8 @@
 /**
  * The simulator as an Effect service: a wire-faithful local implementation of all 14 operations
  * over a deterministic, evolving world, served over real HTTP on 127.0.0.1, with a control API
- * for tests (advance blocks, reorganise a chain, inject faults, read the ground truth).
+ * for tests (advance blocks, reorganise a chain, inject faults, read the ground truth, see the
+ * latest requests).
  *
  * @since 0.1.0
  */
@@ -9,6 +10,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import type { Chain } from "@chainquery/schema"
 import { Context, Duration, Effect, Layer } from "effect"
 import type { FaultConfig } from "./internal/front/Faults.js"
+import { type LoggedRequest, requestLogProblem } from "./internal/front/RequestLog.js"
 import type { StatsSnapshot } from "./internal/front/Stats.js"
 import { type Running, start } from "./internal/Server.js"
 import type { World } from "./internal/World.js"
@@ -39,6 +41,22 @@ export type { FaultConfig }
  * @since 0.1.0
  */
 export type { StatsSnapshot }
+
+/**
+ * One API request in the request log (see {@link Options.requestLog}): when it arrived (epoch
+ * milliseconds), its method, its path and query exactly as requested, the operation it matched
+ * (`"unknown"` for none), its family, its network (family B only) and its `User-Agent`.
+ *
+ * @example
+ * ```ts
+ * import type { Simulator } from "@chainquery/simulator"
+ *
+ * const blockRequests = (requests: ReadonlyArray<Simulator.LoggedRequest>) =>
+ *   requests.filter((request) => request.operation === "getBlock").map((request) => request.userAgent)
+ * ```
+ * @since 0.4.0
+ */
+export type { LoggedRequest }
 
 /**
  * The API key the simulator accepts unless told otherwise.
@@ -93,6 +111,13 @@ export interface Options {
   readonly faults?: FaultConfig | undefined
   /** A compute-unit budget per second per API key; absent means unlimited. */
   readonly rateLimit?: { readonly unitsPerSecond: number; readonly weights?: Record<string, number> } | undefined
+  /**
+   * How many of the latest API requests to keep for `requests` (a ring: the oldest is dropped
+   * first); a non-negative integer, default 0 (none kept). Control requests are not kept.
+   *
+   * @since 0.4.0
+   */
+  readonly requestLog?: number | undefined
 }
 
 /**
@@ -130,8 +155,15 @@ export class Simulator extends Context.Service<Simulator, {
   readonly setFaults: (faults: FaultConfig) => Effect.Effect<void, string>
   /** Requests per operation, family and network, faults injected, rate-limited answers, units spent. */
   readonly stats: Effect.Effect<StatsSnapshot>
-  /** Zeroes the stats. */
+  /** Zeroes the stats and empties the request log. */
   readonly resetStats: Effect.Effect<void>
+  /**
+   * The latest API requests, oldest first: at most {@link Options.requestLog} of them (none by
+   * default), the same requests `stats` counts.
+   *
+   * @since 0.4.0
+   */
+  readonly requests: Effect.Effect<ReadonlyArray<LoggedRequest>>
 }>()("@chainquery/simulator/Simulator") {}
 
 const resolve = (options: Options) => {
@@ -150,7 +182,8 @@ const resolve = (options: Options) => {
     indexing,
     activeChains: options.chains,
     faults: options.faults,
-    rateLimit: options.rateLimit
+    rateLimit: options.rateLimit,
+    requestLog: options.requestLog ?? 0
   }
 }
 
@@ -168,11 +201,13 @@ const serviceOf = (running: Running, apiKey: string): Simulator["Service"] => ({
       return problem === undefined ? Effect.void : Effect.fail(problem)
     }),
   stats: Effect.sync(() => running.frontDoor.stats.snapshot()),
-  resetStats: Effect.sync(() => running.frontDoor.stats.reset())
+  resetStats: Effect.sync(() => running.frontDoor.resetStats()),
+  requests: Effect.sync(() => running.frontDoor.requestLog.entries())
 })
 
 /**
- * Starts a simulator in-process on a free port for the lifetime of the layer.
+ * Starts a simulator in-process on a free port for the lifetime of the layer. Fails with an
+ * `Error` naming the option when `requestLog` is not a non-negative integer.
  *
  * @example
  * ```ts
@@ -190,6 +225,8 @@ export const layer = (options: Options = {}): Layer.Layer<Simulator, Error> =>
     Simulator,
     Effect.suspend(() => {
       const resolved = resolve(options)
+      const problem = requestLogProblem(resolved.requestLog)
+      if (problem !== undefined) return Effect.fail(new Error(problem))
       return Effect.map(start(resolved), (running) => serviceOf(running, resolved.apiKey))
     })
   ).pipe(Layer.provide(NodeHttpServer.layerHttpServices))

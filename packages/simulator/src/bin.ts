@@ -34,10 +34,12 @@ Options:
   --no-indexing-lag    every block indexed at once, every collection SYNCED
   --faults JSON        faults to inject, e.g. '{"serverError":{"probability":0.1}}'
   --rate-limit N       compute units per second per key (default: unlimited)
+  --request-log N      keep the latest N API requests for GET /__sim/requests (default 0: none)
   --help               this text
 
 Control API: GET /__sim/head, GET /__sim/events?chain=0x1&fromBlock=N, POST /__sim/advance?blocks=N,
-POST /__sim/reorg?chain=0x1&depth=K, GET|PUT /__sim/faults, GET /__sim/stats (see the README).
+POST /__sim/reorg?chain=0x1&depth=K, GET|PUT /__sim/faults, GET /__sim/stats, GET /__sim/requests
+(see the README).
 
 Example:
   chainquery-simulator --port 4000 --seed 7 --block-time 2s`
@@ -51,6 +53,12 @@ const number = (name: string, text: string | undefined, min = 0): number | undef
   if (text === undefined) return undefined
   const value = Number(text)
   if (!Number.isFinite(value) || value < min) fail(`--${name} must be a number >= ${min}, got ${JSON.stringify(text)}`)
+  return value
+}
+
+const integer = (name: string, text: string | undefined, min = 0): number | undefined => {
+  const value = number(name, text, min)
+  if (value !== undefined && !Number.isSafeInteger(value)) fail(`--${name} must be an integer >= ${min}, got ${JSON.stringify(text)}`)
   return value
 }
 
@@ -80,6 +88,7 @@ const parsed = (() => {
         chains: { type: "string" },
         faults: { type: "string" },
         "rate-limit": { type: "string" },
+        "request-log": { type: "string" },
         help: { type: "boolean" }
       },
       allowPositionals: false
@@ -122,7 +131,8 @@ const options: Simulator.Options = {
   indexing: parsed["no-indexing-lag"] === true ? false : undefined,
   chains,
   faults,
-  rateLimit: rateLimit === undefined ? undefined : { unitsPerSecond: rateLimit }
+  rateLimit: rateLimit === undefined ? undefined : { unitsPerSecond: rateLimit },
+  requestLog: integer("request-log", parsed["request-log"])
 }
 
 // Ctrl-C and SIGTERM interrupt the program: the server closes its connections and the process

@@ -1,7 +1,8 @@
 /**
  * The control API under `/__sim/`: read the head of every chain, the ground-truth log of NFT
  * transfers and DeFi position changes, sample data; advance blocks, reorganise a chain, set
- * faults, read and reset stats. Plain JSON over node:http; documented in the package README.
+ * faults, read and reset stats, read the request log. Plain JSON over node:http; documented in
+ * the package README.
  *
  * @internal
  */
@@ -16,13 +17,17 @@ import type { Network, World } from "./World.js"
 const encodeTransfer = Schema.encodeSync(NftTransfer.NftTransfer)
 const encodeAptosTransfer = Schema.encodeSync(AptosToken.TokenTransfer)
 
-/** What the control API acts on besides the world: faults and stats of the front door. */
+/**
+ * What the control API acts on besides the world: faults, stats and request log of the front
+ * door (`resetStats` also empties the request log).
+ */
 export interface ControlTargets {
   readonly world: World
   readonly getFaults: () => unknown
   readonly setFaults: (json: unknown) => string | undefined
   readonly stats: () => unknown
   readonly resetStats: () => void
+  readonly requests: () => ReadonlyArray<unknown>
 }
 
 class ControlError extends Error {
@@ -153,6 +158,8 @@ export const handleControl = (targets: ControlTargets) => (req: IncomingMessage,
       case "POST /__sim/stats/reset":
         targets.resetStats()
         return targets.stats()
+      case "GET /__sim/requests":
+        return { requests: targets.requests() }
       default:
         throw new ControlError(404, `no control route ${route}`)
     }

@@ -1,7 +1,7 @@
 /**
  * Starts the simulator: builds the world, serves the HttpApi of both families behind the front
- * door (URL normalisation, rate limit, faults, stats) on a node:http server, exposes the control
- * API, and advances the world on a timer when a block time is set.
+ * door (URL normalisation, rate limit, faults, stats, request log) on a node:http server, exposes
+ * the control API, and advances the world on a timer when a block time is set.
  *
  * @internal
  */
@@ -39,6 +39,8 @@ export interface ServerOptions {
   readonly activeChains: ReadonlyArray<Chain.ChainId> | undefined
   readonly faults: FaultConfig | undefined
   readonly rateLimit: { readonly unitsPerSecond: number; readonly weights?: Record<string, number> } | undefined
+  /** How many of the latest API requests the request log keeps (default 0: none). */
+  readonly requestLog?: number | undefined
   /** Whether the fast path answers the paged family A listings (default true; tests compare both). */
   readonly fastPath?: boolean | undefined
 }
@@ -106,10 +108,12 @@ export const start = Effect.fnUntraced(function*(options: ServerOptions) {
       getFaults: () => frontDoor.faults.get(),
       setFaults: (json) => frontDoor.faults.setFromJson(json),
       stats: () => frontDoor.stats.snapshot(),
-      resetStats: () => frontDoor.stats.reset()
+      resetStats: () => frontDoor.resetStats(),
+      requests: () => frontDoor.requestLog.entries()
     }),
     ...(options.faults === undefined ? {} : { faults: options.faults }),
-    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit })
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    requestLog: options.requestLog
   })
   const server = createServer({ keepAlive: true }, frontDoor.handle)
   const address = yield* Effect.acquireRelease(listen(server, options.host, options.port), () =>

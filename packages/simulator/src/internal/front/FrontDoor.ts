@@ -1,8 +1,9 @@
 /**
  * The simulator's front door: a plain node:http request listener that every request meets
  * first. It normalises the URL (array query forms, family B network prefix), hands control
- * requests to the control API, counts, rate-limits, injects faults, and passes the rest to the
- * service's own handler (`next`).
+ * requests to the control API, counts (and keeps the latest requests in a request log, when
+ * asked to), rate-limits, injects faults, and passes the rest to the service's own handler
+ * (`next`).
  *
  * A request that draws no fault costs one URL classification, a route match, four random draws
  * and a few counter increments: no buffering and no wrapping of the response.
@@ -17,6 +18,7 @@ import { type FaultConfig, type FaultDecision, Faults } from "./Faults.js"
 import { normaliseUrl } from "./Normalise.js"
 import { OpenResponses } from "./OpenResponses.js"
 import { apiKeyOf, RateLimiter } from "./RateLimit.js"
+import { RequestLog } from "./RequestLog.js"
 import { matchRoute, type OperationId } from "./Routes.js"
 import { Stats } from "./Stats.js"
 import { sendUnknownRoute } from "./UnknownRoute.js"
@@ -41,7 +43,8 @@ export type Handler = (req: IncomingMessage, res: ServerResponse) => void
 
 /**
  * What the front door needs: the seed of its fault stream, the service's handler, the control
- * API's handler, and optionally the initial faults, a rate limit, and a clock for the limiter
+ * API's handler, and optionally the initial faults, a rate limit, how many requests the request
+ * log keeps (default 0, none), and a clock for the limiter, the stats and the request log
  * (milliseconds; default `Date.now`). Latency always runs on real time.
  *
  * `{ seed: "42", next, control, rateLimit: { unitsPerSecond: 25 } }`, for instance, makes a front
@@ -56,31 +59,36 @@ export interface FrontDoorOptions {
     readonly unitsPerSecond: number
     readonly weights?: Readonly<Partial<Record<OperationId, number>>> | undefined
   } | undefined
+  readonly requestLog?: number | undefined
   readonly now?: (() => number) | undefined
 }
 
 /**
- * A front door: `handle` is the server's request listener; `faults`, `rateLimit` and `stats` are
- * live (the control API reads and changes them); `close` ends every response a fault holds open
- * (stalled, delayed, huge) and must be called when the server shuts down.
+ * A front door: `handle` is the server's request listener; `faults`, `rateLimit`, `stats` and
+ * `requestLog` are live (the control API reads and changes them); `resetStats` zeroes the stats
+ * and empties the request log; `close` ends every response a fault holds open (stalled, delayed,
+ * huge) and must be called when the server shuts down.
  *
- * Pass `handle` to `createServer`; change the faults at run time with `faults.set(...)` and read
- * the counters with `stats.snapshot()`.
+ * Pass `handle` to `createServer`; change the faults at run time with `faults.set(...)`, read
+ * the counters with `stats.snapshot()` and the latest requests with `requestLog.entries()`.
  */
 export interface FrontDoor {
   readonly handle: Handler
   readonly faults: Faults
   readonly rateLimit: RateLimiter
   readonly stats: Stats
+  readonly requestLog: RequestLog
+  readonly resetStats: () => void
   readonly close: () => void
 }
 
 /**
  * Builds a front door. Per request: normalise the URL (rewriting `req.url`, setting or removing
- * the network header); send `/__sim/...` to `control` untouched; count; rate-limit (429 with
- * `Retry-After`); draw faults (at most one replacing fault, plus latency); then pass on to
- * `next`, through a response wrapper only when the fault alters the real response. Throws when
- * the fault configuration or the rate-limit weights are not valid.
+ * the network header); send `/__sim/...` to `control` untouched; count (and log, when the
+ * request log keeps requests); rate-limit (429 with `Retry-After`); draw faults (at most one
+ * replacing fault, plus latency); then pass on to `next`, through a response wrapper only when
+ * the fault alters the real response. Throws when
+ * the fault configuration, the rate-limit weights or the request log capacity are not valid.
  *
  * Typically `createServer(makeFrontDoor({ seed, next, control }).handle)`; at shutdown, call the
  * front door's `close()`, then `server.close()`, so that no response a fault holds keeps the server
@@ -92,6 +100,7 @@ export const makeFrontDoor = (options: FrontDoorOptions): FrontDoor => {
   const faults = new Faults(options.seed, options.faults ?? {})
   const rateLimit = new RateLimiter(options.rateLimit ?? {}, now)
   const stats = new Stats(now)
+  const requestLog = new RequestLog(options.requestLog ?? 0)
   const open = new OpenResponses()
 
   const answer = (req: IncomingMessage, res: ServerResponse, decision: FaultDecision): void => {
@@ -145,6 +154,17 @@ export const makeFrontDoor = (options: FrontDoorOptions): FrontDoor => {
     else if (req.headers[networkHeaderName] !== undefined) delete req.headers[networkHeaderName]
     const operation = family === "unknown" ? undefined : matchRoute(req.method, family, target.pathname)
     stats.request(family, target.network, operation)
+    if (requestLog.enabled) {
+      requestLog.add({
+        at: now(),
+        method: req.method ?? "GET",
+        path: raw,
+        operation: operation ?? "unknown",
+        family,
+        network: target.network,
+        userAgent: req.headers["user-agent"]
+      })
+    }
     if (rateLimit.enabled) {
       const retryAfter = rateLimit.check(apiKeyOf(req), operation)
       if (retryAfter !== undefined) {
@@ -161,5 +181,10 @@ export const makeFrontDoor = (options: FrontDoorOptions): FrontDoor => {
     forward(req, res)
   }
 
-  return { handle, faults, rateLimit, stats, close: () => open.close() }
+  const resetStats = (): void => {
+    stats.reset()
+    requestLog.clear()
+  }
+
+  return { handle, faults, rateLimit, stats, requestLog, resetStats, close: () => open.close() }
 }
