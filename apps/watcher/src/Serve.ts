@@ -8,6 +8,7 @@
 import { Effect, Option, Redacted, Result } from "effect"
 import { Command } from "effect/cli"
 import { badInput } from "./internal/badInput.js"
+import * as ClusterFlags from "./internal/clusterFlags.js"
 import * as Flags from "./internal/flags.js"
 import { useHeapMode } from "./internal/heapMode.js"
 import * as ServeFlags from "./internal/serveFlags.js"
@@ -52,6 +53,7 @@ export const command = Command.make(
     otlpUrl: ServeFlags.otlpUrl,
     memory: ServeFlags.memory,
     interval: Flags.interval,
+    ...ClusterFlags.all,
     ...Flags.serviceAccess
   },
   Effect.fnUntraced(function*(flags) {
@@ -73,6 +75,8 @@ export const command = Command.make(
     if (Option.isSome(flags.otlpUrl) && !/^https?:\/\//.test(flags.otlpUrl.value)) {
       return yield* badInput(`--otlp-url must be an http:// or https:// URL, got ${JSON.stringify(flags.otlpUrl.value)}`)
     }
+    const cluster = ClusterFlags.clusterOf(flags, { hasDatabaseUrl: databaseUrl !== undefined, env: process.env })
+    if (Result.isFailure(cluster)) return yield* badInput(cluster.failure)
     // Before anything is loaded: the heap grows as the mode says from the first wallet on.
     useHeapMode(flags.memory)
     return yield* ServiceMain.run({
@@ -89,6 +93,7 @@ export const command = Command.make(
       heartbeat: flags.heartbeat,
       logFormat: flags.logFormat,
       otlpUrl: Option.getOrUndefined(flags.otlpUrl),
+      cluster: cluster.success,
       apiKey: key.success,
       evmBaseUrl: Option.getOrUndefined(flags.evmBaseUrl),
       ledgerBaseUrl: Option.getOrUndefined(flags.ledgerBaseUrl),
@@ -107,6 +112,10 @@ export const command = Command.make(
     {
       command: "chainquery-watcher serve --api-token $(openssl rand -hex 24) --port 8080",
       description: "Serve on 127.0.0.1:8080 with an embedded PostgreSQL in ./chainquery-data"
+    },
+    {
+      command: "chainquery-watcher serve --cluster --database-url $DATABASE_URL --runner-address 10.0.0.5:34431 --host 0.0.0.0",
+      description: "Run one runner of a cluster: start as many as wanted, each with its own address, on the same database"
     }
   ])
 )

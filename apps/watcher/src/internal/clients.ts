@@ -19,6 +19,8 @@ export interface ClientOptions {
   readonly allowInsecureHttp?: boolean | undefined
   readonly requestTimeout?: Duration.Duration | undefined
   readonly computeUnits?: number | undefined
+  /** Extra `User-Agent` text after `chainquery/<version>`, such as `(runner 10.0.0.5:34431)`. */
+  readonly userAgent?: string | undefined
 }
 
 /** The EVM client, and the Aptos client of each network in `networks`. */
@@ -34,7 +36,8 @@ export const clientLayers = (
       ? undefined
       : Duration.max(Duration.seconds(60), Duration.times(config.requestTimeout, 6)),
     rateLimit: config.computeUnits === undefined ? undefined : { unitsPerSecond: config.computeUnits },
-    allowInsecureHttp: config.allowInsecureHttp
+    allowInsecureHttp: config.allowInsecureHttp,
+    userAgent: config.userAgent
   }
   const evm = EvmClient.layer({ ...options, ...(config.evmBaseUrl === undefined ? {} : { baseUrl: config.evmBaseUrl }) })
   const mainnet = networks.mainnet

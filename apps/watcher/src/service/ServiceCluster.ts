@@ -3,13 +3,15 @@
  * (`scanner/<scope>`), each stream's delivery is an entity (`StreamDelivery`, keyed by stream id)
  * that delivers the stream's due webhooks one at a time whenever it is woken, and a singleton
  * sweeper wakes the streams whose deliveries are due (retries, and whatever a restart left). The
- * cluster's state lives in the same PostgreSQL; a single runner runs it all (`SingleRunner`), and
- * nothing here assumes there is only one.
+ * cluster's state lives in the same PostgreSQL. One runner runs it all (`SingleRunner`), or
+ * several share it (`NodeClusterSocket`, runners reaching each other over TCP): the singletons
+ * and entities spread over the runners and move to the others when one stops or dies.
  *
  * @since 0.2.0
  */
 import type { EvmClient } from "@chainquery/evm-client"
-import { Cause, Effect, Layer, Metric, Option } from "effect"
+import { NodeClusterSocket } from "@effect/platform-node"
+import { Cause, Duration, Effect, Layer, Metric, Option, Schedule } from "effect"
 import { ClusterSchema, Entity, EntityId, RunnerAddress, Sharding, ShardId, SingleRunner, Singleton } from "effect/cluster"
 import { Digest, type Mac } from "effect/crypto"
 import { Rpc } from "effect/rpc"
@@ -93,10 +95,7 @@ export const wakeLayer: Layer.Layer<DeliveryWake, never, Sharding.Sharding> = La
   })
 )
 
-/**
- * Every interval: wakes the active streams with a delivery due, makes the heartbeats due, and
- * records the outbox's backlog and the receivers' progress.
- */
+/** Every interval: wakes the active streams with a delivery due, and makes the heartbeats due. */
 const sweeper = Singleton.make(
   "delivery-sweeper",
   Effect.gen(function*() {
@@ -113,12 +112,25 @@ const sweeper = Singleton.make(
         Effect.flatMap((ids) => Effect.forEach(ids, waker.wake, { discard: true })),
         Effect.catchCause((cause) => Effect.logWarning(`heartbeats: ${Cause.pretty(cause)}`))
       )
-      yield* Effect.flatMap(store.backlog, recordBacklog).pipe(
-        Effect.andThen(Effect.flatMap(store.progress, recordProgress)),
-        Effect.catchCause((cause) => Effect.logWarning(`delivery sweeper: ${Cause.pretty(cause)}`))
-      )
       yield* Effect.sleep(config.interval)
     }
+  })
+)
+
+/**
+ * On every runner, every interval: the outbox's backlog and the receivers' progress, read from the
+ * database, so that each runner's `/metrics` tells the same, wherever the streams are delivered.
+ */
+const gauges = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const store = yield* DeliveryStore
+    const config = yield* ServiceConfig
+    yield* Effect.flatMap(store.backlog, recordBacklog).pipe(
+      Effect.andThen(Effect.flatMap(store.progress, recordProgress)),
+      Effect.catchCause((cause) => Effect.logWarning(`service metrics: ${Cause.pretty(cause)}`)),
+      Effect.repeat(Schedule.spaced(config.interval)),
+      Effect.forkScoped
+    )
   })
 )
 
@@ -126,50 +138,114 @@ const sweeper = Singleton.make(
 const scanners = Layer.mergeAll(Layer.empty, ...Scopes.all.map((scope) => Singleton.make(`scanner/${scope}`, Scanner.run(scope))))
 
 /**
- * Whether the cluster is up and this runner holds the shards (what `/readyz` reports with the
- * migrations done).
+ * How a runner joins a cluster: the address the others reach it at (and the one it listens on,
+ * when not that), how long a runner that stopped answering keeps its shards, how often the locks
+ * are renewed, and how the others are told alive (`ping` over the runners' connections, or `k8s`:
+ * the pod's readiness).
  *
  * @example
  * ```ts
- * import { ServiceCluster } from "@chainquery/watcher"
+ * import { Duration } from "effect"
+ * import type { ServiceCluster } from "@chainquery/watcher"
  *
- * const ready = ServiceCluster.isReady
+ * const runner: ServiceCluster.ClusterOptions = {
+ *   runnerAddress: { host: "10.0.0.5", port: 34431 },
+ *   listenAddress: undefined,
+ *   shardLockExpiration: Duration.seconds(30),
+ *   shardLockRefresh: Duration.seconds(10),
+ *   health: { _tag: "ping" }
+ * }
  * ```
- * @since 0.2.0
+ * @since 0.4.0
  */
-export const isReady: Effect.Effect<boolean, never, Sharding.Sharding> = Effect.gen(function*() {
-  const sharding = yield* Sharding.Sharding
-  if (yield* sharding.isShutdown) return false
-  return sharding.hasShardId(ShardId.make("default", sharding.getShardId(EntityId.make("readiness"), "default").id))
-})
+export interface ClusterOptions {
+  readonly runnerAddress: { readonly host: string; readonly port: number }
+  readonly listenAddress: { readonly host: string; readonly port: number } | undefined
+  readonly shardLockExpiration: Duration.Duration
+  readonly shardLockRefresh: Duration.Duration
+  readonly health:
+    | { readonly _tag: "ping" }
+    | { readonly _tag: "k8s"; readonly namespace: string | undefined; readonly labelSelector: string | undefined }
+}
 
 /**
- * The cluster in one runner, over the context's PostgreSQL (`SqlClient`): its own tables
- * (`cluster_*`), the stream entities, the scanners and the sweeper.
+ * Whether this runner serves: the cluster is up and, for a single runner, it holds the shards
+ * (what `/readyz` reports with the migrations done). A runner of a cluster serves the API as soon
+ * as it runs, whichever shards it holds.
  *
  * @example
  * ```ts
  * import { ServiceCluster } from "@chainquery/watcher"
  *
- * const cluster = ServiceCluster.layer
+ * const ready = ServiceCluster.isReady(false)
  * ```
  * @since 0.2.0
  */
-export const layer: Layer.Layer<
+export const isReady = (clustered: boolean): Effect.Effect<boolean, never, Sharding.Sharding> =>
+  Effect.gen(function*() {
+    const sharding = yield* Sharding.Sharding
+    if (yield* sharding.isShutdown) return false
+    return clustered || sharding.hasShardId(ShardId.make("default", sharding.getShardId(EntityId.make("readiness"), "default").id))
+  })
+
+/** Settings of every runner: messages to entities are looked for every second. */
+const common = { entityMessagePollInterval: Duration.seconds(1) }
+
+/** One runner on its own: it listens nowhere, and holds every shard. */
+const singleRunner = SingleRunner.layer({
+  runnerStorage: "sql",
+  shardingConfig: {
+    ...common,
+    // Given, so that no HOST or PORT in the environment changes it (the cluster reads both);
+    // a single runner listens nowhere: the address only names it.
+    runnerAddress: Option.some(RunnerAddress.make("localhost", 34431))
+  }
+}).pipe(Layer.provide(Digest.layerWebCrypto))
+
+/**
+ * A runner of a cluster: it listens for the others on TCP, registers in the database, and takes
+ * its share of the shards. The others are checked alive every lock refresh, so that a runner that
+ * died hands its work over without waiting for its locks to expire when the others can tell.
+ */
+const clusterRunner = (options: ClusterOptions) =>
+  NodeClusterSocket.layer({
+    storage: "sql",
+    runnerHealth: options.health._tag,
+    ...(options.health._tag === "k8s"
+      ? { runnerHealthK8s: { namespace: options.health.namespace, labelSelector: options.health.labelSelector } }
+      : {}),
+    shardingConfig: {
+      ...common,
+      runnerAddress: Option.some(RunnerAddress.make(options.runnerAddress.host, options.runnerAddress.port)),
+      runnerListenAddress: options.listenAddress === undefined
+        ? Option.none()
+        : Option.some(RunnerAddress.make(options.listenAddress.host, options.listenAddress.port)),
+      shardLockExpiration: options.shardLockExpiration,
+      shardLockRefreshInterval: options.shardLockRefresh,
+      runnerHealthCheckInterval: options.shardLockRefresh,
+      refreshAssignmentsInterval: Duration.min(Duration.seconds(3), options.shardLockRefresh)
+    }
+  })
+
+/**
+ * The cluster over the context's PostgreSQL (`SqlClient`): its own tables (`cluster_*`), the
+ * stream entities, the scanners, the sweeper and the service's gauges. `undefined`: one runner
+ * that holds everything; else a runner of the cluster of every runner on that database.
+ *
+ * @example
+ * ```ts
+ * import { ServiceCluster } from "@chainquery/watcher"
+ *
+ * const alone = ServiceCluster.layer(undefined)
+ * ```
+ * @since 0.2.0
+ */
+export const layer = (cluster: ClusterOptions | undefined): Layer.Layer<
   Sharding.Sharding | DeliveryWake,
   unknown,
   SqlClient.SqlClient | StreamStore | DeliveryStore | ServiceConfig | EvmClient.EvmClient | Mac.Mac
-> = Layer.mergeAll(deliveries, sweeper, scanners).pipe(
-  Layer.provideMerge(wakeLayer),
-  Layer.provideMerge(
-    SingleRunner.layer({
-      runnerStorage: "sql",
-      shardingConfig: {
-        // Given, so that no HOST or PORT in the environment changes it (the cluster reads both);
-        // a single runner listens nowhere: the address only names it.
-        runnerAddress: Option.some(RunnerAddress.make("localhost", 34431)),
-        entityMessagePollInterval: "1 second"
-      }
-    }).pipe(Layer.provide(Digest.layerWebCrypto))
+> =>
+  Layer.mergeAll(deliveries, sweeper, scanners, gauges).pipe(
+    Layer.provideMerge(wakeLayer),
+    Layer.provideMerge(cluster === undefined ? singleRunner : clusterRunner(cluster))
   )
-)

@@ -50,6 +50,8 @@ export interface ServeOptions extends ClientOptions {
   readonly heartbeat: Duration.Duration
   readonly logFormat: "pretty" | "json"
   readonly otlpUrl: string | undefined
+  /** How this runner joins a cluster of runners on the same database; `undefined`: it runs alone. */
+  readonly cluster: ServiceCluster.ClusterOptions | undefined
 }
 
 /** The database: the one given, or an embedded one. */
@@ -102,11 +104,16 @@ export const layer = (options: ServeOptions) => {
     Readiness,
     Effect.gen(function*() {
       const sharding = yield* Sharding.Sharding
-      return { ready: Effect.provideService(ServiceCluster.isReady, Sharding.Sharding, sharding) }
+      return { ready: Effect.provideService(ServiceCluster.isReady(options.cluster !== undefined), Sharding.Sharding, sharding) }
     })
   )
-  const clients = clientLayers(options, { mainnet: true, testnet: true })
-  const cluster = ServiceCluster.layer.pipe(
+  // A runner of a cluster says which in its requests' User-Agent: the service it reads can tell them apart.
+  const runner = options.cluster?.runnerAddress
+  const clients = clientLayers(
+    runner === undefined ? options : { ...options, userAgent: `(runner ${runner.host}:${runner.port})` },
+    { mainnet: true, testnet: true }
+  )
+  const cluster = ServiceCluster.layer(options.cluster).pipe(
     Layer.provide(clients),
     Layer.provide(NodeCrypto.layerMac),
     Layer.provideMerge(stores),

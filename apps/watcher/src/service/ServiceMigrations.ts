@@ -126,8 +126,9 @@ const loader = Migrator.fromRecord({
 const migrateService = Migrator.make({})({ loader, table: "chainquery_service_migrations" })
 
 /**
- * Runs the engine's migrations, then the service's that have not run yet (each in one
- * transaction, under a lock), on the context's `SqlClient`.
+ * Runs the engine's migrations, then the service's that have not run yet, on the context's
+ * `SqlClient`: all in one transaction, under a lock, so that runners of a cluster started
+ * together migrate one after the other (the later ones find nothing to do).
  *
  * @example
  * ```ts
@@ -142,4 +143,12 @@ export const run: Effect.Effect<
   ReadonlyArray<readonly [id: number, name: string]>,
   Migrator.MigrationError | SqlError.SqlError | StateStore.StateStoreError,
   SqlClient.SqlClient
-> = Effect.flatMap(PgStateStore.migrate, () => migrateService)
+> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql.withTransaction(
+    sql`SELECT pg_advisory_xact_lock(hashtext('chainquery service migrations'))`.pipe(
+      Effect.andThen(PgStateStore.migrate),
+      Effect.andThen(migrateService)
+    )
+  )
+})

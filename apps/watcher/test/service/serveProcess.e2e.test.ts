@@ -22,6 +22,8 @@ afterAll(async () => {
 
 /** Flags that are fine, around the one bad flag of each case. */
 const fine = ["serve", "--api-key", "k", "--data-dir", "/nonexistent/never-created"]
+/** The same with a database URL (never reached: the flags are refused first). */
+const withDatabase = [...fine, "--api-token", apiToken, "--database-url", "postgres://nobody@127.0.0.1:1/none"]
 
 const badFlags: ReadonlyArray<readonly [string, ReadonlyArray<string>, Record<string, string>, RegExp]> = [
   ["no API token", fine, {}, /no API token: give --api-token TOKEN or set CHAINQUERY_API_TOKEN/],
@@ -36,7 +38,17 @@ const badFlags: ReadonlyArray<readonly [string, ReadonlyArray<string>, Record<st
   ["an OTLP URL that is not http", [...fine, "--api-token", apiToken, "--otlp-url", "grpc://x"], {}, /--otlp-url must be an http:\/\/ or https:\/\/ URL/],
   ["an unknown log format", [...fine, "--api-token", apiToken, "--log-format", "xml"], {}, /log-format/],
   ["an unknown heap mode", [...fine, "--api-token", apiToken, "--memory", "huge"], {}, /--memory: "huge"\. Expected: "lean" \| "fast"/],
-  ["the API key to a plain-http remote host", [...fine, "--api-token", apiToken, "--evm-base-url", "http://example.com"], {}, /--allow-insecure-http/]
+  ["the API key to a plain-http remote host", [...fine, "--api-token", apiToken, "--evm-base-url", "http://example.com"], {}, /--allow-insecure-http/],
+  ["a cluster without a database URL", [...fine, "--api-token", apiToken, "--cluster"], {}, /--cluster needs --database-url \(or DATABASE_URL\)/],
+  ["CHAINQUERY_RUNNER_ADDRESS without a database URL", [...fine, "--api-token", apiToken], { CHAINQUERY_RUNNER_ADDRESS: "10.0.0.5:34431" }, /--cluster needs --database-url/],
+  ["a runner address without a port", [...fine, "--api-token", apiToken, "--cluster", "--runner-address", "10.0.0.5"], {}, /--runner-address: expected HOST:PORT with a port from 1 to 65535/],
+  ["a runner address's port out of range", [...withDatabase, "--cluster", "--runner-listen-address", "0.0.0.0:70000"], {}, /--runner-listen-address: expected HOST:PORT/],
+  ["a bad CHAINQUERY_RUNNER_ADDRESS", withDatabase, { CHAINQUERY_RUNNER_ADDRESS: "runner one" }, /CHAINQUERY_RUNNER_ADDRESS: expected HOST:PORT/],
+  ["a cluster flag without --cluster", [...withDatabase, "--shard-lock-expiration", "20s"], {}, /--shard-lock-expiration is for a cluster: add --cluster/],
+  ["a lock refresh over a third of the expiration", [...withDatabase, "--cluster", "--shard-lock-expiration", "6s", "--shard-lock-refresh", "3s"], {}, /--shard-lock-refresh \(3s\) must be at most a third of --shard-lock-expiration \(6s\)/],
+  ["a lock expiration under 3s", [...withDatabase, "--cluster", "--shard-lock-expiration", "1s"], {}, /--shard-lock-expiration/],
+  ["an unknown runner health", [...withDatabase, "--cluster", "--runner-health", "tcp"], {}, /--runner-health: "tcp"\. Expected: "ping" \| "k8s"/],
+  ["a Kubernetes flag without --runner-health k8s", [...withDatabase, "--cluster", "--k8s-namespace", "chainquery"], {}, /--k8s-namespace and --k8s-label-selector are for --runner-health k8s/]
 ]
 
 /** The `postgres` processes serving a data folder. */
@@ -48,7 +60,7 @@ const postgresOf = (folder: string): Array<string> => {
 describe("the serve process", () => {
   // Side by side: each case is a process that exits at once.
   it.concurrent.each(badFlags)("%s: exit 2 before anything starts, saying what is valid", async (_name, args, env, message) => {
-    const exited = await runCli(args, { CHAINQUERY_API_TOKEN: "", DATABASE_URL: "", ...env })
+    const exited = await runCli(args, { CHAINQUERY_API_TOKEN: "", DATABASE_URL: "", CHAINQUERY_RUNNER_ADDRESS: "", ...env })
     assert.strictEqual(exited.code, 2, exited.stderr)
     assert.match(exited.stderr, message)
     assert.strictEqual(exited.stdout, "")

@@ -34,6 +34,8 @@ export class ProvingReceiver {
   readonly dropped: Array<Batch.Batch> = []
   /** The status of every answer, in order. */
   readonly answers: Array<number> = []
+  /** The `webhook-id`s each batch came with, by `<stream id>/<sequence>` (one each, however often it came). */
+  readonly webhookIds = new Map<string, Set<string>>()
   policy: (request: { readonly streamId: string; readonly sequence: number; readonly body: unknown }) => Decision = () => "take"
   private server: Server | undefined
   url = ""
@@ -56,6 +58,8 @@ export class ProvingReceiver {
   private async handle(request: IncomingMessage): Promise<number> {
     const body = await read(request)
     const parsed = JSON.parse(body.toString("utf8")) as { streamId: string; sequence: number }
+    const key = `${parsed.streamId}/${parsed.sequence}`
+    ;(this.webhookIds.get(key) ?? this.webhookIds.set(key, new Set()).get(key)!).add(String(request.headers["webhook-id"]))
     const decision = this.policy({ streamId: parsed.streamId, sequence: parsed.sequence, body: parsed })
     if (typeof decision === "number") return decision
     const secret = this.secrets.get(parsed.streamId)

@@ -1,0 +1,202 @@
+/**
+ * The flags of `chainquery-watcher serve` that make it one runner of a cluster (`--cluster`, or
+ * `CHAINQUERY_RUNNER_ADDRESS` set), and how they combine into the cluster's options: each value is
+ * parsed by its flag (a bad one names the flag and what is valid, exit 2), then `clusterOf` checks
+ * what only makes sense together.
+ *
+ * @internal
+ */
+import { hostname } from "node:os"
+import { Duration, Option, Result } from "effect"
+import { Flag } from "effect/cli"
+import type { ClusterOptions } from "../service/ServiceCluster.js"
+import { message, parseDuration } from "./flags.js"
+
+/** The port a runner listens on for the others when its address names none. */
+export const defaultRunnerPort = 34431
+
+/** The defaults of the shard locks: a runner that vanished gives its work up within the expiration. */
+export const defaultShardLockExpiration = Duration.seconds(30)
+export const defaultShardLockRefresh = Duration.seconds(10)
+
+/**
+ * Parses `HOST:PORT` (an IPv6 host in brackets: `[::1]:34431`) for `flag`; throws with what is
+ * valid. `runner-1:34431` gives `{ host: "runner-1", port: 34431 }`.
+ */
+export const parseRunnerAddress = (flag: string) => (text: string): { readonly host: string; readonly port: number } => {
+  const trimmed = text.trim()
+  const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]/]+)):(\d{1,5})$/.exec(trimmed)
+  const port = match === null ? Number.NaN : Number(match[3])
+  if (match === null || !(port >= 1 && port <= 65_535)) {
+    throw new Error(`${flag}: expected HOST:PORT with a port from 1 to 65535 (an IPv6 host in brackets: [::1]:34431), got ${JSON.stringify(text)}`)
+  }
+  return { host: match[1] ?? match[2]!, port }
+}
+
+export const cluster = Flag.Boolean("cluster").pipe(
+  Flag.withDescription(
+    "Run as one runner of a cluster: the runners sharing --database-url share the work (each chain's scan on one of them, each " +
+      "stream's deliveries on one of them) and take over a runner's work when it stops or dies. Also on when " +
+      "CHAINQUERY_RUNNER_ADDRESS is set. Needs --database-url (or DATABASE_URL). Example: --cluster --runner-address 10.0.0.5:34431"
+  ),
+  Flag.withDefault(false)
+)
+
+export const runnerAddress = Flag.String("runner-address").pipe(
+  Flag.withMetavar("HOST:PORT"),
+  Flag.withDescription(
+    "Where the other runners reach this one (advertised); when absent, CHAINQUERY_RUNNER_ADDRESS, else this machine's host name " +
+      `and port ${defaultRunnerPort}. Each runner needs its own. Example: --runner-address 10.0.0.5:34431`
+  ),
+  Flag.mapTryCatch(parseRunnerAddress("--runner-address"), message),
+  Flag.optional
+)
+
+export const runnerListenAddress = Flag.String("runner-listen-address").pipe(
+  Flag.withMetavar("HOST:PORT"),
+  Flag.withDescription(
+    "Where this runner listens for the others, when not at its advertised address (behind NAT, in a container: 0.0.0.0:34431); " +
+      "when absent, CHAINQUERY_RUNNER_LISTEN_ADDRESS, else the advertised address. Keep it on a private network: runners do not " +
+      "authenticate each other. Example: --runner-listen-address 0.0.0.0:34431"
+  ),
+  Flag.mapTryCatch(parseRunnerAddress("--runner-listen-address"), message),
+  Flag.optional
+)
+
+export const shardLockExpiration = Flag.String("shard-lock-expiration").pipe(
+  Flag.withMetavar("DURATION"),
+  Flag.withDescription(
+    "How long a runner that stopped answering keeps its work before the others take it over (at least 3s). Default 30s. " +
+      "Example: --shard-lock-expiration 20s"
+  ),
+  Flag.mapTryCatch(parseDuration("shard-lock-expiration", Duration.seconds(3)), message),
+  Flag.optional
+)
+
+export const shardLockRefresh = Flag.String("shard-lock-refresh").pipe(
+  Flag.withMetavar("DURATION"),
+  Flag.withDescription(
+    "How often a runner renews its locks and checks that the others are alive (at least 500ms, under a third of " +
+      "--shard-lock-expiration). Default 10s. Example: --shard-lock-refresh 5s"
+  ),
+  Flag.mapTryCatch(parseDuration("shard-lock-refresh", Duration.millis(500)), message),
+  Flag.optional
+)
+
+export const runnerHealth = Flag.Literals("runner-health", ["ping", "k8s"]).pipe(
+  Flag.withDescription(
+    "How a runner tells whether another is alive: 'ping' it over the runners' connection, or 'k8s': ask Kubernetes whether its " +
+      "pod is ready (the pod's service account may list pods). Default ping. Example: --runner-health k8s"
+  ),
+  Flag.optional
+)
+
+export const k8sNamespace = Flag.String("k8s-namespace").pipe(
+  Flag.withMetavar("NAMESPACE"),
+  Flag.withDescription("With --runner-health k8s: the namespace of the runners' pods (default: the pod's own). Example: --k8s-namespace chainquery"),
+  Flag.optional
+)
+
+export const k8sLabelSelector = Flag.String("k8s-label-selector").pipe(
+  Flag.withMetavar("SELECTOR"),
+  Flag.withDescription("With --runner-health k8s: the label selector of the runners' pods. Example: --k8s-label-selector app=chainquery-watcher"),
+  Flag.optional
+)
+
+/** The cluster flags, as `Command.make` takes them. */
+export const all = {
+  cluster,
+  runnerAddress,
+  runnerListenAddress,
+  shardLockExpiration,
+  shardLockRefresh,
+  runnerHealth,
+  k8sNamespace,
+  k8sLabelSelector
+}
+
+/** The parsed values of {@link all}. */
+export interface ClusterFlags {
+  readonly cluster: boolean
+  readonly runnerAddress: Option.Option<{ readonly host: string; readonly port: number }>
+  readonly runnerListenAddress: Option.Option<{ readonly host: string; readonly port: number }>
+  readonly shardLockExpiration: Option.Option<Duration.Duration>
+  readonly shardLockRefresh: Option.Option<Duration.Duration>
+  readonly runnerHealth: Option.Option<"ping" | "k8s">
+  readonly k8sNamespace: Option.Option<string>
+  readonly k8sLabelSelector: Option.Option<string>
+}
+
+/** An address from the environment, parsed as its flag's would be. */
+const parseEnvAddress = (variable: string, text: string) => Result.try({ try: () => parseRunnerAddress(variable)(text), catch: message })
+
+/** A non-blank environment variable. */
+const fromEnv = (env: Record<string, string | undefined>, name: string): string | undefined => {
+  const value = env[name]
+  return value === undefined || value.trim() === "" ? undefined : value
+}
+
+/**
+ * The cluster's options from the flags and the environment, `undefined` for a single runner, or
+ * what is wrong (the message of a `BadInput`): a cluster without a database URL, a refresh not
+ * under a third of the expiration, a cluster flag without `--cluster`, a Kubernetes flag without
+ * `--runner-health k8s`.
+ */
+export const clusterOf = (
+  flags: ClusterFlags,
+  options: { readonly hasDatabaseUrl: boolean; readonly env: Record<string, string | undefined> }
+): Result.Result<ClusterOptions | undefined, string> => {
+  const envAddress = fromEnv(options.env, "CHAINQUERY_RUNNER_ADDRESS")
+  const envListen = fromEnv(options.env, "CHAINQUERY_RUNNER_LISTEN_ADDRESS")
+  const on = flags.cluster || envAddress !== undefined || Option.isSome(flags.runnerAddress)
+  const given: ReadonlyArray<readonly [string, boolean]> = [
+    ["--runner-listen-address", Option.isSome(flags.runnerListenAddress)],
+    ["--shard-lock-expiration", Option.isSome(flags.shardLockExpiration)],
+    ["--shard-lock-refresh", Option.isSome(flags.shardLockRefresh)],
+    ["--runner-health", Option.isSome(flags.runnerHealth)]
+  ]
+  if (!on) {
+    const stray = given.find(([, isGiven]) => isGiven)
+    return stray === undefined && Option.isNone(flags.k8sNamespace) && Option.isNone(flags.k8sLabelSelector)
+      ? Result.succeed(undefined)
+      : Result.fail(`${stray?.[0] ?? "--k8s-namespace/--k8s-label-selector"} is for a cluster: add --cluster (or set CHAINQUERY_RUNNER_ADDRESS)`)
+  }
+  if (!options.hasDatabaseUrl) {
+    return Result.fail(
+      "--cluster needs --database-url (or DATABASE_URL): the runners of a cluster share one PostgreSQL; the embedded one serves a single runner"
+    )
+  }
+  const health = Option.getOrElse(flags.runnerHealth, () => "ping" as const)
+  if (health !== "k8s" && (Option.isSome(flags.k8sNamespace) || Option.isSome(flags.k8sLabelSelector))) {
+    return Result.fail("--k8s-namespace and --k8s-label-selector are for --runner-health k8s")
+  }
+  const expiration = Option.getOrElse(flags.shardLockExpiration, () => defaultShardLockExpiration)
+  const refresh = Option.getOrElse(flags.shardLockRefresh, () => defaultShardLockRefresh)
+  if (Duration.isGreaterThan(Duration.times(refresh, 3), expiration)) {
+    return Result.fail(
+      `--shard-lock-refresh (${Duration.format(refresh)}) must be at most a third of --shard-lock-expiration (${Duration.format(expiration)}), ` +
+        "so that a runner renews its locks well before they expire"
+    )
+  }
+  const advertised = Option.isSome(flags.runnerAddress)
+    ? Result.succeed(flags.runnerAddress.value)
+    : envAddress === undefined
+    ? Result.succeed({ host: hostname(), port: defaultRunnerPort })
+    : parseEnvAddress("CHAINQUERY_RUNNER_ADDRESS", envAddress)
+  if (Result.isFailure(advertised)) return Result.fail(advertised.failure)
+  const listen = Option.isSome(flags.runnerListenAddress)
+    ? Result.succeed(flags.runnerListenAddress.value)
+    : envListen === undefined
+    ? Result.succeed(undefined)
+    : parseEnvAddress("CHAINQUERY_RUNNER_LISTEN_ADDRESS", envListen)
+  if (Result.isFailure(listen)) return Result.fail(listen.failure)
+  return Result.succeed({
+    runnerAddress: advertised.success,
+    listenAddress: listen.success,
+    shardLockExpiration: expiration,
+    shardLockRefresh: refresh,
+    health: health === "k8s"
+      ? { _tag: "k8s", namespace: Option.getOrUndefined(flags.k8sNamespace), labelSelector: Option.getOrUndefined(flags.k8sLabelSelector) }
+      : { _tag: "ping" }
+  })
+}
