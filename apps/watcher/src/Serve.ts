@@ -75,7 +75,11 @@ export const command = Command.make(
     if (Option.isSome(flags.otlpUrl) && !/^https?:\/\//.test(flags.otlpUrl.value)) {
       return yield* badInput(`--otlp-url must be an http:// or https:// URL, got ${JSON.stringify(flags.otlpUrl.value)}`)
     }
-    const cluster = ClusterFlags.clusterOf(flags, { hasDatabaseUrl: databaseUrl !== undefined, env: process.env })
+    const cluster = ClusterFlags.clusterOf(flags, {
+      hasDatabaseUrl: databaseUrl !== undefined,
+      env: process.env,
+      serviceAccountNamespace: ClusterFlags.serviceAccountNamespace()
+    })
     if (Result.isFailure(cluster)) return yield* badInput(cluster.failure)
     // Before anything is loaded: the heap grows as the mode says from the first wallet on.
     useHeapMode(flags.memory)

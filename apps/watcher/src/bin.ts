@@ -16,6 +16,7 @@ import { CliError, Command } from "effect/cli"
 import { EngineError, StateStore } from "@chainquery/watch"
 import * as Cli from "./Cli.js"
 import { OutputError } from "./EventWriter.js"
+import { ClusterDatabase } from "./service/ServiceCluster.js"
 
 const isBadInput = (error: unknown): boolean =>
   error instanceof Cli.BadInput ||
@@ -23,8 +24,9 @@ const isBadInput = (error: unknown): boolean =>
   (CliError.isCliError(error) && (error._tag !== "ShowHelp" || error.errors.length > 0))
 
 /** Our own failures, whose message says it all. */
-const isKnown = (error: unknown): error is StateStore.StateStoreError | EngineError.EngineError | OutputError =>
-  error instanceof StateStore.StateStoreError || error instanceof EngineError.EngineError || error instanceof OutputError
+const isKnown = (error: unknown): error is StateStore.StateStoreError | EngineError.EngineError | OutputError | ClusterDatabase =>
+  error instanceof StateStore.StateStoreError || error instanceof EngineError.EngineError || error instanceof OutputError ||
+  error instanceof ClusterDatabase
 
 /**
  * stdout is the event stream: what the command line library prints there (help after a bad flag)

@@ -21,20 +21,29 @@ const none: ClusterFlags = {
 
 const withDatabase = (env: Record<string, string | undefined> = {}) => ({ hasDatabaseUrl: true, env })
 
+/** The health mode `clusterOf` makes of these. */
+const health = (flags: ClusterFlags, options: Parameters<typeof clusterOf>[1]) => Result.getOrThrow(clusterOf(flags, options))!.health
+
 describe("the cluster flags", () => {
   it("off unless asked: a single runner", () => {
     assert.deepStrictEqual(clusterOf(none, withDatabase()), Result.succeed(undefined))
     assert.deepStrictEqual(clusterOf(none, withDatabase({ CHAINQUERY_RUNNER_ADDRESS: "  " })), Result.succeed(undefined))
   })
 
-  it("--cluster alone: this host's name at port 34431, locks of 30s renewed every 10s, ping", () => {
+  it("--cluster alone: this host's name at port 34431, listening on every interface, locks of 30s renewed every 10s, ping", () => {
     const cluster = Result.getOrThrow(clusterOf({ ...none, cluster: true }, withDatabase()))!
     assert.strictEqual(cluster.runnerAddress.port, 34431)
     assert.isAbove(cluster.runnerAddress.host.length, 0)
-    assert.strictEqual(cluster.listenAddress, undefined)
+    // The host name may resolve to 127.0.1.1 on the machine itself: listen where the others come in.
+    assert.deepStrictEqual(cluster.listenAddress, { host: "0.0.0.0", port: 34431 })
     assert.strictEqual(Duration.toMillis(cluster.shardLockExpiration), 30_000)
     assert.strictEqual(Duration.toMillis(cluster.shardLockRefresh), 10_000)
     assert.deepStrictEqual(cluster.health, { _tag: "ping" })
+  })
+
+  it("an address given: it listens there, unless told where", () => {
+    const given = Result.getOrThrow(clusterOf({ ...none, runnerAddress: Option.some({ host: "10.0.0.5", port: 4000 }) }, withDatabase()))!
+    assert.strictEqual(given.listenAddress, undefined)
   })
 
   it("CHAINQUERY_RUNNER_ADDRESS turns it on; the flags win over the environment", () => {
@@ -44,15 +53,18 @@ describe("the cluster flags", () => {
     assert.deepStrictEqual(fromFlag.runnerAddress, { host: "::1", port: 5000 })
   })
 
-  it("--runner-health k8s carries its namespace and label selector", () => {
-    const cluster = Result.getOrThrow(clusterOf({
-      ...none,
-      cluster: true,
-      runnerHealth: Option.some("k8s"),
-      k8sNamespace: Option.some("chainquery"),
-      k8sLabelSelector: Option.some("app=watcher")
-    }, withDatabase()))!
-    assert.deepStrictEqual(cluster.health, { _tag: "k8s", namespace: "chainquery", labelSelector: "app=watcher" })
+  it("--runner-health k8s: the pod's IP address, its namespace (flag, POD_NAMESPACE, the service account's) and label selector", () => {
+    const k8s: ClusterFlags = { ...none, runnerAddress: Option.some({ host: "10.1.2.3", port: 34431 }), runnerHealth: Option.some("k8s") }
+    assert.deepStrictEqual(
+      health({ ...k8s, k8sNamespace: Option.some("chainquery"), k8sLabelSelector: Option.some("app=watcher") }, withDatabase({ POD_NAMESPACE: "other" })),
+      { _tag: "k8s", namespace: "chainquery", labelSelector: "app=watcher" }
+    )
+    assert.deepStrictEqual(health(k8s, { ...withDatabase({ POD_NAMESPACE: "from-env" }), serviceAccountNamespace: "from-file" }), {
+      _tag: "k8s",
+      namespace: "from-env",
+      labelSelector: undefined
+    })
+    assert.deepStrictEqual(health(k8s, { ...withDatabase(), serviceAccountNamespace: "from-file\n" }), { _tag: "k8s", namespace: "from-file", labelSelector: undefined })
   })
 
   it("refuses what does not go together, saying what is valid", () => {
@@ -66,6 +78,11 @@ describe("the cluster flags", () => {
       /--shard-lock-refresh \(3s\) must be at most a third of --shard-lock-expiration \(6s\)/
     )
     assert.match(refused(none, withDatabase({ CHAINQUERY_RUNNER_ADDRESS: "no-port" })), /CHAINQUERY_RUNNER_ADDRESS: expected HOST:PORT/)
+    assert.match(refused(none, withDatabase({ CHAINQUERY_RUNNER_ADDRESS: "0.0.0.0:34431" })), /is where the other runners reach this one: give one they can reach/)
+    assert.match(refused({ ...none, runnerAddress: Option.some({ host: "::", port: 1 }) }), /give one they can reach/)
+    const k8s: ClusterFlags = { ...none, cluster: true, runnerHealth: Option.some("k8s"), k8sNamespace: Option.some("x") }
+    assert.match(refused({ ...k8s, runnerAddress: Option.some({ host: "watcher-0", port: 34431 }) }), /the runner address must be the pod's IP address/)
+    assert.match(refused({ ...k8s, runnerAddress: Option.some({ host: "10.1.2.3", port: 34431 }), k8sNamespace: Option.none() }), /needs the pods' namespace/)
   })
 
   it("reads HOST:PORT, an IPv6 host in brackets, and refuses the rest", () => {

@@ -6,6 +6,8 @@
  *
  * @internal
  */
+import { readFileSync } from "node:fs"
+import { isIP } from "node:net"
 import { hostname } from "node:os"
 import { Duration, Option, Result } from "effect"
 import { Flag } from "effect/cli"
@@ -45,8 +47,8 @@ export const cluster = Flag.Boolean("cluster").pipe(
 export const runnerAddress = Flag.String("runner-address").pipe(
   Flag.withMetavar("HOST:PORT"),
   Flag.withDescription(
-    "Where the other runners reach this one (advertised); when absent, CHAINQUERY_RUNNER_ADDRESS, else this machine's host name " +
-      `and port ${defaultRunnerPort}. Each runner needs its own. Example: --runner-address 10.0.0.5:34431`
+    "Where the other runners reach this one (advertised; not 0.0.0.0); when absent, CHAINQUERY_RUNNER_ADDRESS, else this machine's " +
+      `host name and port ${defaultRunnerPort}. Each runner needs its own; giving it turns --cluster on. Example: --runner-address 10.0.0.5:34431`
   ),
   Flag.mapTryCatch(parseRunnerAddress("--runner-address"), message),
   Flag.optional
@@ -56,7 +58,8 @@ export const runnerListenAddress = Flag.String("runner-listen-address").pipe(
   Flag.withMetavar("HOST:PORT"),
   Flag.withDescription(
     "Where this runner listens for the others, when not at its advertised address (behind NAT, in a container: 0.0.0.0:34431); " +
-      "when absent, CHAINQUERY_RUNNER_LISTEN_ADDRESS, else the advertised address. Keep it on a private network: runners do not " +
+      "when absent, CHAINQUERY_RUNNER_LISTEN_ADDRESS, else the advertised address (every interface when that is the default). " +
+      "Keep it on a private network: runners do not " +
       "authenticate each other. Example: --runner-listen-address 0.0.0.0:34431"
   ),
   Flag.mapTryCatch(parseRunnerAddress("--runner-listen-address"), message),
@@ -93,7 +96,9 @@ export const runnerHealth = Flag.Literals("runner-health", ["ping", "k8s"]).pipe
 
 export const k8sNamespace = Flag.String("k8s-namespace").pipe(
   Flag.withMetavar("NAMESPACE"),
-  Flag.withDescription("With --runner-health k8s: the namespace of the runners' pods (default: the pod's own). Example: --k8s-namespace chainquery"),
+  Flag.withDescription(
+    "With --runner-health k8s: the namespace of the runners' pods (default: POD_NAMESPACE, else the pod's service account's). Example: --k8s-namespace chainquery"
+  ),
   Flag.optional
 )
 
@@ -113,6 +118,15 @@ export const all = {
   runnerHealth,
   k8sNamespace,
   k8sLabelSelector
+}
+
+/** The namespace of the pod's service account, when this runs in a Kubernetes pod that has one. */
+export const serviceAccountNamespace = (): string | undefined => {
+  try {
+    return readFileSync("/var/run/secrets/kubernetes.io/serviceaccount/namespace", "utf8")
+  } catch {
+    return undefined
+  }
 }
 
 /** The parsed values of {@link all}. */
@@ -144,7 +158,12 @@ const fromEnv = (env: Record<string, string | undefined>, name: string): string 
  */
 export const clusterOf = (
   flags: ClusterFlags,
-  options: { readonly hasDatabaseUrl: boolean; readonly env: Record<string, string | undefined> }
+  options: {
+    readonly hasDatabaseUrl: boolean
+    readonly env: Record<string, string | undefined>
+    /** The namespace of the pod's service account, when it runs in one (read from its file). */
+    readonly serviceAccountNamespace?: string | undefined
+  }
 ): Result.Result<ClusterOptions | undefined, string> => {
   const envAddress = fromEnv(options.env, "CHAINQUERY_RUNNER_ADDRESS")
   const envListen = fromEnv(options.env, "CHAINQUERY_RUNNER_LISTEN_ADDRESS")
@@ -184,19 +203,48 @@ export const clusterOf = (
     ? Result.succeed({ host: hostname(), port: defaultRunnerPort })
     : parseEnvAddress("CHAINQUERY_RUNNER_ADDRESS", envAddress)
   if (Result.isFailure(advertised)) return Result.fail(advertised.failure)
+  if (unspecified.has(advertised.success.host)) {
+    return Result.fail(
+      `the runner address ${advertised.success.host}:${advertised.success.port} is where the other runners reach this one: give one they can reach ` +
+        "(every interface, 0.0.0.0, is for --runner-listen-address)"
+    )
+  }
+  const defaulted = Option.isNone(flags.runnerAddress) && envAddress === undefined
   const listen = Option.isSome(flags.runnerListenAddress)
     ? Result.succeed(flags.runnerListenAddress.value)
-    : envListen === undefined
-    ? Result.succeed(undefined)
-    : parseEnvAddress("CHAINQUERY_RUNNER_LISTEN_ADDRESS", envListen)
+    : envListen !== undefined
+    ? parseEnvAddress("CHAINQUERY_RUNNER_LISTEN_ADDRESS", envListen)
+    // The host name may resolve to a loopback address here: listen where the others can come in.
+    : Result.succeed(defaulted ? { host: "0.0.0.0", port: advertised.success.port } : undefined)
   if (Result.isFailure(listen)) return Result.fail(listen.failure)
+  if (health !== "k8s") {
+    return Result.succeed({
+      runnerAddress: advertised.success,
+      listenAddress: listen.success,
+      shardLockExpiration: expiration,
+      shardLockRefresh: refresh,
+      health: { _tag: "ping" }
+    })
+  }
+  // Kubernetes tells the runners apart by their pods' IP addresses, and lists the pods of one namespace.
+  if (isIP(advertised.success.host) === 0) {
+    return Result.fail(
+      `with --runner-health k8s, the runner address must be the pod's IP address, got ${JSON.stringify(advertised.success.host)}: ` +
+        "set CHAINQUERY_RUNNER_ADDRESS to $(POD_IP):34431 (see SERVE.md)"
+    )
+  }
+  const namespace = Option.getOrUndefined(flags.k8sNamespace) ?? fromEnv(options.env, "POD_NAMESPACE") ?? options.serviceAccountNamespace?.trim()
+  if (namespace === undefined || namespace === "") {
+    return Result.fail("--runner-health k8s needs the pods' namespace: give --k8s-namespace, or set POD_NAMESPACE (outside a pod's service account)")
+  }
   return Result.succeed({
     runnerAddress: advertised.success,
     listenAddress: listen.success,
     shardLockExpiration: expiration,
     shardLockRefresh: refresh,
-    health: health === "k8s"
-      ? { _tag: "k8s", namespace: Option.getOrUndefined(flags.k8sNamespace), labelSelector: Option.getOrUndefined(flags.k8sLabelSelector) }
-      : { _tag: "ping" }
+    health: { _tag: "k8s", namespace, labelSelector: Option.getOrUndefined(flags.k8sLabelSelector) }
   })
 }
+
+/** Addresses that name every interface, not one a runner can be reached at. */
+const unspecified: ReadonlySet<string> = new Set(["0.0.0.0", "::", "0:0:0:0:0:0:0:0"])

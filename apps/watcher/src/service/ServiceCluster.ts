@@ -11,11 +11,11 @@
  */
 import type { EvmClient } from "@chainquery/evm-client"
 import { NodeClusterSocket } from "@effect/platform-node"
-import { Cause, Duration, Effect, Layer, Metric, Option, Schedule } from "effect"
-import { ClusterSchema, Entity, EntityId, RunnerAddress, Sharding, ShardId, SingleRunner, Singleton } from "effect/cluster"
+import { Cause, Data, Duration, Effect, Layer, Metric, Option, Schedule } from "effect"
+import { ClusterSchema, Entity, EntityId, RunnerAddress, Sharding, ShardId, ShardingConfig, SingleRunner, Singleton } from "effect/cluster"
 import { Digest, type Mac } from "effect/crypto"
 import { Rpc } from "effect/rpc"
-import type { SqlClient } from "effect/sql"
+import { SqlClient } from "effect/sql"
 import { DeliveryStore } from "./DeliveryStore.js"
 import { deliverDue } from "./DeliveryWorker.js"
 import * as Scanner from "./Scanner.js"
@@ -72,7 +72,15 @@ const deliveries = StreamDelivery.toLayer(
 )
 
 /**
- * Wakes a stream's entity, without waiting for it: what the scanners, the API and the sweeper use.
+ * How long a wake is tried: a stream whose runner died cannot be reached until its shard moves,
+ * and the sweeper wakes it again every interval anyway.
+ */
+const wakeTimeout = Duration.seconds(10)
+
+/**
+ * Wakes a stream's entity, without waiting for it (the message goes in a fiber of its own, tried
+ * for at most 10 seconds): what the scanners, the API and the sweeper use, none of which may wait
+ * for a runner that died to be replaced.
  *
  * @example
  * ```ts
@@ -86,10 +94,14 @@ export const wakeLayer: Layer.Layer<DeliveryWake, never, Sharding.Sharding> = La
   DeliveryWake,
   Effect.gen(function*() {
     const client = yield* StreamDelivery.client
+    const scope = yield* Effect.scope
     return {
       wake: (streamId: string) =>
         client(streamId).Wake(undefined, { discard: true }).pipe(
-          Effect.catchCause((cause) => Effect.logWarning(`stream ${streamId}: could not be woken (${Cause.pretty(cause)}); the sweeper will`))
+          Effect.timeout(wakeTimeout),
+          Effect.catchCause((cause) => Effect.logWarning(`stream ${streamId}: could not be woken (${Cause.pretty(cause)}); the sweeper will`)),
+          Effect.forkIn(scope),
+          Effect.asVoid
         )
     }
   })
@@ -165,7 +177,7 @@ export interface ClusterOptions {
   readonly shardLockRefresh: Duration.Duration
   readonly health:
     | { readonly _tag: "ping" }
-    | { readonly _tag: "k8s"; readonly namespace: string | undefined; readonly labelSelector: string | undefined }
+    | { readonly _tag: "k8s"; readonly namespace: string; readonly labelSelector: string | undefined }
 }
 
 /**
@@ -188,19 +200,52 @@ export const isReady = (clustered: boolean): Effect.Effect<boolean, never, Shard
     return clustered || sharding.hasShardId(ShardId.make("default", sharding.getShardId(EntityId.make("readiness"), "default").id))
   })
 
-/** Settings of every runner: messages to entities are looked for every second. */
-const common = { entityMessagePollInterval: Duration.seconds(1) }
+/**
+ * Settings of every runner: every one pinned (the library's defaults, then ours), so that no
+ * environment variable the cluster would read (`SHARDS_PER_GROUP`, `HOST`, ...) makes one runner
+ * disagree with the others; messages to entities are looked for every second.
+ */
+const common = { ...ShardingConfig.defaults, entityMessagePollInterval: Duration.seconds(1) }
+
+/** The name of a single runner (it listens nowhere: the address only names it). */
+const singleAddress = RunnerAddress.make("localhost", 34431)
+
+/**
+ * A runner started without `--cluster` on a database that runners of a cluster serve: it would
+ * take a share of their shards without reaching them.
+ *
+ * @example
+ * ```ts
+ * import { ServiceCluster } from "@chainquery/watcher"
+ *
+ * const error = new ServiceCluster.ClusterDatabase({ runners: ["10.0.0.5:34431"] })
+ * ```
+ * @since 0.4.0
+ */
+export class ClusterDatabase extends Data.TaggedError("ClusterDatabase")<{ readonly runners: ReadonlyArray<string> }> {
+  override get message(): string {
+    return `runners of a cluster serve this database (${this.runners.join(", ")}): start this one with --cluster as well, or give it a database of its own`
+  }
+}
+
+/** Fails with {@link ClusterDatabase} when a runner other than a single one heartbeated in the last minute. */
+const refuseClusterDatabase = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const [table] = yield* sql<{ found: boolean }>`SELECT to_regclass('cluster_runners') IS NOT NULL AS found`
+  if (table?.found !== true) return
+  const rows = yield* sql<{ address: string }>`
+    SELECT address FROM cluster_runners
+    WHERE address <> ${`${singleAddress.host}:${singleAddress.port}`} AND last_heartbeat > now() - interval '1 minute'`
+  if (rows.length > 0) return yield* new ClusterDatabase({ runners: rows.map((row) => row.address) })
+})
 
 /** One runner on its own: it listens nowhere, and holds every shard. */
-const singleRunner = SingleRunner.layer({
-  runnerStorage: "sql",
-  shardingConfig: {
-    ...common,
-    // Given, so that no HOST or PORT in the environment changes it (the cluster reads both);
-    // a single runner listens nowhere: the address only names it.
-    runnerAddress: Option.some(RunnerAddress.make("localhost", 34431))
-  }
-}).pipe(Layer.provide(Digest.layerWebCrypto))
+const singleRunner = Layer.unwrap(Effect.as(
+  refuseClusterDatabase,
+  SingleRunner.layer({ runnerStorage: "sql", shardingConfig: { ...common, runnerAddress: Option.some(singleAddress) } }).pipe(
+    Layer.provide(Digest.layerWebCrypto)
+  )
+))
 
 /**
  * A runner of a cluster: it listens for the others on TCP, registers in the database, and takes
@@ -245,7 +290,7 @@ export const layer = (cluster: ClusterOptions | undefined): Layer.Layer<
   unknown,
   SqlClient.SqlClient | StreamStore | DeliveryStore | ServiceConfig | EvmClient.EvmClient | Mac.Mac
 > =>
-  Layer.mergeAll(deliveries, sweeper, scanners, gauges).pipe(
-    Layer.provideMerge(wakeLayer),
-    Layer.provideMerge(cluster === undefined ? singleRunner : clusterRunner(cluster))
-  )
+{
+  const runner: Layer.Layer<Sharding.Sharding, unknown, SqlClient.SqlClient> = cluster === undefined ? singleRunner : clusterRunner(cluster)
+  return Layer.mergeAll(deliveries, sweeper, scanners, gauges).pipe(Layer.provideMerge(wakeLayer), Layer.provideMerge(runner))
+}

@@ -8,6 +8,7 @@
  * @since 0.2.0
  */
 import { NodeCrypto } from "@effect/platform-node"
+import { createHash } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Layer, Logger, type Redacted } from "effect"
 import { Sharding } from "effect/cluster"
@@ -53,6 +54,22 @@ export interface ServeOptions extends ClientOptions {
   /** How this runner joins a cluster of runners on the same database; `undefined`: it runs alone. */
   readonly cluster: ServiceCluster.ClusterOptions | undefined
 }
+
+/**
+ * How a runner names itself in its requests' `User-Agent`: the first 12 hex digits of the SHA-256
+ * of its address (`HOST:PORT`), so that the service it reads can tell runners apart without
+ * learning their addresses.
+ *
+ * @example
+ * ```ts
+ * import { ServiceMain } from "@chainquery/watcher"
+ *
+ * ServiceMain.runnerTag({ host: "10.0.0.5", port: 34431 }) // 12 hex digits
+ * ```
+ * @since 0.4.0
+ */
+export const runnerTag = (address: { readonly host: string; readonly port: number }): string =>
+  createHash("sha256").update(`${address.host}:${address.port}`).digest("hex").slice(0, 12)
 
 /** The database: the one given, or an embedded one. */
 const database = (options: ServeOptions) =>
@@ -107,10 +124,11 @@ export const layer = (options: ServeOptions) => {
       return { ready: Effect.provideService(ServiceCluster.isReady(options.cluster !== undefined), Sharding.Sharding, sharding) }
     })
   )
-  // A runner of a cluster says which in its requests' User-Agent: the service it reads can tell them apart.
+  // A runner of a cluster says which in its requests' User-Agent (by a digest of its address, which
+  // stays private): the service it reads can tell them apart.
   const runner = options.cluster?.runnerAddress
   const clients = clientLayers(
-    runner === undefined ? options : { ...options, userAgent: `(runner ${runner.host}:${runner.port})` },
+    runner === undefined ? options : { ...options, userAgent: `(runner ${runnerTag(runner)})` },
     { mainnet: true, testnet: true }
   )
   const cluster = ServiceCluster.layer(options.cluster).pipe(

@@ -9,6 +9,7 @@
  *   refresh, with slack for a loaded machine, and each one reported;
  * - a rolling restart (SIGTERM, exit 0, start again) of the three, one at a time: nothing lost, and
  *   each runner's shards taken over before its locks could have expired (handed over, not lost);
+ * - a runner started without `--cluster` on the cluster's database exits 1, saying why;
  * - in both, from the simulator's request log (each runner names itself in its `User-Agent`): one
  *   runner at a time lists eth's blocks. The listings form turns, one per runner in charge; a new
  *   turn starts only after a runner stopped or started (no more turns than such changes), and no
@@ -16,10 +17,10 @@
  */
 import { afterAll, assert, describe, it } from "vitest"
 import { busiestEvm } from "../../../../packages/watch/test/support/engineHarness.js"
-import { drive, type Sim, seeded, sleep, withSimulator } from "../e2e/support/e2e.js"
+import { drive, runCli, type Sim, seeded, sleep, withSimulator } from "../e2e/support/e2e.js"
 import { Cluster, freePorts, listedTwice, listings, lockSettings, settled, takenOverAfter, turnsOf } from "./support/clusterE2e.js"
 import { ProvingReceiver } from "./support/provingReceiver.js"
-import { call, freshDatabase, type Service, until } from "./support/serveE2e.js"
+import { call, freshDatabase, serveArgs, type Service, until } from "./support/serveE2e.js"
 import { coveredFromOf, ethHead, nftKinds, type ScenarioStream, scannedTo, truthOf } from "./support/streamsScenario.js"
 
 const cleanups: Array<() => Promise<void>> = []
@@ -108,15 +109,22 @@ const scenario = async (seed: number, disrupt: (cluster: Cluster, sim: Sim, disr
       const failed = await call(cluster.any(), "GET", `/v1/streams/${stream.id}/deliveries?status=failed`)
       assert.deepStrictEqual(failed.body.deliveries, [], `stream ${stream.id}: a delivery failed for good`)
     }
-    // Every runner answers the API and is ready, whichever shards it holds.
+    // Every runner answers the API and is ready, whichever shards it holds, and tells what the receiver took.
     for (const runner of cluster.runners) {
       assert.strictEqual((await fetch(`${runner!.url}/readyz`)).status, 200)
       for (const stream of streams) {
-        const stats = await call(runner!, "GET", `/v1/streams/${stream.id}/stats`)
-        assert.strictEqual(stats.status, 200)
-        assert.strictEqual(stats.body.pending, 0, `stream ${stream.id}: deliveries pending, as ${runner!.url} says`)
+        const taken = receiver.states.get(stream.id)!.sequence
+        await until(`${runner!.url} to say stream ${stream.id} delivered ${taken}`, async () => {
+          const stats = await call(runner!, "GET", `/v1/streams/${stream.id}/stats`)
+          return stats.status === 200 && stats.body.lastDeliveredSequence >= taken
+        }, 30_000)
       }
     }
+    // A runner started without --cluster on the cluster's database refuses to join it half-way.
+    const alone = await runCli(serveArgs(sim, flags), { DATABASE_URL: database.url, CHAINQUERY_RUNNER_ADDRESS: "" })
+    assert.strictEqual(alone.code, 1, alone.stderr)
+    assert.match(alone.stderr, /runners of a cluster serve this database \(127\.0\.0\.1:\d+/)
+    assert.match(alone.stderr, /start this one with --cluster as well/)
     for (const [batch, ids] of receiver.webhookIds) assert.strictEqual(ids.size, 1, `batch ${batch} came under several webhook-ids: ${[...ids].join(", ")}`)
     // One runner at a time listed eth's blocks: each new turn follows a runner stopped or started,
     // a change of its own (the k-th turn taken no sooner than the k-th change).

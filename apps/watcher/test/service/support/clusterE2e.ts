@@ -6,26 +6,31 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
-import { createServer, type Server } from "node:net"
+import { createServer } from "node:net"
 import type { Sim } from "../../e2e/support/e2e.js"
+import { runnerTag } from "../../../src/service/ServiceMain.js"
 import { serveArgs, type Service, startService } from "./serveE2e.js"
 
-/** `n` distinct free TCP ports on 127.0.0.1 (held together while they are picked, so none repeats). */
+/**
+ * `n` distinct TCP ports free on 127.0.0.1, below Linux's ephemeral range (32768 and up), so that
+ * no port another test's `listen(0)` or connection takes meanwhile can be one of them: a runner
+ * started again after a kill must find its port free.
+ */
 export const freePorts = async (n: number): Promise<Array<number>> => {
-  const servers: Array<Server> = []
-  try {
-    for (let i = 0; i < n; i++) {
-      const server = createServer()
-      await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve))
-      servers.push(server)
+  const ports: Array<number> = []
+  // Where to start looking: spread by process, so that test files running side by side rarely meet.
+  let candidate = 20_000 + (process.pid % 1_000) * 12
+  while (ports.length < n) {
+    if (candidate >= 32_768) throw new Error("no free port under 32768")
+    const port = candidate++
+    const server = createServer()
+    const free = await new Promise<boolean>((resolve) => server.once("error", () => resolve(false)).listen(port, "127.0.0.1", () => resolve(true)))
+    if (free) {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      ports.push(port)
     }
-    return servers.map((server) => {
-      const address = server.address()
-      return typeof address === "object" && address !== null ? address.port : 0
-    })
-  } finally {
-    await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))))
   }
+  return ports
 }
 
 /** The lock settings of the tests' runners: a runner that vanished is replaced within seconds. */
@@ -83,9 +88,9 @@ export class Cluster {
     return service
   }
 
-  /** The index of the runner at `address` (as its `User-Agent` names it). */
-  indexOf(address: string): number {
-    return this.ports.findIndex((_, index) => this.address(index) === address)
+  /** The index of the runner a `User-Agent` names by `tag` (see `ServiceMain.runnerTag`). */
+  indexOf(tag: string): number {
+    return this.ports.findIndex((port) => runnerTag({ host: "127.0.0.1", port }) === tag)
   }
 
   /** Kills every runner still running. */
@@ -118,21 +123,29 @@ export const shardHolders = (databaseUrl: string): Promise<Array<number>> =>
 /** How many shard locks the runners hold (every shard held: `shardsPerGroup`, 300). */
 export const heldShards = async (databaseUrl: string): Promise<number> => (await shardHolders(databaseUrl)).reduce((a, b) => a + b, 0)
 
-/** Waits until every shard is held and spread over `runners` runners: the cluster settled. */
+/**
+ * Waits until every shard is held, spread over `runners` runners, the same way three looks in a
+ * row a second apart: the cluster settled (a rebalance still under way can pass one look).
+ */
 export const settled = async (databaseUrl: string, runners: number, timeoutMs: number): Promise<void> => {
   const deadline = Date.now() + timeoutMs
-  while (true) {
-    const holders = await shardHolders(databaseUrl)
-    if (holders.length === runners && holders.reduce((a, b) => a + b, 0) === allShards) return
-    if (Date.now() > deadline) throw new Error(`the cluster did not settle within ${timeoutMs} ms: shards held ${JSON.stringify(holders)}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+  let same = 0
+  let last = ""
+  while (same < 3) {
+    const holders = (await shardHolders(databaseUrl)).toSorted((a, b) => a - b)
+    const complete = holders.length === runners && holders.reduce((a, b) => a + b, 0) === allShards
+    same = complete && JSON.stringify(holders) === last ? same + 1 : complete ? 1 : 0
+    last = JSON.stringify(holders)
+    if (same >= 3) return
+    if (Date.now() > deadline) throw new Error(`the cluster did not settle within ${timeoutMs} ms: shards held ${last}`)
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
   }
 }
 
 /** The shards of the cluster. */
 export const allShards = 300
 
-/** A block listing the simulator served: when, the block, and the runner that asked. */
+/** A block listing the simulator served: when, the block, and the runner that asked (its tag). */
 export interface Listing {
   readonly at: number
   readonly block: string
@@ -145,7 +158,7 @@ export const listings = async (sim: Sim): Promise<Array<Listing>> => {
   return log.flatMap((request) => {
     if (request.operation !== "getNFTTransfersByBlock" || !request.path.includes("chain=eth") && !request.path.includes("chain=0x1")) return []
     const block = /\/block\/(\d+)\//.exec(request.path)?.[1]
-    const runner = /\(runner ([^)]+)\)/.exec(request.userAgent ?? "")?.[1]
+    const runner = /\(runner ([0-9a-f]{12})\)/.exec(request.userAgent ?? "")?.[1]
     if (block === undefined || runner === undefined) throw new Error(`a block listing without its block or runner: ${request.path} ${request.userAgent}`)
     return [{ at: request.at, block, runner }]
   })
