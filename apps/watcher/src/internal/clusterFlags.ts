@@ -44,26 +44,26 @@ export const cluster = Flag.Boolean("cluster").pipe(
   Flag.withDefault(false)
 )
 
-export const runnerAddress = Flag.String("runner-address").pipe(
-  Flag.withMetavar("HOST:PORT"),
-  Flag.withDescription(
-    "Where the other runners reach this one (advertised; not 0.0.0.0); when absent, CHAINQUERY_RUNNER_ADDRESS, else this machine's " +
-      `host name and port ${defaultRunnerPort}. Each runner needs its own; giving it turns --cluster on. Example: --runner-address 10.0.0.5:34431`
-  ),
-  Flag.mapTryCatch(parseRunnerAddress("--runner-address"), message),
-  Flag.optional
+/** A `HOST:PORT` flag, optional, parsed by {@link parseRunnerAddress}. */
+const addressFlag = (name: string, description: string) =>
+  Flag.String(name).pipe(
+    Flag.withMetavar("HOST:PORT"),
+    Flag.withDescription(description),
+    Flag.mapTryCatch(parseRunnerAddress(`--${name}`), message),
+    Flag.optional
+  )
+
+export const runnerAddress = addressFlag(
+  "runner-address",
+  "Where the other runners reach this one (advertised; not 0.0.0.0); when absent, CHAINQUERY_RUNNER_ADDRESS, else this machine's " +
+    `host name and port ${defaultRunnerPort}. Each runner needs its own; giving it turns --cluster on. Example: --runner-address 10.0.0.5:34431`
 )
 
-export const runnerListenAddress = Flag.String("runner-listen-address").pipe(
-  Flag.withMetavar("HOST:PORT"),
-  Flag.withDescription(
-    "Where this runner listens for the others, when not at its advertised address (behind NAT, in a container: 0.0.0.0:34431); " +
-      "when absent, CHAINQUERY_RUNNER_LISTEN_ADDRESS, else the advertised address (every interface when that is the default). " +
-      "Keep it on a private network: runners do not " +
-      "authenticate each other. Example: --runner-listen-address 0.0.0.0:34431"
-  ),
-  Flag.mapTryCatch(parseRunnerAddress("--runner-listen-address"), message),
-  Flag.optional
+export const runnerListenAddress = addressFlag(
+  "runner-listen-address",
+  "Where this runner listens for the others, when not at its advertised address (behind NAT, in a container: 0.0.0.0:34431); " +
+    "when absent, CHAINQUERY_RUNNER_LISTEN_ADDRESS, else the advertised address (every interface when that is the default). " +
+    "Keep it on a private network: runners do not authenticate each other. Example: --runner-listen-address 0.0.0.0:34431"
 )
 
 export const shardLockExpiration = Flag.String("shard-lock-expiration").pipe(

@@ -17,11 +17,11 @@
  */
 import { afterAll, assert, describe, it } from "vitest"
 import { busiestEvm } from "../../../../packages/watch/test/support/engineHarness.js"
-import { drive, runCli, type Sim, seeded, sleep, withSimulator } from "../e2e/support/e2e.js"
+import { drive, type Sim, seeded, sleep, Watcher, withSimulator } from "../e2e/support/e2e.js"
 import { Cluster, freePorts, listedTwice, listings, lockSettings, settled, takenOverAfter, turnsOf } from "./support/clusterE2e.js"
 import { ProvingReceiver } from "./support/provingReceiver.js"
-import { call, freshDatabase, serveArgs, type Service, until } from "./support/serveE2e.js"
-import { coveredFromOf, ethHead, nftKinds, type ScenarioStream, scannedTo, truthOf } from "./support/streamsScenario.js"
+import { call, freshDatabase, serveArgs, until } from "./support/serveE2e.js"
+import { createEthStream, ethHead, patientFlags, scannedTo, truthOf } from "./support/streamsScenario.js"
 
 const cleanups: Array<() => Promise<void>> = []
 afterAll(async () => {
@@ -30,32 +30,11 @@ afterAll(async () => {
 
 const intervalMs = 300
 
-/** Short retries (a batch must not fail for good by bad luck), a heartbeat every second (coverage up to the head). */
-const flags = [
-  "--interval",
-  `${intervalMs}ms`,
-  "--retry-schedule",
-  Array.from({ length: 12 }, () => "200ms").join(","),
-  "--delivery-timeout",
-  "1s",
-  "--min-success-rate",
-  "0",
-  "--heartbeat",
-  "1s"
-]
+/** Patient deliveries, a heartbeat every second (coverage up to the head). */
+const flags = ["--interval", `${intervalMs}ms`, ...patientFlags("1s")]
 
 /** The longest a takeover may take: the lock expiration plus one refresh (the goal), and 5 s of slack for a loaded machine. */
 const takeoverBound = lockSettings.expirationMs + lockSettings.refreshMs + 5_000
-
-/** A stream on eth holding `wallets`, created through `service` (any runner), its secret given to the receiver. */
-const createStream = async (service: Service, receiver: ProvingReceiver, wallets: ReadonlyArray<string>): Promise<ScenarioStream> => {
-  const created = await call(service, "POST", "/v1/streams", { url: receiver.url, events: nftKinds, chains: ["eth"] })
-  assert.strictEqual(created.status, 201, JSON.stringify(created.body))
-  receiver.secrets.set(created.body.id, created.body.secret)
-  const added = await call(service, "POST", `/v1/streams/${created.body.id}/wallets`, { wallets: wallets.map((address) => `eth:${address}`) })
-  assert.strictEqual(added.status, 200, JSON.stringify(added.body))
-  return { id: created.body.id as string, wallets, coveredFrom: coveredFromOf(added.body) }
-}
 
 /** What a disruption did: when runners stopped or started (each may move the scan), and the takeovers it measured. */
 interface Disrupted {
@@ -82,8 +61,8 @@ const scenario = async (seed: number, disrupt: (cluster: Cluster, sim: Sim, disr
     const busiest = busiestEvm(sim, "0x1", 6).map((wallet) => wallet.address)
     const start = await ethHead(sim)
     const streams = [
-      await createStream(cluster.runners[1]!, receiver, busiest.slice(0, 4)),
-      await createStream(cluster.runners[2]!, receiver, busiest.slice(2, 6))
+      await createEthStream(cluster.runners[1]!, receiver, busiest.slice(0, 4)),
+      await createEthStream(cluster.runners[2]!, receiver, busiest.slice(2, 6))
     ]
     await scannedTo(database.url, busiest, start, 60_000)
     // From here on, every turn of the scan is counted: the runners' joins at the start moved it too.
@@ -121,8 +100,10 @@ const scenario = async (seed: number, disrupt: (cluster: Cluster, sim: Sim, disr
       }
     }
     // A runner started without --cluster on the cluster's database refuses to join it half-way.
-    const alone = await runCli(serveArgs(sim, flags), { DATABASE_URL: database.url, CHAINQUERY_RUNNER_ADDRESS: "" })
-    assert.strictEqual(alone.code, 1, alone.stderr)
+    const alone = new Watcher(serveArgs(sim, flags), { DATABASE_URL: database.url, CHAINQUERY_RUNNER_ADDRESS: "" })
+    const ended = await Promise.race([alone.closed, sleep(60_000).then(() => undefined)])
+    if (ended === undefined) await alone.stop("SIGKILL")
+    assert.strictEqual(ended?.code, 1, `a runner without --cluster did not refuse the cluster's database: ${alone.stdout.slice(0, 200)} ${alone.stderr.slice(-1000)}`)
     assert.match(alone.stderr, /runners of a cluster serve this database \(127\.0\.0\.1:\d+/)
     assert.match(alone.stderr, /start this one with --cluster as well/)
     for (const [batch, ids] of receiver.webhookIds) assert.strictEqual(ids.size, 1, `batch ${batch} came under several webhook-ids: ${[...ids].join(", ")}`)

@@ -16,26 +16,15 @@ import { afterAll, assert, describe, it } from "vitest"
 import { busiestEvm } from "../../../../packages/watch/test/support/engineHarness.js"
 import { drive, seeded, sleep, withSimulator } from "../e2e/support/e2e.js"
 import { ProvingReceiver } from "./support/provingReceiver.js"
-import { call, freshDatabase, serveArgs, type Service, startService, until } from "./support/serveE2e.js"
-import { coveredFromOf, ethHead, nftKinds, type ScenarioStream, scannedTo, truthOf } from "./support/streamsScenario.js"
+import { call, freshDatabase, serveArgs, startService, until } from "./support/serveE2e.js"
+import { createEthStream, ethHead, patientFlags, type ScenarioStream, scannedTo, truthOf } from "./support/streamsScenario.js"
 
 const cleanups: Array<() => Promise<void>> = []
 afterAll(async () => {
   for (const cleanup of cleanups.toReversed()) await cleanup()
 })
 
-/** Many short retries (a batch must not fail for good by bad luck), a heartbeat every `heartbeat`. */
-const flagsWith = (heartbeat: string) => [
-  "--retry-schedule",
-  Array.from({ length: 12 }, () => "200ms").join(","),
-  "--delivery-timeout",
-  "1s",
-  "--min-success-rate",
-  "0",
-  "--heartbeat",
-  heartbeat
-]
-const flags = flagsWith("1s")
+const flags = patientFlags("1s")
 
 const startReceiver = async () => {
   const receiver = new ProvingReceiver()
@@ -56,16 +45,6 @@ const started = async (databaseUrl: string, args: ReadonlyArray<string>) => {
   return service
 }
 
-/** A stream on eth holding `wallets`, its secret given to the receiver; its id, and the block each wallet is covered from. */
-const createStream = async (service: Service, receiver: ProvingReceiver, wallets: ReadonlyArray<string>): Promise<ScenarioStream> => {
-  const created = await call(service, "POST", "/v1/streams", { url: receiver.url, events: nftKinds, chains: ["eth"] })
-  assert.strictEqual(created.status, 201, JSON.stringify(created.body))
-  receiver.secrets.set(created.body.id, created.body.secret)
-  const added = await call(service, "POST", `/v1/streams/${created.body.id}/wallets`, { wallets: wallets.map((address) => `eth:${address}`) })
-  assert.strictEqual(added.status, 200, JSON.stringify(added.body))
-  return { id: created.body.id as string, wallets, coveredFrom: coveredFromOf(added.body) }
-}
-
 /** The block a stream's coverage starts at: its first wallet's. */
 const firstCovered = (stream: ScenarioStream): bigint => [...stream.coveredFrom.values()].reduce((a, b) => (b < a ? b : a))
 
@@ -80,8 +59,8 @@ describe("serve: deliveries a receiver can prove complete", () => {
       const busiest = busiestEvm(sim, "0x1", 6).map((wallet) => wallet.address)
       const start = await ethHead(sim)
       const streams = [
-        await createStream(service, receiver, busiest.slice(0, 4)),
-        await createStream(service, receiver, busiest.slice(2, 6))
+        await createEthStream(service, receiver, busiest.slice(0, 4)),
+        await createEthStream(service, receiver, busiest.slice(2, 6))
       ]
       assert.deepStrictEqual([...streams[0]!.coveredFrom.values()], Array.from({ length: 4 }, () => start + 1n), "a chain no scan read yet: covered from the block after its head")
       // The second stream's first two wallets are the first one's; the others join the scan just below where it stands.
@@ -134,7 +113,7 @@ describe("serve: deliveries a receiver can prove complete", () => {
       const receiver = await startReceiver()
       const service = await started(database.url, serveArgs(sim, flags))
       const wallets = busiestEvm(sim, "0x1", 4).map((wallet) => wallet.address)
-      const stream = await createStream(service, receiver, wallets)
+      const stream = await createEthStream(service, receiver, wallets)
       // The first batch after the second that covers blocks goes to waste.
       let covering = 0
       let thrown: number | undefined
@@ -173,8 +152,8 @@ describe("serve: deliveries a receiver can prove complete", () => {
     await withSimulator({ seed: 2021, indexing: false, chains: ["0x1"] }, async (sim) => {
       const database = await startDatabase()
       const receiver = await startReceiver()
-      const service = await started(database.url, serveArgs(sim, [...flagsWith("2s"), "--interval", "500ms"]))
-      const stream = await createStream(service, receiver, busiestEvm(sim, "0x1", 2).map((wallet) => wallet.address))
+      const service = await started(database.url, serveArgs(sim, [...patientFlags("2s"), "--interval", "500ms"]))
+      const stream = await createEthStream(service, receiver, busiestEvm(sim, "0x1", 2).map((wallet) => wallet.address))
       await until("five heartbeats", async () => (receiver.taken.get(stream.id) ?? []).filter((t) => t.batch.heartbeat).length >= 5, 60_000)
       const taken = receiver.taken.get(stream.id)!
       assert.isTrue(taken.every((t) => t.batch.heartbeat && t.batch.events.length === 0), "nothing but heartbeats on an idle stream")

@@ -124,3 +124,32 @@ export const checkStreams = async (
     assert.deepStrictEqual(failed.body.deliveries, [], `stream ${stream.id}: a delivery failed for good`)
   }
 }
+
+/**
+ * The flags of a service that must not fail a batch for good by bad luck (twelve retries 200 ms
+ * apart, a second to answer, no success rate), with a heartbeat every `heartbeat`.
+ */
+export const patientFlags = (heartbeat: string): Array<string> => [
+  "--retry-schedule",
+  Array.from({ length: 12 }, () => "200ms").join(","),
+  "--delivery-timeout",
+  "1s",
+  "--min-success-rate",
+  "0",
+  "--heartbeat",
+  heartbeat
+]
+
+/** A stream on eth holding `wallets`, created through `service`, its secret given to the receiver; its id, and the block each wallet is covered from. */
+export const createEthStream = async (
+  service: Service,
+  receiver: { readonly url: string; readonly secrets: Map<string, string> },
+  wallets: ReadonlyArray<string>
+): Promise<ScenarioStream> => {
+  const created = await call(service, "POST", "/v1/streams", { url: receiver.url, events: nftKinds, chains: ["eth"] })
+  assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+  receiver.secrets.set(created.body.id, created.body.secret)
+  const added = await call(service, "POST", `/v1/streams/${created.body.id}/wallets`, { wallets: wallets.map((address) => `eth:${address}`) })
+  assert.strictEqual(added.status, 200, JSON.stringify(added.body))
+  return { id: created.body.id as string, wallets, coveredFrom: coveredFromOf(added.body) }
+}
