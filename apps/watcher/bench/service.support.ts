@@ -135,6 +135,8 @@ export interface ServeOptions {
   readonly interval: string
   /** `--memory` (the service's default, `lean`, unless given). */
   readonly memory?: "lean" | "fast" | undefined
+  /** More flags (`--cluster` and its addresses, for instance). */
+  readonly extraArgs?: ReadonlyArray<string> | undefined
 }
 
 /** A running `serve` process. */
@@ -145,6 +147,8 @@ export interface Service {
   readonly api: <A>(method: string, route: string, body?: unknown) => Effect.Effect<A, BenchFailure>
   /** The warnings and errors the service logged so far. */
   readonly warnings: () => ReadonlyArray<string>
+  /** Stops it now (SIGTERM; SIGKILL after 10 s), rather than when the scope closes. */
+  readonly stop: Effect.Effect<void>
 }
 
 /** A field of `/proc/<pid>/status` in bytes (`VmRSS`, `VmHWM`). */
@@ -206,7 +210,8 @@ export const serve = (options: ServeOptions): Effect.Effect<Service, BenchFailur
       options.interval,
       "--log-format",
       "json",
-      ...(options.memory === undefined ? [] : ["--memory", options.memory])
+      ...(options.memory === undefined ? [] : ["--memory", options.memory]),
+      ...(options.extraArgs ?? [])
     ]
     const child = yield* Effect.acquireRelease(
       Effect.sync(() => {
@@ -261,7 +266,7 @@ export const serve = (options: ServeOptions): Effect.Effect<Service, BenchFailur
         },
         catch: (cause) => fail(reason(cause))
       })
-    return { url, pid: child.pid!, api, warnings: () => warnings } satisfies Service
+    return { url, pid: child.pid!, api, warnings: () => warnings, stop: stop(child) } satisfies Service
   })
 
 /** A local webhook receiver: answers 200 to every request as soon as it has read it, counting the events. */
@@ -275,11 +280,18 @@ export interface Receiver {
   readonly lastAt: () => number
 }
 
-/** A receiver on 127.0.0.1 for the scope. */
-export const receiver: Effect.Effect<Receiver, BenchFailure, Scope.Scope> = Effect.gen(function*() {
+/** A receiver on 127.0.0.1 for the scope that answers 200 at once. */
+export const receiver: Effect.Effect<Receiver, BenchFailure, Scope.Scope> = Effect.suspend(() => slowReceiver(0))
+
+/** A receiver on 127.0.0.1 for the scope that takes `delayMs` to answer each request (200). */
+export const slowReceiver = (delayMs: number): Effect.Effect<Receiver, BenchFailure, Scope.Scope> => Effect.gen(function*() {
   let events = 0
   let requests = 0
   let lastAt = 0
+  const answer = (response: http.ServerResponse) => {
+    lastAt = performance.now()
+    response.writeHead(200, { "content-type": "text/plain" }).end("ok")
+  }
   const server = http.createServer((request, response) => {
     const chunks: Array<Buffer> = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
@@ -287,8 +299,8 @@ export const receiver: Effect.Effect<Receiver, BenchFailure, Scope.Scope> = Effe
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { readonly events: ReadonlyArray<unknown> }
       events += body.events.length
       requests++
-      lastAt = performance.now()
-      response.writeHead(200, { "content-type": "text/plain" }).end("ok")
+      if (delayMs === 0) answer(response)
+      else setTimeout(answer, delayMs, response)
     })
   })
   const port = yield* Effect.acquireRelease(
