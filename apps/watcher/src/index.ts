@@ -9,6 +9,7 @@
  * - `EventWriter`: events written to stdout, waiting until it took them;
  * - the service (`chainquery-watcher serve`): `ManagementApi` (its HTTP API) with `ApiHandlers`
  *   and `ApiMiddleware`, `ServiceHttp` (its server), `StreamStore`, `DeliveryStore` and `Outbox`, `DeliveryWorker` (one stream's webhooks),
+ *   `DeliverySlots` (a runner's webhooks in flight at once), `ServiceCluster` (the runners),
  *   `Coverage` (the blocks each batch accounts for), `Heartbeats` (batches of quiet streams),
  *   `Statistics` (the planner's, refreshed after bulk additions)
  *   (its PostgreSQL tables, created by `ServiceMigrations`), `Scopes` (chains and Aptos networks),
@@ -27,6 +28,7 @@ export * as AddressPolicy from "./service/AddressPolicy.js"
 export * as ApiHandlers from "./service/ApiHandlers.js"
 export * as ApiMiddleware from "./service/ApiMiddleware.js"
 export * as Coverage from "./service/Coverage.js"
+export * as DeliverySlots from "./service/DeliverySlots.js"
 export * as DeliveryStore from "./service/DeliveryStore.js"
 export * as DeliveryWorker from "./service/DeliveryWorker.js"
 export * as EmbeddedDatabase from "./service/EmbeddedDatabase.js"

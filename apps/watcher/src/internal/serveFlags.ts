@@ -106,6 +106,19 @@ export const heartbeat = Flag.String("heartbeat").pipe(
   )
 )
 
+export const deliveryConcurrency = Flag.Int("delivery-concurrency").pipe(
+  Flag.withMetavar("N"),
+  Flag.withDescription(
+    "How many webhook requests one runner has in flight at once, over all its streams (each stream's go one at a time, in order); " +
+      "more runners deliver to more streams at once. 1 to 10000, default 64. Example: --delivery-concurrency 256"
+  ),
+  Flag.withDefault(64),
+  Flag.mapTryCatch((n) => {
+    if (n < 1 || n > 10_000) throw new Error(`--delivery-concurrency: expected 1 to 10000, got ${n}`)
+    return n
+  }, message)
+)
+
 export const logFormat = Flag.Literals("log-format", ["pretty", "json"]).pipe(
   Flag.withDescription("How logs are written to stderr: 'pretty' lines or 'json' (one object per line). Default pretty. Example: --log-format json"),
   Flag.withDefault("pretty")

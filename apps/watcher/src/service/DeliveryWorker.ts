@@ -18,6 +18,7 @@ import type { Mac } from "effect/crypto"
 import type { SqlError } from "effect/sql"
 import { checkUrl } from "./AddressPolicy.js"
 import type { CoveredWallet, Range } from "./Coverage.js"
+import { inSlot } from "./DeliverySlots.js"
 import { type Attempt, DeliveryStore } from "./DeliveryStore.js"
 import { ServiceConfig } from "./ServiceConfig.js"
 import { countAttempt } from "./ServiceMetrics.js"
@@ -137,7 +138,10 @@ export const deliverDue = (
           const signed = yield* headers({ secret: secret.value, id: delivery.id, timestamp: Math.floor(DateTime.toEpochMillis(now) / 1000), body: text }).pipe(
             Effect.orDie
           )
-          const outcome = yield* post({ url: url.success, headers: signed, body: text, timeout: config.deliveryTimeout, allowPrivate: config.allowPrivateWebhooks })
+          // A slot of the runner's for as long as the receiver takes to answer.
+          const outcome = yield* inSlot(
+            post({ url: url.success, headers: signed, body: text, timeout: config.deliveryTimeout, allowPrivate: config.allowPrivateWebhooks })
+          )
           return attemptOf(outcome)
         })
       yield* deliveries.record(delivery, attempt, config.retrySchedule)

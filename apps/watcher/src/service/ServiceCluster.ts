@@ -16,6 +16,7 @@ import { ClusterSchema, Entity, EntityId, RunnerAddress, Sharding, ShardId, Shar
 import { Digest, type Mac } from "effect/crypto"
 import { Rpc } from "effect/rpc"
 import { SqlClient } from "effect/sql"
+import { DeliverySlots } from "./DeliverySlots.js"
 import { DeliveryStore } from "./DeliveryStore.js"
 import { deliverDue } from "./DeliveryWorker.js"
 import * as Scanner from "./Scanner.js"
@@ -57,9 +58,12 @@ const deliveries = StreamDelivery.toLayer(
   Effect.gen(function*() {
     const address = yield* Entity.CurrentAddress
     const streamId = address.entityId
+    // The runner's slots: every stream it delivers shares them.
+    const slots = yield* DeliverySlots
     return StreamDelivery.of({
       Wake: () =>
         deliverDue(streamId).pipe(
+          Effect.provideService(DeliverySlots, slots),
           Effect.catchCause((cause) =>
             Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logError(`stream ${streamId}: delivery failed (${Cause.pretty(cause)}); the sweeper tries again`)
           ),
@@ -288,7 +292,7 @@ const clusterRunner = (options: ClusterOptions) =>
 export const layer = (cluster: ClusterOptions | undefined): Layer.Layer<
   Sharding.Sharding | DeliveryWake,
   unknown,
-  SqlClient.SqlClient | StreamStore | DeliveryStore | ServiceConfig | EvmClient.EvmClient | Mac.Mac
+  SqlClient.SqlClient | StreamStore | DeliveryStore | ServiceConfig | DeliverySlots | EvmClient.EvmClient | Mac.Mac
 > =>
 {
   const runner: Layer.Layer<Sharding.Sharding, unknown, SqlClient.SqlClient> = cluster === undefined ? singleRunner : clusterRunner(cluster)

@@ -15,6 +15,7 @@ import { Sharding } from "effect/cluster"
 import { FetchHttpClient } from "effect/http"
 import { Otlp } from "effect/observability"
 import { type ClientOptions, clientLayers } from "../internal/clients.js"
+import * as DeliverySlots from "./DeliverySlots.js"
 import { DeliveryStore } from "./DeliveryStore.js"
 import * as EmbeddedDatabase from "./EmbeddedDatabase.js"
 import { Readiness } from "./Readiness.js"
@@ -45,6 +46,8 @@ export interface ServeOptions extends ClientOptions {
   readonly allowPrivateWebhooks: boolean
   readonly retrySchedule: ReadonlyArray<Duration.Duration>
   readonly deliveryTimeout: Duration.Duration
+  /** How many webhook requests this runner has in flight at once. */
+  readonly deliveryConcurrency: number
   readonly minSuccessRate: number
   readonly interval: Duration.Duration
   /** A batch with no events goes out when none did for this long (`0`: never). */
@@ -134,6 +137,7 @@ export const layer = (options: ServeOptions) => {
   const cluster = ServiceCluster.layer(options.cluster).pipe(
     Layer.provide(clients),
     Layer.provide(NodeCrypto.layerMac),
+    Layer.provide(DeliverySlots.layer(options.deliveryConcurrency)),
     Layer.provideMerge(stores),
     Layer.provideMerge(config)
   )

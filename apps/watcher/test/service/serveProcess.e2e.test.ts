@@ -39,6 +39,7 @@ const badFlags: ReadonlyArray<readonly [string, ReadonlyArray<string>, Record<st
   ["an unknown log format", [...fine, "--api-token", apiToken, "--log-format", "xml"], {}, /log-format/],
   ["an unknown heap mode", [...fine, "--api-token", apiToken, "--memory", "huge"], {}, /--memory: "huge"\. Expected: "lean" \| "fast"/],
   ["the API key to a plain-http remote host", [...fine, "--api-token", apiToken, "--evm-base-url", "http://example.com"], {}, /--allow-insecure-http/],
+  ["a delivery concurrency of 0", [...fine, "--api-token", apiToken, "--delivery-concurrency", "0"], {}, /--delivery-concurrency: expected 1 to 10000, got 0/],
   ["a cluster without a database URL", [...fine, "--api-token", apiToken, "--cluster"], {}, /--cluster needs --database-url \(or DATABASE_URL\)/],
   ["CHAINQUERY_RUNNER_ADDRESS without a database URL", [...fine, "--api-token", apiToken], { CHAINQUERY_RUNNER_ADDRESS: "10.0.0.5:34431" }, /--cluster needs --database-url/],
   ["a runner address without a port", [...fine, "--api-token", apiToken, "--cluster", "--runner-address", "10.0.0.5"], {}, /--runner-address: expected HOST:PORT with a port from 1 to 65535/],

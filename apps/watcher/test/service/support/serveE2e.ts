@@ -90,6 +90,9 @@ export class Receiver {
   readonly attempts: Array<Attempt> = []
   readonly secrets = new Map<string, string>()
   policy: Policy = () => 200
+  /** Requests being answered now, and the most there were at once. */
+  inFlight = 0
+  maxInFlight = 0
   private server: Server | undefined
   url = ""
 
@@ -103,6 +106,8 @@ export class Receiver {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight)
+    response.once("close", () => this.inFlight--)
     const raw = await read(request)
     const body = JSON.parse(raw) as { streamId: string; sequence: number; events: Attempt["events"] }
     const webhookId = String(request.headers["webhook-id"])
