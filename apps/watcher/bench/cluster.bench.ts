@@ -45,7 +45,7 @@ const walletsPerDeliveryStream = 300
 const receiverDelayMs = 50
 /** Each runner's `--delivery-concurrency`: fewer slots than streams, so that a runner's slots bound what it delivers. */
 const slotsPerRunner = 8
-const pausedBlocks = 40
+const pausedBlocks = 80
 const busyActivity = 5
 /** Scenario 2. */
 const bigStreams = 100
@@ -244,18 +244,25 @@ const printMillion = (big: Effect.Success<ReturnType<typeof million>>) => {
   if (big.warnings > 0) console.log(`  (the runners logged ${fmt(big.warnings)} warnings or errors)`)
 }
 
+/** Which scenarios run: `CLUSTER_BENCH=deliveries` or `million` for one of them (the million takes tens of minutes); both by default. */
+const scenarios = new Set((process.env["CLUSTER_BENCH"] ?? "deliveries,million").split(",").map((name) => name.trim()))
+
 const started = Date.now()
 await Effect.runPromise(
   Effect.gen(function*() {
     const pg = yield* postgres
     console.log(`watcher serve --cluster: runners (serve processes) on one PostgreSQL (${pg.kind}, a fresh database per scenario), eth only, against a simulator over HTTP`)
     console.log("")
-    const one = yield* deliveries(pg, 1).pipe(Effect.provide(busyWorld()))
-    const three = yield* deliveries(pg, 3).pipe(Effect.provide(busyWorld()))
-    printDeliveries(one, three)
-    if (one.warnings + three.warnings > 0) console.log(`  (the runners logged ${fmt(one.warnings + three.warnings)} warnings or errors)`)
-    const big = yield* million(pg).pipe(Effect.provide(Simulator.layer({ seed: "watcher-cluster-million", indexing: false, chains: ["0x1"] })))
-    printMillion(big)
+    if (scenarios.has("deliveries")) {
+      const one = yield* deliveries(pg, 1).pipe(Effect.provide(busyWorld()))
+      const three = yield* deliveries(pg, 3).pipe(Effect.provide(busyWorld()))
+      printDeliveries(one, three)
+      if (one.warnings + three.warnings > 0) console.log(`  (the runners logged ${fmt(one.warnings + three.warnings)} warnings or errors)`)
+    }
+    if (scenarios.has("million")) {
+      const big = yield* million(pg).pipe(Effect.provide(Simulator.layer({ seed: "watcher-cluster-million", indexing: false, chains: ["0x1"] })))
+      printMillion(big)
+    }
   }).pipe(Effect.scoped)
 )
 console.log(`  ran in ${((Date.now() - started) / 1000).toFixed(0)} s`)

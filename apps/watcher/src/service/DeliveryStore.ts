@@ -160,6 +160,9 @@ export interface Progress {
 /** How many of a stream's last attempts its success rate counts. */
 export const window = 100
 
+/** A stream's attempts beyond the last `window * 10` are deleted when a batch whose sequence is a multiple of this is recorded. */
+const trimEvery = 50
+
 /**
  * A replay's start: from an event id (that event included) or from a time (the events stored then and after).
  *
@@ -253,14 +256,16 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
       return DeliveryStore.of({
         next: (streamId) =>
           Effect.gen(function*() {
-            const rows = yield* sql<DeliveryRow & { first_position: string; last_position: string; due: boolean }>`
-              SELECT ${sql.literal(columns)}, first_position::text, last_position::text, next_attempt_at <= now() AS due FROM deliveries
+            // The delivery and its events' JSON in one statement (one round trip per batch sent).
+            const rows = yield* sql<DeliveryRow & { due: boolean; bodies: ReadonlyArray<string> }>`
+              SELECT ${sql.literal(columns)}, next_attempt_at <= now() AS due,
+                ARRAY(SELECT e.body FROM stream_events e WHERE e.stream_id = deliveries.stream_id
+                  AND e.position BETWEEN deliveries.first_position AND deliveries.last_position ORDER BY e.position) AS bodies
+              FROM deliveries
               WHERE stream_id = ${streamId} AND status = 'pending' ORDER BY deliveries.sequence LIMIT 1`
             const row = rows[0]
             if (row === undefined) return Option.none()
-            const events = yield* sql<{ body: string }>`SELECT body FROM stream_events
-              WHERE stream_id = ${streamId} AND position BETWEEN ${row.first_position}::bigint AND ${row.last_position}::bigint ORDER BY position`
-            return Option.some({ delivery: deliveryOf(row), due: row.due, bodies: events.map((event) => event.body) })
+            return Option.some({ delivery: deliveryOf(row), due: row.due, bodies: row.bodies })
           }),
 
         record: (delivery, attempt, schedule) =>
@@ -286,9 +291,12 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             yield* sql`INSERT INTO delivery_attempts (stream_id, delivery_id, at, ok, status, error)
               SELECT ${delivery.streamId}, ${delivery.id}, ${at}::timestamptz, ${attempt.result === "delivered"}, ${attempt.status}, ${attempt.error}
               WHERE EXISTS (SELECT 1 FROM streams WHERE id = ${delivery.streamId})`
-            // Only the last attempts count; older ones go.
-            yield* sql`DELETE FROM delivery_attempts WHERE stream_id = ${delivery.streamId} AND id <= (
-              SELECT id FROM delivery_attempts WHERE stream_id = ${delivery.streamId} ORDER BY id DESC OFFSET ${window * 10} LIMIT 1)`
+            // Only the last attempts count; older ones go, looked for every `trimEvery` batches (the
+            // look walks the stream's newest attempts).
+            if (delivery.sequence % trimEvery === 0) {
+              yield* sql`DELETE FROM delivery_attempts WHERE stream_id = ${delivery.streamId} AND id <= (
+                SELECT id FROM delivery_attempts WHERE stream_id = ${delivery.streamId} ORDER BY id DESC OFFSET ${window * 10} LIMIT 1)`
+            }
           })),
 
         successRate: (streamId) =>
