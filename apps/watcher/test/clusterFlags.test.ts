@@ -80,6 +80,7 @@ describe("the cluster flags", () => {
     assert.match(refused(none, withDatabase({ CHAINQUERY_RUNNER_ADDRESS: "no-port" })), /CHAINQUERY_RUNNER_ADDRESS: expected HOST:PORT/)
     assert.match(refused(none, withDatabase({ CHAINQUERY_RUNNER_ADDRESS: "0.0.0.0:34431" })), /is where the other runners reach this one: give one they can reach/)
     assert.match(refused({ ...none, runnerAddress: Option.some({ host: "::", port: 1 }) }), /give one they can reach/)
+    assert.match(refused({ ...none, runnerAddress: Option.some({ host: "localhost", port: 34431 }) }), /the name of a runner that runs alone/)
     const k8s: ClusterFlags = { ...none, cluster: true, runnerHealth: Option.some("k8s"), k8sNamespace: Option.some("x") }
     assert.match(refused({ ...k8s, runnerAddress: Option.some({ host: "watcher-0", port: 34431 }) }), /the runner address must be the pod's IP address/)
     assert.match(refused({ ...k8s, runnerAddress: Option.some({ host: "10.1.2.3", port: 34431 }), k8sNamespace: Option.none() }), /needs the pods' namespace/)

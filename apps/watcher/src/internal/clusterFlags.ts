@@ -20,6 +20,8 @@ export const defaultRunnerPort = 34431
 /** The defaults of the shard locks: a runner that vanished gives its work up within the expiration. */
 export const defaultShardLockExpiration = Duration.seconds(30)
 export const defaultShardLockRefresh = Duration.seconds(10)
+/** The longest lock refresh: a runner's heartbeat must be less than a minute old while it runs. */
+const maximumRefresh = Duration.seconds(20)
 
 /**
  * Parses `HOST:PORT` (an IPv6 host in brackets: `[::1]:34431`) for `flag`; throws with what is
@@ -79,10 +81,15 @@ export const shardLockExpiration = Flag.String("shard-lock-expiration").pipe(
 export const shardLockRefresh = Flag.String("shard-lock-refresh").pipe(
   Flag.withMetavar("DURATION"),
   Flag.withDescription(
-    "How often a runner renews its locks and checks that the others are alive (at least 500ms, under a third of " +
+    "How often a runner renews its locks and checks that the others are alive (500ms to 20s, at most a third of " +
       "--shard-lock-expiration). Default 10s. Example: --shard-lock-refresh 5s"
   ),
-  Flag.mapTryCatch(parseDuration("shard-lock-refresh", Duration.millis(500)), message),
+  Flag.mapTryCatch((text) => {
+    const refresh = parseDuration("shard-lock-refresh", Duration.millis(500))(text)
+    // A runner heartbeats at each refresh: a single runner looks a minute back for a live cluster.
+    if (Duration.isGreaterThan(refresh, maximumRefresh)) throw new Error(`--shard-lock-refresh: expected at most 20s, got ${JSON.stringify(text)}`)
+    return refresh
+  }, message),
   Flag.optional
 )
 
@@ -203,6 +210,11 @@ export const clusterOf = (
     ? Result.succeed({ host: hostname(), port: defaultRunnerPort })
     : parseEnvAddress("CHAINQUERY_RUNNER_ADDRESS", envAddress)
   if (Result.isFailure(advertised)) return Result.fail(advertised.failure)
+  if (advertised.success.host === "localhost" && advertised.success.port === defaultRunnerPort) {
+    return Result.fail(
+      `the runner address localhost:${defaultRunnerPort} is the name of a runner that runs alone (without --cluster): give another address or port`
+    )
+  }
   if (unspecified.has(advertised.success.host)) {
     return Result.fail(
       `the runner address ${advertised.success.host}:${advertised.success.port} is where the other runners reach this one: give one they can reach ` +

@@ -129,21 +129,20 @@ export const deliverDue = (
       if (Option.isNone(next)) return
       const { bodies, delivery, due } = next.value
       if (!due) return
-      const now = yield* DateTime.now
       const url = yield* Effect.result(checkUrl(stream.value.url, { allowPrivate: config.allowPrivateWebhooks }))
+      // Signed and sent in a slot of the runner's (the signature's time is when it goes, not when
+      // it started waiting for a slot), held for as long as the receiver takes to answer.
       const attempt: Attempt = url._tag === "Failure"
         ? { result: "retry", status: null, error: `the URL is refused: ${url.failure.reason}` }
-        : yield* Effect.gen(function*() {
+        : yield* inSlot(Effect.gen(function*() {
+          const now = yield* DateTime.now
           const text = body({ ...delivery, streamId, deliveryId: delivery.id, events: bodies })
           const signed = yield* headers({ secret: secret.value, id: delivery.id, timestamp: Math.floor(DateTime.toEpochMillis(now) / 1000), body: text }).pipe(
             Effect.orDie
           )
-          // A slot of the runner's for as long as the receiver takes to answer.
-          const outcome = yield* inSlot(
-            post({ url: url.success, headers: signed, body: text, timeout: config.deliveryTimeout, allowPrivate: config.allowPrivateWebhooks })
-          )
+          const outcome = yield* post({ url: url.success, headers: signed, body: text, timeout: config.deliveryTimeout, allowPrivate: config.allowPrivateWebhooks })
           return attemptOf(outcome)
-        })
+        }))
       yield* deliveries.record(delivery, attempt, config.retrySchedule)
       yield* countAttempt(attempt.result)
       if (attempt.result === "delivered") continue

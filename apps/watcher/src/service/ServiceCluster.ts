@@ -228,7 +228,8 @@ const singleAddress = RunnerAddress.make("localhost", 34431)
  */
 export class ClusterDatabase extends Data.TaggedError("ClusterDatabase")<{ readonly runners: ReadonlyArray<string> }> {
   override get message(): string {
-    return `runners of a cluster serve this database (${this.runners.join(", ")}): start this one with --cluster as well, or give it a database of its own`
+    return `runners of a cluster serve this database (${this.runners.join(", ")}): start this one with --cluster as well, or give it a database of its own ` +
+      "(runners that were killed count for a minute)"
   }
 }
 

@@ -47,6 +47,7 @@ const badFlags: ReadonlyArray<readonly [string, ReadonlyArray<string>, Record<st
   ["a bad CHAINQUERY_RUNNER_ADDRESS", withDatabase, { CHAINQUERY_RUNNER_ADDRESS: "runner one" }, /CHAINQUERY_RUNNER_ADDRESS: expected HOST:PORT/],
   ["a cluster flag without --cluster", [...withDatabase, "--shard-lock-expiration", "20s"], {}, /--shard-lock-expiration is for a cluster: add --cluster/],
   ["a lock refresh over a third of the expiration", [...withDatabase, "--cluster", "--shard-lock-expiration", "6s", "--shard-lock-refresh", "3s"], {}, /--shard-lock-refresh \(3s\) must be at most a third of --shard-lock-expiration \(6s\)/],
+  ["a lock refresh over 20s", [...withDatabase, "--cluster", "--shard-lock-expiration", "5m", "--shard-lock-refresh", "30s"], {}, /--shard-lock-refresh: expected at most 20s, got "30s"/],
   ["a lock expiration under 3s", [...withDatabase, "--cluster", "--shard-lock-expiration", "1s"], {}, /--shard-lock-expiration/],
   ["an unknown runner health", [...withDatabase, "--cluster", "--runner-health", "tcp"], {}, /--runner-health: "tcp"\. Expected: "ping" \| "k8s"/],
   ["a Kubernetes flag without --runner-health k8s", [...withDatabase, "--cluster", "--k8s-namespace", "chainquery"], {}, /--k8s-namespace and --k8s-label-selector are for --runner-health k8s/]

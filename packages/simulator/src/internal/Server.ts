@@ -115,8 +115,8 @@ export const start = Effect.fnUntraced(function*(options: ServerOptions) {
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     requestLog: options.requestLog
   })
-  // Idle connections are kept longer than any client keeps them (undici: 4 s), so that a client
-  // never reuses one the server is closing at that moment (a reset, seen on loaded machines).
+  // Idle connections are kept 65 s while clients are told 5 s (see `FrontDoor`): a client never
+  // reuses one the server is closing at that moment (a reset, seen on loaded machines).
   const server = createServer({ keepAlive: true, keepAliveTimeout: 65_000 }, frontDoor.handle)
   const address = yield* Effect.acquireRelease(listen(server, options.host, options.port), () =>
     Effect.andThen(Effect.sync(() => frontDoor.close()), close(server)))

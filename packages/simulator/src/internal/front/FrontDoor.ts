@@ -142,6 +142,12 @@ export const makeFrontDoor = (options: FrontDoorOptions): FrontDoor => {
   }
 
   const handle: Handler = (req, res) => {
+    // Clients that keep connections are told to keep an idle one 5 s (the server keeps it 65 s):
+    // they close it first, and never reuse one the server is closing.
+    if (req.httpVersion === "1.1" && !/close/i.test(req.headers.connection ?? "")) {
+      res.setHeader("connection", "keep-alive")
+      res.setHeader("keep-alive", "timeout=5")
+    }
     const raw = req.url ?? "/"
     const target = normaliseUrl(raw)
     const family = target.family
