@@ -157,6 +157,14 @@ export interface Progress {
   readonly coverage: ReadonlyArray<{ readonly scope: string; readonly coveredFrom: bigint; readonly coveredTo: bigint | null }>
 }
 
+/** What a delivered batch gives its receiver, per scope: the block it is now covered to (as JSON rows). */
+const coveredToRows = (delivery: Delivery): string => {
+  const coveredTo = new Map<string, bigint>()
+  for (const range of delivery.replaces) coveredTo.set(range.scope, range.from - 1n)
+  for (const range of delivery.coverage) coveredTo.set(range.scope, range.to)
+  return JSON.stringify(Array.from(coveredTo, ([scope, to]) => ({ scope, covered_to: String(to) })))
+}
+
 /** How many of a stream's last attempts its success rate counts. */
 export const window = 100
 
@@ -239,20 +247,6 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             return (streamId === undefined ? all : all[0]) as Id extends string ? Progress | undefined : ReadonlyArray<Progress>
           })
         )
-      /** Records what a delivered batch gave its receiver: its sequence, and per scope the block it is now covered to. */
-      const delivered = (delivery: Delivery) =>
-        Effect.gen(function*() {
-          yield* sql`UPDATE streams SET delivered_sequence = greatest(coalesce(delivered_sequence, 0), ${delivery.sequence})
-            WHERE id = ${delivery.streamId}`
-          const coveredTo = new Map<string, bigint>()
-          for (const range of delivery.replaces) coveredTo.set(range.scope, range.from - 1n)
-          for (const range of delivery.coverage) coveredTo.set(range.scope, range.to)
-          if (coveredTo.size === 0) return
-          const rows = JSON.stringify(Array.from(coveredTo, ([scope, to]) => ({ scope, covered_to: String(to) })))
-          yield* sql`UPDATE stream_coverage c SET delivered_to = x.covered_to::bigint
-            FROM jsonb_to_recordset(${rows}::jsonb) AS x(scope text, covered_to text)
-            WHERE c.stream_id = ${delivery.streamId} AND c.scope = x.scope`
-        })
       return DeliveryStore.of({
         next: (streamId) =>
           Effect.gen(function*() {
@@ -269,7 +263,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           }),
 
         record: (delivery, attempt, schedule) =>
-          sql.withTransaction(Effect.gen(function*() {
+          Effect.gen(function*() {
             const now = yield* DateTime.now
             const at = DateTime.formatIso(now)
             // A 410 holds the batch as it is: it spends none of its retries.
@@ -281,15 +275,22 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
               ? "failed"
               : "pending"
             const next = attempt.result === "retry" && retryIn !== undefined ? DateTime.add(now, { milliseconds: Duration.toMillis(retryIn) }) : now
-            yield* sql`UPDATE deliveries SET status = ${status}, attempts = ${attempts}, last_attempt_at = ${at}::timestamptz,
-                next_attempt_at = ${DateTime.formatIso(next)}::timestamptz, last_status = ${attempt.status}, last_error = ${attempt.error},
-                delivered_at = ${status === "delivered" ? at : null}::timestamptz
-              WHERE id = ${delivery.id} AND status = 'pending'`
-            // What the receiver now has: the sequence, and per scope the block it is covered to.
-            if (status === "delivered") yield* delivered(delivery)
-            // A stream deleted meanwhile keeps no attempt.
-            yield* sql`INSERT INTO delivery_attempts (stream_id, delivery_id, at, ok, status, error)
-              SELECT ${delivery.streamId}, ${delivery.id}, ${at}::timestamptz, ${attempt.result === "delivered"}, ${attempt.status}, ${attempt.error}
+            const delivered = status === "delivered"
+            // One statement (atomic, one round trip): the delivery's new state; once delivered, what
+            // the receiver now has (the sequence, and per scope the block it is covered to); and the
+            // attempt, which a stream deleted meanwhile does not keep.
+            yield* sql`WITH
+              moved AS (UPDATE deliveries SET status = ${status}, attempts = ${attempts}, last_attempt_at = ${at}::timestamptz,
+                  next_attempt_at = ${DateTime.formatIso(next)}::timestamptz, last_status = ${attempt.status}, last_error = ${attempt.error},
+                  delivered_at = ${delivered ? at : null}::timestamptz
+                WHERE id = ${delivery.id} AND status = 'pending' RETURNING id),
+              taken AS (UPDATE streams SET delivered_sequence = greatest(coalesce(delivered_sequence, 0), ${delivery.sequence})
+                WHERE id = ${delivery.streamId} AND ${delivered}::boolean RETURNING id),
+              covered AS (UPDATE stream_coverage c SET delivered_to = x.covered_to::bigint
+                FROM jsonb_to_recordset(${delivered ? coveredToRows(delivery) : "[]"}::jsonb) AS x(scope text, covered_to text)
+                WHERE c.stream_id = ${delivery.streamId} AND c.scope = x.scope RETURNING c.scope)
+            INSERT INTO delivery_attempts (stream_id, delivery_id, at, ok, status, error)
+              SELECT ${delivery.streamId}, ${delivery.id}, ${at}::timestamptz, ${delivered}, ${attempt.status}, ${attempt.error}
               WHERE EXISTS (SELECT 1 FROM streams WHERE id = ${delivery.streamId})`
             // Only the last attempts count; older ones go, looked for every `trimEvery` batches (the
             // look walks the stream's newest attempts).
@@ -297,7 +298,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
               yield* sql`DELETE FROM delivery_attempts WHERE stream_id = ${delivery.streamId} AND id <= (
                 SELECT id FROM delivery_attempts WHERE stream_id = ${delivery.streamId} ORDER BY id DESC OFFSET ${window * 10} LIMIT 1)`
             }
-          })),
+          }),
 
         successRate: (streamId) =>
           sql<{ total: number; ok: number }>`SELECT count(*)::int AS total, count(*) FILTER (WHERE ok)::int AS ok FROM (

@@ -143,8 +143,9 @@ export const deliverDue = (
           const outcome = yield* post({ url: url.success, headers: signed, body: text, timeout: config.deliveryTimeout, allowPrivate: config.allowPrivateWebhooks })
           return attemptOf(outcome)
         }))
-      yield* deliveries.record(delivery, attempt, config.retrySchedule)
+      // Counted before it is recorded: once the outbox shows it done, /metrics counts it.
       yield* countAttempt(attempt.result)
+      yield* deliveries.record(delivery, attempt, config.retrySchedule)
       if (attempt.result === "delivered") continue
       if (attempt.result === "held") {
         yield* streams.setStatus(streamId, "error", "the receiver answered 410 Gone: resume the stream once it takes webhooks again", "active")
