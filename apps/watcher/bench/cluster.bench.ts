@@ -6,9 +6,10 @@
  * 1. Deliveries per second with 1 and with 3 runners: 30 streams of 300 wallets each of a busy
  *    world, paused while blocks come one per cycle (each block a batch per stream with events),
  *    then resumed together, to a receiver that takes 50 ms per request; the webhooks received from
- *    the resumes to the last one answered. The same world and blocks for both; each runner has 8
- *    delivery slots (`--delivery-concurrency`), fewer than the streams, so that what one runner
- *    delivers at once is the bound. Goal: 3 runners at least 2.5x one.
+ *    the resumes to the last one answered, and how busy the machine's cores were. The same world
+ *    and blocks for both; each runner with 4, then 8 delivery slots (`--delivery-concurrency`),
+ *    fewer than the streams, so that what one runner delivers at once is the bound (until the
+ *    machine's cores are). Goal: 3 runners at least 2.5x one.
  * 2. 1,000,000 watched wallets (100 streams of 10,000 addresses no one in the world has) across 3
  *    runners, added through the API of each in turn: each runner's resident memory once the scan
  *    has them all at the head and followed blocks; requests per block (the median of the counted
@@ -18,6 +19,7 @@
 import { Simulator } from "@chainquery/simulator"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
+import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { median } from "./support/measured.ts"
 import {
@@ -43,8 +45,18 @@ const interval = "1s"
 const deliveryStreams = 30
 const walletsPerDeliveryStream = 300
 const receiverDelayMs = 50
-/** Each runner's `--delivery-concurrency`: fewer slots than streams, so that a runner's slots bound what it delivers. */
-const slotsPerRunner = 8
+/**
+ * Each runner's `--delivery-concurrency`, one run per value: fewer slots than streams, so that a
+ * runner's slots bound what it delivers; with more, the 2 cores of this machine are the bound.
+ */
+const slotCounts = [4, 8] as const
+
+/** The machine's busy and total CPU time so far (`/proc/stat`, clock ticks), for the share it was busy over a span. */
+const machineTicks = (): { readonly busy: number; readonly total: number } => {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number)
+  const total = fields.reduce((a, b) => a + b, 0)
+  return { busy: total - fields[3]! - (fields[4] ?? 0), total }
+}
 const pausedBlocks = 80
 const busyActivity = 5
 /** Scenario 2. */
@@ -111,13 +123,13 @@ const followBlock = (sim: Sim, wallets: number, timeoutMs = 600_000) =>
   })
 
 /** Scenario 1 with `runners` runners. */
-const deliveries = (pg: Postgres, runners: number) =>
+const deliveries = (pg: Postgres, runners: number, slots: number) =>
   Effect.gen(function*() {
     const sim = yield* Simulator.Simulator
     const chain = sim.world.evm.chain("0x1")
-    const url = yield* pg.database(`watcher_bench_cluster_deliveries_${runners}`)
+    const url = yield* pg.database(`watcher_bench_cluster_deliveries_${runners}_${slots}`)
     const hook = yield* slowReceiver(receiverDelayMs)
-    const services = yield* startRunners(url, sim, runners, ["--delivery-concurrency", String(slotsPerRunner)])
+    const services = yield* startRunners(url, sim, runners, ["--delivery-concurrency", String(slots)])
     return yield* withDatabase(
       url,
       Effect.gen(function*() {
@@ -137,12 +149,15 @@ const deliveries = (pg: Postgres, runners: number) =>
         const pending = yield* undelivered
         if (pending < deliveryStreams) return yield* new BenchFailure({ message: `only ${pending} deliveries pending after ${pausedBlocks} blocks` })
         const requestsBefore = hook.requests()
+        const ticksBefore = machineTicks()
         const start = performance.now()
         yield* Effect.forEach(streams, (id, index) => services[index % runners]!.api("POST", `/v1/streams/${id}/resume`), { concurrency: 10, discard: true })
         yield* waitUntil(`${pending} deliveries to be delivered`, Effect.map(undelivered, (n) => n === 0), 300_000, 25)
         const seconds = (hook.lastAt() - start) / 1000
         const requests = hook.requests() - requestsBefore
-        return { runners, pending, requests, seconds, perSecond: requests / seconds, warnings: services.reduce((n, s) => n + s.warnings().length, 0) }
+        const ticksAfter = machineTicks()
+        const busy = (ticksAfter.busy - ticksBefore.busy) / (ticksAfter.total - ticksBefore.total)
+        return { runners, slots, pending, requests, seconds, busy, perSecond: requests / seconds, warnings: services.reduce((n, s) => n + s.warnings().length, 0) }
       })
     )
   }).pipe(Effect.scoped)
@@ -209,27 +224,25 @@ const busyWorld = () => Simulator.layer({ seed: "watcher-cluster-busy", wallets:
 const fmt = (n: number) => n.toLocaleString("en")
 const mb = (bytes: number) => `${fmt(Math.round(bytes / 1024 / 1024))} MB`
 
-/** Scenario 1's figures, printed as soon as both runs are done. */
+/** Scenario 1's figures for one slot count, printed as soon as both runs are done. */
 const printDeliveries = (one: Effect.Success<ReturnType<typeof deliveries>>, three: Effect.Success<ReturnType<typeof deliveries>>) => {
-  console.log(
-    `  1. deliveries: ${deliveryStreams} streams of ${walletsPerDeliveryStream} wallets (busy world, activity x${busyActivity}), paused for ${pausedBlocks} blocks, then resumed;`
-  )
-  console.log(
-    `     a receiver that takes ${receiverDelayMs} ms per request; a stream's batches go one at a time, in order; --delivery-concurrency ${slotsPerRunner} per runner`
-  )
+  const slots = one.slots
+  console.log(`     --delivery-concurrency ${slots} per runner:`)
   for (const run of [one, three]) {
-    console.log(`     ${run.runners} runner${run.runners === 1 ? "" : "s"}: ${fmt(run.requests)} webhooks (${fmt(run.pending)} deliveries pending) in ${run.seconds.toFixed(2)} s`)
+    console.log(
+      `       ${run.runners} runner${run.runners === 1 ? "" : "s"}: ${fmt(run.requests)} webhooks (${fmt(run.pending)} deliveries pending) in ${run.seconds.toFixed(2)} s, ` +
+        `the machine's 2 cores ${Math.round(run.busy * 100)}% busy`
+    )
   }
   const ratio = three.perSecond / one.perSecond
-  const ceiling = Math.min(deliveryStreams, slotsPerRunner) * (1000 / receiverDelayMs)
-  console.log(`service: deliveries per second — 1 runner: ${fmt(Math.round(one.perSecond))}, 3 runners: ${fmt(Math.round(three.perSecond))} (3/1: ${ratio.toFixed(2)}x)`)
+  const ceiling = Math.min(deliveryStreams, slots) * (1000 / receiverDelayMs)
+  console.log(
+    `service: deliveries per second, ${slots} slots per runner — 1 runner: ${fmt(Math.round(one.perSecond))}, 3 runners: ${fmt(Math.round(three.perSecond))} (3/1: ${ratio.toFixed(2)}x)`
+  )
   console.log(`  goal: 3 runners at least 2.5x one: ${ratio >= 2.5 ? "goal met" : "NOT met"}`)
   console.log(
-    `  (one runner's ceiling, ${slotsPerRunner} requests at once to a receiver taking ${receiverDelayMs} ms: ${fmt(ceiling)} per second; it reached ` +
-      `${Math.round((one.perSecond / ceiling) * 100)}% of it. All ${deliveryStreams} streams at once: ${fmt(deliveryStreams * (1000 / receiverDelayMs))} per second, ` +
-      "the most any number of runners can do, a stream's batches going one at a time)"
+    `  (one runner's ceiling, ${slots} requests at once to a receiver taking ${receiverDelayMs} ms: ${fmt(ceiling)} per second; it reached ${Math.round((one.perSecond / ceiling) * 100)}%)`
   )
-  console.log("")
 }
 
 /** Scenario 2's figures. */
@@ -254,10 +267,20 @@ await Effect.runPromise(
     console.log(`watcher serve --cluster: runners (serve processes) on one PostgreSQL (${pg.kind}, a fresh database per scenario), eth only, against a simulator over HTTP`)
     console.log("")
     if (scenarios.has("deliveries")) {
-      const one = yield* deliveries(pg, 1).pipe(Effect.provide(busyWorld()))
-      const three = yield* deliveries(pg, 3).pipe(Effect.provide(busyWorld()))
-      printDeliveries(one, three)
-      if (one.warnings + three.warnings > 0) console.log(`  (the runners logged ${fmt(one.warnings + three.warnings)} warnings or errors)`)
+      console.log(
+        `  1. deliveries: ${deliveryStreams} streams of ${walletsPerDeliveryStream} wallets (busy world, activity x${busyActivity}), paused for ${pausedBlocks} blocks, then resumed;`
+      )
+      console.log(`     a receiver that takes ${receiverDelayMs} ms per request; a stream's batches go one at a time, in order`)
+      for (const slots of slotCounts) {
+        const one = yield* deliveries(pg, 1, slots).pipe(Effect.provide(busyWorld()))
+        const three = yield* deliveries(pg, 3, slots).pipe(Effect.provide(busyWorld()))
+        printDeliveries(one, three)
+        if (one.warnings + three.warnings > 0) console.log(`  (the runners logged ${fmt(one.warnings + three.warnings)} warnings or errors)`)
+      }
+      console.log(
+        `  (all ${deliveryStreams} streams at once: ${fmt(deliveryStreams * (1000 / receiverDelayMs))} per second, the most any number of runners can do, a stream's batches going one at a time)`
+      )
+      console.log("")
     }
     if (scenarios.has("million")) {
       const big = yield* million(pg).pipe(Effect.provide(Simulator.layer({ seed: "watcher-cluster-million", indexing: false, chains: ["0x1"] })))
