@@ -278,6 +278,8 @@ export interface Receiver {
   readonly requests: () => number
   /** When the last request was received (`performance.now()`), 0 before any. */
   readonly lastAt: () => number
+  /** When each request was answered (`performance.now()`), in order. */
+  readonly answeredAt: () => ReadonlyArray<number>
 }
 
 /** A receiver on 127.0.0.1 for the scope that answers 200 at once. */
@@ -288,8 +290,10 @@ export const slowReceiver = (delayMs: number): Effect.Effect<Receiver, BenchFail
   let events = 0
   let requests = 0
   let lastAt = 0
+  const answered: Array<number> = []
   const answer = (response: http.ServerResponse) => {
     lastAt = performance.now()
+    answered.push(lastAt)
     response.writeHead(200, { "content-type": "text/plain" }).end("ok")
   }
   const server = http.createServer((request, response) => {
@@ -317,7 +321,7 @@ export const slowReceiver = (delayMs: number): Effect.Effect<Receiver, BenchFail
         server.close(() => resume(Effect.void))
       })
   )
-  return { url: `http://127.0.0.1:${port}/hook`, events: () => events, requests: () => requests, lastAt: () => lastAt } satisfies Receiver
+  return { url: `http://127.0.0.1:${port}/hook`, events: () => events, requests: () => requests, lastAt: () => lastAt, answeredAt: () => answered } satisfies Receiver
 })
 
 /** Polls `check` every `everyMs` until it holds; fails after `timeoutMs` naming `what`. */
