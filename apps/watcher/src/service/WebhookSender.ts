@@ -128,13 +128,28 @@ const outcomeOf = (status: number, location: string | undefined, head: string): 
  * ```
  * @since 0.2.0
  */
-export const post = (request: {
+export const post = (request: PostRequest): Effect.Effect<SendOutcome> =>
+  // A kept-alive connection the receiver closed as it was reused: the request never reached it
+  // (Node's advice: send it again, once, on a new connection).
+  Effect.flatMap(sendOnce(request), (outcome) =>
+    outcome === staleConnection
+      ? Effect.map(sendOnce(request), (again) => again === staleConnection ? SendOutcome.Unreachable({ message: "the connection was reset" }) : again)
+      : Effect.succeed(outcome))
+
+/** What `post` sends. */
+interface PostRequest {
   readonly url: URL
   readonly headers: Readonly<Record<string, string>>
   readonly body: string
   readonly timeout: Duration.Input
   readonly allowPrivate: boolean
-}): Effect.Effect<SendOutcome> => {
+}
+
+/** A reused kept-alive connection reset before any answer: the receiver had closed it. */
+const staleConnection: unique symbol = Symbol("staleConnection")
+
+/** One request; `staleConnection` when it went on a kept-alive connection the receiver had closed. */
+const sendOnce = (request: PostRequest): Effect.Effect<SendOutcome | typeof staleConnection> => {
   const { url } = request
   const protocol = url.protocol
   if (protocol !== "http:" && protocol !== "https:") {
@@ -146,7 +161,7 @@ export const post = (request: {
   }
   const policy = request.allowPrivate ? "open" : "guarded"
   const millis = Duration.toMillis(request.timeout)
-  return Effect.callback<SendOutcome>((resume) => {
+  return Effect.callback<SendOutcome | typeof staleConnection>((resume) => {
     let settled = false
     let status: number | undefined
     let location: string | undefined
@@ -154,7 +169,7 @@ export const post = (request: {
     let received = 0
     let timer: ReturnType<typeof setTimeout> | undefined
     const statusOutcome = (code: number) => outcomeOf(code, location, Buffer.concat(head).toString("utf8"))
-    const finish = (outcome: () => SendOutcome) => {
+    const finish = (outcome: () => SendOutcome | typeof staleConnection) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
@@ -188,7 +203,10 @@ export const post = (request: {
       response.on("error", () => afterStatus(SendOutcome.TimedOut))
       response.on("close", () => afterStatus(SendOutcome.TimedOut))
     })
-    req.on("error", (error) => afterStatus(() => SendOutcome.Unreachable({ message: describe(error) })))
+    req.on("error", (error) => {
+      if (status === undefined && req.reusedSocket && (error as NodeJS.ErrnoException).code === "ECONNRESET") return finish(() => staleConnection)
+      afterStatus(() => SendOutcome.Unreachable({ message: describe(error) }))
+    })
     if (Number.isFinite(millis)) {
       timer = setTimeout(() => {
         afterStatus(SendOutcome.TimedOut)
