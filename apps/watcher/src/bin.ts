@@ -16,6 +16,8 @@ import { CliError, Command } from "effect/cli"
 import { EngineError, StateStore } from "@chainquery/watch"
 import * as Cli from "./Cli.js"
 import { OutputError } from "./EventWriter.js"
+import { exitOnSecondSignal } from "./internal/secondSignal.js"
+import { EmbeddedDatabaseError } from "./service/EmbeddedDatabase.js"
 import { ClusterDatabase } from "./service/ServiceCluster.js"
 
 const isBadInput = (error: unknown): boolean =>
@@ -24,9 +26,9 @@ const isBadInput = (error: unknown): boolean =>
   (CliError.isCliError(error) && (error._tag !== "ShowHelp" || error.errors.length > 0))
 
 /** Our own failures, whose message says it all. */
-const isKnown = (error: unknown): error is StateStore.StateStoreError | EngineError.EngineError | OutputError | ClusterDatabase =>
+const isKnown = (error: unknown): error is StateStore.StateStoreError | EngineError.EngineError | OutputError | ClusterDatabase | EmbeddedDatabaseError =>
   error instanceof StateStore.StateStoreError || error instanceof EngineError.EngineError || error instanceof OutputError ||
-  error instanceof ClusterDatabase
+  error instanceof ClusterDatabase || error instanceof EmbeddedDatabaseError
 
 /**
  * stdout is the event stream: what the command line library prints there (help after a bad flag)
@@ -65,6 +67,8 @@ const program = Command.run(Cli.command, { version: "0.1.0" }).pipe(
   Effect.provide(NodeServices.layer),
   Effect.provideService(Console.Console, cliConsole)
 )
+
+exitOnSecondSignal()
 
 NodeRuntime.runMain(program, {
   disableErrorReporting: true,
