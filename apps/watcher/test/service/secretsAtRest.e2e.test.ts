@@ -34,6 +34,12 @@ const file = (name: string, text: string): string => {
   return path
 }
 
+/** Stops a service with SIGTERM: it exits 0. */
+const stop = async (service: Service) => {
+  const stopped = await service.process.stop("SIGTERM")
+  assert.strictEqual(stopped.code, 0, service.process.stderr.slice(-2000))
+}
+
 /** The streams' stored secrets, by id. */
 const storedSecrets = (databaseUrl: string): Promise<Map<string, string>> =>
   Effect.runPromise(
@@ -80,10 +86,6 @@ describe("serve: stream secrets encrypted at rest", () => {
         const service = await startService(database.url, args(extra))
         started.push(service)
         return service
-      }
-      const stop = async (service: Service) => {
-        const stopped = await service.process.stop("SIGTERM")
-        assert.strictEqual(stopped.code, 0, service.process.stderr.slice(-2000))
       }
       const wallets = busiestEvm(sim, "0x1", 4).map((wallet) => wallet.address)
       /** Waits until each stream has a webhook its receiver verified (and took) after `from` attempts. */
