@@ -73,7 +73,7 @@ export const command = Command.make(
     interval: Flags.interval,
     ...ClusterFlags.all,
     ...Flags.serviceAccess,
-    ...ServeFlags.secretFiles
+    ...ServeFlags.secretSources
   },
   Effect.fnUntraced(function*(flags) {
     const token = secretOf(apiTokenNames, { value: flags.apiToken, file: flags.apiTokenFile })

@@ -170,5 +170,5 @@ export const secretsKeyFile = Flag.String("secrets-key-file").pipe(
   Flag.optional
 )
 
-/** The flags of the secrets `serve` reads from files or the environment, beside their discouraged command-line forms. */
-export const secretFiles = { apiTokenFile, secretsKey, secretsKeyFile }
+/** The flags `serve` adds for its secrets: the token's file, and the secrets key (its file, or discouraged, the key itself). */
+export const secretSources = { apiTokenFile, secretsKey, secretsKeyFile }
