@@ -79,7 +79,7 @@ export const command = Command.make(
     if (wallets.length === 0) {
       return yield* badInput(`no wallets to watch: give --wallet SPEC (${WalletSpec.syntax}) or --wallets-file PATH`)
     }
-    const key = apiKeyOf(flags.apiKey)
+    const key = apiKeyOf(flags)
     if (Result.isFailure(key)) return yield* badInput(key.failure)
     const refused = refusedBaseUrl(flags)
     if (refused !== undefined) return yield* badInput(refused)
@@ -122,7 +122,10 @@ export const command = Command.make(
       description: "Print the wallet's history since 1 November 2026 (progress on stderr), then watch it"
     },
     { command: "chainquery-watcher demo", description: "The demo against an in-process simulator" },
-    { command: "chainquery-watcher serve --api-token $TOKEN", description: "The watcher as a service with webhooks (see serve --help)" }
+    {
+      command: "chainquery-watcher serve --api-token-file ./api-token",
+      description: "The watcher as a service with webhooks (see serve --help); the API key from MORALIS_API_KEY or --api-key-file"
+    }
   ]),
   Command.withSubcommands([demo, Serve.command])
 )

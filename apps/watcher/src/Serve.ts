@@ -1,7 +1,8 @@
 /**
  * `chainquery-watcher serve`: the watcher as a service (see `ServiceMain`). Its flags are checked
- * before anything starts: a bad one, a missing API token or key, or a base URL the key may not
- * go to is a `BadInput` (exit 2) that says what is valid.
+ * before anything starts: a bad one, a missing API token or key, a secret file that cannot be
+ * read, a secrets key that is not 32 bytes, or a base URL the key may not go to is a `BadInput`
+ * (exit 2) that says what is valid.
  *
  * @since 0.2.0
  */
@@ -12,17 +13,33 @@ import * as ClusterFlags from "./internal/clusterFlags.js"
 import * as Flags from "./internal/flags.js"
 import { useHeapMode } from "./internal/heapMode.js"
 import * as ServeFlags from "./internal/serveFlags.js"
+import { secretOf } from "./internal/secretSource.js"
 import { apiKeyOf, refusedBaseUrl } from "./internal/serviceAccess.js"
 import * as ServiceMain from "./service/ServiceMain.js"
+import * as StreamSecrets from "./service/StreamSecrets.js"
 
 /** The shortest API token accepted: a short one can be guessed. */
 const minimumTokenLength = 16
 
-/** A flag's value, else an environment variable's (unset or blank: `undefined`). */
-const orEnv = (flag: Option.Option<Redacted.Redacted<string>>, variable: string): Redacted.Redacted<string> | undefined => {
-  if (Option.isSome(flag)) return flag.value
+/** An environment variable's value (unset or blank: `undefined`). */
+const nonBlankEnv = (variable: string): Redacted.Redacted<string> | undefined => {
   const value = process.env[variable]
   return value === undefined || value.trim() === "" ? undefined : Redacted.make(value)
+}
+
+const apiTokenNames = { flag: "--api-token", fileFlag: "--api-token-file", env: "CHAINQUERY_API_TOKEN" }
+const secretsKeyNames = { flag: "--secrets-key", fileFlag: "--secrets-key-file", env: "CHAINQUERY_SECRETS_KEY" }
+
+/** The secrets key given (`undefined`: none), read as 32 bytes, or why it cannot be (never showing it). */
+const secretsKeyOf = (
+  flags: { readonly secretsKey: Option.Option<Redacted.Redacted<string>>; readonly secretsKeyFile: Option.Option<string> }
+): Result.Result<Redacted.Redacted<Uint8Array> | undefined, string> => {
+  const text = secretOf(secretsKeyNames, { value: flags.secretsKey, file: flags.secretsKeyFile })
+  if (Result.isFailure(text) || text.success === undefined) return Result.map(text, () => undefined)
+  const key = StreamSecrets.parseKey(text.success)
+  if (key !== undefined) return Result.succeed(key)
+  const where = Option.isSome(flags.secretsKeyFile) ? "--secrets-key-file" : Option.isSome(flags.secretsKey) ? "--secrets-key" : "CHAINQUERY_SECRETS_KEY"
+  return Result.fail(`${where}: expected ${StreamSecrets.keyFormat}, got ${Redacted.value(text.success).trim().length} characters that are neither`)
 }
 
 /**
@@ -55,21 +72,26 @@ export const command = Command.make(
     memory: ServeFlags.memory,
     interval: Flags.interval,
     ...ClusterFlags.all,
-    ...Flags.serviceAccess
+    ...Flags.serviceAccess,
+    ...ServeFlags.secretSources
   },
   Effect.fnUntraced(function*(flags) {
-    const apiToken = orEnv(flags.apiToken, "CHAINQUERY_API_TOKEN")
+    const token = secretOf(apiTokenNames, { value: flags.apiToken, file: flags.apiTokenFile })
+    if (Result.isFailure(token)) return yield* badInput(token.failure)
+    const apiToken = token.success
     if (apiToken === undefined || Redacted.value(apiToken).length < minimumTokenLength) {
       return yield* badInput(
         `${apiToken === undefined ? "no API token" : `the API token is shorter than ${minimumTokenLength} characters`}: ` +
-          "give --api-token TOKEN or set CHAINQUERY_API_TOKEN (for instance: openssl rand -hex 24)"
+          "give --api-token-file PATH or set CHAINQUERY_API_TOKEN (make one with: openssl rand -hex 24)"
       )
     }
-    const key = apiKeyOf(flags.apiKey)
+    const secretsKey = secretsKeyOf(flags)
+    if (Result.isFailure(secretsKey)) return yield* badInput(secretsKey.failure)
+    const key = apiKeyOf(flags)
     if (Result.isFailure(key)) return yield* badInput(key.failure)
     const refused = refusedBaseUrl(flags)
     if (refused !== undefined) return yield* badInput(refused)
-    const databaseUrl = orEnv(flags.databaseUrl, "DATABASE_URL")
+    const databaseUrl = Option.isSome(flags.databaseUrl) ? flags.databaseUrl.value : nonBlankEnv("DATABASE_URL")
     if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(Redacted.value(databaseUrl))) {
       return yield* badInput("--database-url (or DATABASE_URL) must be a postgres:// or postgresql:// URL")
     }
@@ -100,6 +122,7 @@ export const command = Command.make(
       logFormat: flags.logFormat,
       otlpUrl: Option.getOrUndefined(flags.otlpUrl),
       cluster: cluster.success,
+      secretsKey: secretsKey.success,
       apiKey: key.success,
       evmBaseUrl: Option.getOrUndefined(flags.evmBaseUrl),
       ledgerBaseUrl: Option.getOrUndefined(flags.ledgerBaseUrl),
@@ -116,12 +139,13 @@ export const command = Command.make(
   ),
   Command.withExamples([
     {
-      command: "chainquery-watcher serve --api-token $(openssl rand -hex 24) --port 8080",
-      description: "Serve on 127.0.0.1:8080 with an embedded PostgreSQL in ./chainquery-data"
+      command: "chainquery-watcher serve --api-token-file ./api-token --api-key-file ./moralis-api-key --port 8080",
+      description: "Serve on 127.0.0.1:8080 with an embedded PostgreSQL in ./chainquery-data (make the token with: openssl rand -hex 24 > api-token)"
     },
     {
-      command: "chainquery-watcher serve --cluster --database-url $DATABASE_URL --runner-address 10.0.0.5:34431 --host 0.0.0.0",
-      description: "Run one runner of a cluster: start as many as wanted, each with its own address, on the same database"
+      command: "chainquery-watcher serve --cluster --secrets-key-file /run/secrets/chainquery-secrets-key --runner-address 10.0.0.5:34431 --host 0.0.0.0",
+      description: "Run one runner of a cluster on the database of DATABASE_URL (with CHAINQUERY_API_TOKEN and MORALIS_API_KEY set): " +
+        "start as many as wanted, each with its own address and the same secrets key"
     }
   ])
 )

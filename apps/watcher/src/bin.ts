@@ -19,6 +19,7 @@ import { OutputError } from "./EventWriter.js"
 import { exitOnSecondSignal } from "./internal/secondSignal.js"
 import { EmbeddedDatabaseError } from "./service/EmbeddedDatabase.js"
 import { ClusterDatabase } from "./service/ServiceCluster.js"
+import { SecretsKeyError } from "./service/StreamSecrets.js"
 
 const isBadInput = (error: unknown): boolean =>
   error instanceof Cli.BadInput ||
@@ -26,9 +27,11 @@ const isBadInput = (error: unknown): boolean =>
   (CliError.isCliError(error) && (error._tag !== "ShowHelp" || error.errors.length > 0))
 
 /** Our own failures, whose message says it all. */
-const isKnown = (error: unknown): error is StateStore.StateStoreError | EngineError.EngineError | OutputError | ClusterDatabase | EmbeddedDatabaseError =>
+const isKnown = (
+  error: unknown
+): error is StateStore.StateStoreError | EngineError.EngineError | OutputError | ClusterDatabase | SecretsKeyError | EmbeddedDatabaseError =>
   error instanceof StateStore.StateStoreError || error instanceof EngineError.EngineError || error instanceof OutputError ||
-  error instanceof ClusterDatabase || error instanceof EmbeddedDatabaseError
+  error instanceof ClusterDatabase || error instanceof SecretsKeyError || error instanceof EmbeddedDatabaseError
 
 /**
  * stdout is the event stream: what the command line library prints there (help after a bad flag)
@@ -44,14 +47,16 @@ const asked = args.some((arg) => /^(-h|--help|-v|--version|--completions)(=|$)/.
  */
 const secrets = [
   ...args.flatMap((arg, i) => {
-    const inline = /^--?[\w-]*(?:key|token|secret|database)[\w-]*=(.+)$/i.exec(arg)?.[1]
-    if (inline !== undefined) return [inline]
+    // A file flag's value is a path, not a secret (the messages about it name it).
+    const inline = /^--?[\w-]*(?:key|token|secret|database)[\w-]*=(.+)$/i.exec(arg)
+    if (inline !== null) return /^[^=]*-file=/i.test(arg) ? [] : [inline[1]!]
     const next = args[i + 1]
-    return /^--?[\w-]*(?:key|token|secret|database)[\w-]*$/i.test(arg) && next !== undefined ? [next] : []
+    return /^--?[\w-]*(?:key|token|secret|database)[\w-]*$/i.test(arg) && !/-file$/i.test(arg) && next !== undefined ? [next] : []
   }),
   process.env["MORALIS_API_KEY"] ?? "",
   process.env["CHAINQUERY_API_TOKEN"] ?? "",
-  process.env["DATABASE_URL"] ?? ""
+  process.env["DATABASE_URL"] ?? "",
+  process.env["CHAINQUERY_SECRETS_KEY"] ?? ""
 ].filter((secret) => secret.length >= 4)
 
 const redacting = new Writable({

@@ -158,7 +158,17 @@ export const allowInsecureHttp = Flag.Boolean("allow-insecure-http").pipe(
 export const apiKey = Flag.Redacted("api-key").pipe(
   Flag.withMetavar("KEY"),
   Flag.withDescription(
-    "The service's API key; when absent, the MORALIS_API_KEY environment variable. Never printed. Example: --api-key $KEY"
+    "The service's API key on the command line: discouraged, as every user of the machine can read a process's arguments (ps); " +
+      "prefer --api-key-file or the MORALIS_API_KEY environment variable. Never printed."
+  ),
+  Flag.optional
+)
+
+export const apiKeyFile = Flag.String("api-key-file").pipe(
+  Flag.withMetavar("PATH"),
+  Flag.withDescription(
+    "A file holding the service's API key (a trailing newline is ignored); not with --api-key. Without either, the MORALIS_API_KEY " +
+      "environment variable. Example: --api-key-file /run/secrets/moralis-api-key"
   ),
   Flag.optional
 )
@@ -262,5 +272,6 @@ export const serviceAccess = {
   ledgerBaseUrl,
   ledgerTestnetBaseUrl,
   allowInsecureHttp,
-  apiKey
+  apiKey,
+  apiKeyFile
 }

@@ -37,8 +37,8 @@ export const host = Flag.String("host").pipe(
 export const apiToken = Flag.Redacted("api-token").pipe(
   Flag.withMetavar("TOKEN"),
   Flag.withDescription(
-    "The bearer token of the management API (at least 16 characters); when absent, the CHAINQUERY_API_TOKEN environment variable. " +
-      "Never printed. Example: --api-token $(openssl rand -hex 24)"
+    "The bearer token of the management API (at least 16 characters) on the command line: discouraged, as every user of the machine " +
+      "can read a process's arguments (ps); prefer --api-token-file or the CHAINQUERY_API_TOKEN environment variable. Never printed."
   ),
   Flag.optional
 )
@@ -46,8 +46,9 @@ export const apiToken = Flag.Redacted("api-token").pipe(
 export const databaseUrl = Flag.Redacted("database-url").pipe(
   Flag.withMetavar("URL"),
   Flag.withDescription(
-    "The PostgreSQL (>= 14) to keep everything in; when absent, the DATABASE_URL environment variable; without either, an embedded " +
-      "PostgreSQL in --data-dir. Never printed. Example: --database-url postgres://watcher:secret@db:5432/watcher"
+    "The PostgreSQL (>= 14) to keep everything in; when absent, the DATABASE_URL environment variable (where a URL with a password " +
+      "belongs: the command line is visible to every user of the machine); without either, an embedded PostgreSQL in --data-dir. " +
+      "Never printed. Example: --database-url postgres://watcher@db:5432/watcher (the password in ~/.pgpass or DATABASE_URL)"
   ),
   Flag.optional
 )
@@ -137,3 +138,37 @@ export const memory = Flag.Literals("memory", ["lean", "fast"]).pipe(
   ),
   Flag.withDefault("lean")
 )
+
+// --- Secrets read from files (the secrets slice) ---------------------------------------------
+
+export const apiTokenFile = Flag.String("api-token-file").pipe(
+  Flag.withMetavar("PATH"),
+  Flag.withDescription(
+    "A file holding the management API's bearer token (a trailing newline is ignored); not with --api-token. Without either, the " +
+      "CHAINQUERY_API_TOKEN environment variable. Make one: openssl rand -hex 24 > token && chmod 600 token. Example: --api-token-file /run/secrets/chainquery-api-token"
+  ),
+  Flag.optional
+)
+
+export const secretsKey = Flag.Redacted("secrets-key").pipe(
+  Flag.withMetavar("KEY"),
+  Flag.withDescription(
+    "The key that encrypts the streams' webhook secrets in the database (AES-256-GCM): 32 bytes as base64 or hex. On the command line: " +
+      "discouraged (ps shows it); prefer --secrets-key-file or the CHAINQUERY_SECRETS_KEY environment variable. Never printed."
+  ),
+  Flag.optional
+)
+
+export const secretsKeyFile = Flag.String("secrets-key-file").pipe(
+  Flag.withMetavar("PATH"),
+  Flag.withDescription(
+    "A file holding the key that encrypts the streams' webhook secrets in the database: 32 bytes as base64 (44 characters) or hex " +
+      "(64 digits); not with --secrets-key. Without either, CHAINQUERY_SECRETS_KEY; without any, secrets are stored as they are. Every " +
+      "runner of a database needs the same key. Make one: openssl rand -base64 32 > secrets.key && chmod 600 secrets.key. " +
+      "Example: --secrets-key-file /run/secrets/chainquery-secrets-key"
+  ),
+  Flag.optional
+)
+
+/** The flags `serve` adds for its secrets: the token's file, and the secrets key (its file, or discouraged, the key itself). */
+export const secretSources = { apiTokenFile, secretsKey, secretsKeyFile }

@@ -119,8 +119,12 @@ export const deliverDue = (
     const streams = yield* StreamStore
     const deliveries = yield* DeliveryStore
     const config = yield* ServiceConfig
-    // Read once per wake: a stream's secret never changes.
-    const secret = yield* streams.secret(streamId)
+    // Read once per wake: a stream's secret never changes. One this runner cannot open (it has no
+    // key, or another, than the runner that encrypted it) is not signed with: its batches wait.
+    const secret = yield* streams.secret(streamId).pipe(
+      Effect.catchTag("SecretsKeyError", (error) =>
+        Effect.logError(`stream ${streamId}: not delivered: ${error.message}`).pipe(Effect.as(Option.none())))
+    )
     if (Option.isNone(secret)) return
     while (true) {
       const stream = yield* streams.get(streamId)

@@ -23,6 +23,7 @@ import * as ServiceCluster from "./ServiceCluster.js"
 import { ServiceConfig } from "./ServiceConfig.js"
 import * as ServiceHttp from "./ServiceHttp.js"
 import * as ServiceMigrations from "./ServiceMigrations.js"
+import { StreamSecrets } from "./StreamSecrets.js"
 import { StreamStore } from "./StreamStore.js"
 
 /**
@@ -56,6 +57,8 @@ export interface ServeOptions extends ClientOptions {
   readonly otlpUrl: string | undefined
   /** How this runner joins a cluster of runners on the same database; `undefined`: it runs alone. */
   readonly cluster: ServiceCluster.ClusterOptions | undefined
+  /** The key the streams' secrets are encrypted with at rest (32 bytes); `undefined`: stored as they are. */
+  readonly secretsKey: Redacted.Redacted<Uint8Array> | undefined
 }
 
 /**
@@ -95,6 +98,13 @@ const telemetry = (options: ServeOptions) =>
       Layer.provide(logs(options.logFormat))
     )
 
+/** The streams' secrets made ready (see `StreamSecrets.prepare`), saying how many it encrypted. */
+const secretsPrepared = Effect.gen(function*() {
+  const secrets = yield* StreamSecrets
+  const sealed = yield* secrets.prepare
+  if (sealed > 0) yield* Effect.logInfo(`encrypted ${sealed} stream secret${sealed === 1 ? "" : "s"} at rest`)
+})
+
 /**
  * The whole service as one layer: built, it serves; released, it stops.
  *
@@ -119,7 +129,13 @@ export const layer = (options: ServeOptions) => {
     heartbeat: options.heartbeat
   })
   const migrated = Layer.effectDiscard(ServiceMigrations.run).pipe(Layer.provideMerge(database(options)))
-  const stores = Layer.mergeAll(StreamStore.layer, DeliveryStore.layer).pipe(Layer.provideMerge(migrated))
+  // The key is checked against the database's, and its plain secrets encrypted, before anything reads them.
+  const secrets = Layer.effectDiscard(secretsPrepared).pipe(
+    Layer.provideMerge(StreamSecrets.layer(options.secretsKey)),
+    Layer.provide(Layer.merge(NodeCrypto.layerAead, NodeCrypto.layerSecureRandom)),
+    Layer.provideMerge(migrated)
+  )
+  const stores = Layer.mergeAll(StreamStore.layer, DeliveryStore.layer).pipe(Layer.provideMerge(secrets))
   const readiness = Layer.effect(
     Readiness,
     Effect.gen(function*() {

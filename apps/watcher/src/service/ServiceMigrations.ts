@@ -11,7 +11,9 @@
  * - `delivery_attempts`: each attempt's outcome, for the success rate and the stats;
  * - `wallet_set_version`: a number moved on by every change of what the scans watch;
  * - `stream_coverage`: per stream and scope, the first block covered, the last one a batch
- *   accounts for, and the last one its receiver took (see `Coverage`).
+ *   accounts for, and the last one its receiver took (see `Coverage`);
+ * - `secrets_key`: when the streams' secrets are encrypted, a value encrypted with their key, which
+ *   proves a runner's key is theirs (see `StreamSecrets`).
  *
  * The engine's tables (`PgStateStore.migrate`) must exist first: the coverage of the streams of an
  * older service starts where their scans stand.
@@ -120,6 +122,11 @@ const loader = Migrator.fromRecord({
         JOIN streams s ON s.id = w.stream_id
         JOIN (SELECT namespace, min(position) AS lowest FROM watch_checkpoints GROUP BY namespace) f
           ON f.namespace = 'scan:' || w.scope || ':' || s.confirmations`
+  }),
+  "5_secrets_key": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // A row once the streams' secrets are encrypted (`StreamSecrets`): a runner without the key, or with another, stops.
+    yield* sql`CREATE TABLE secrets_key (id integer PRIMARY KEY CHECK (id = 1), check_value text NOT NULL)`
   })
 })
 

@@ -6,12 +6,13 @@
  *
  * @since 0.2.0
  */
-import { Context, DateTime, Effect, Layer, Option, Redacted } from "effect"
+import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
 import { SqlClient, type SqlError, type Statement } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { type WatchedWallet, WatchEvent } from "@chainquery/watch"
 import { type Scope, scopeOfWallet, walletOfScope } from "./Scopes.js"
 import { millis, utcOf } from "./sqlTime.js"
+import { type SecretsKeyError, StreamSecrets } from "./StreamSecrets.js"
 
 /**
  * A stream's status: delivering (`active`), stopped by its owner (`paused`) or by the service
@@ -167,7 +168,8 @@ export class StreamStore extends Context.Service<StreamStore, {
    * success rate afresh (only the attempts after count).
    */
   readonly setStatus: (id: string, status: Status, reason: string | null, from?: Status) => Effect.Effect<Option.Option<Stream>, SqlError.SqlError>
-  readonly secret: (id: string) => Effect.Effect<Option.Option<Redacted.Redacted<string>>, SqlError.SqlError>
+  /** The stream's signing secret, opened (see `StreamSecrets`). */
+  readonly secret: (id: string) => Effect.Effect<Option.Option<Redacted.Redacted<string>>, SqlError.SqlError | SecretsKeyError>
   /**
    * Adds wallets (those it has already are kept), each covered from the block of `coveredFrom` at
    * its index when given (announced by the stream's next batch): how many were new, and each
@@ -204,11 +206,12 @@ export class StreamStore extends Context.Service<StreamStore, {
     scope: Scope
   ) => Effect.Effect<ReadonlyArray<{ readonly confirmations: number; readonly kinds: ReadonlyArray<ReadonlyArray<WatchEvent.Kind> | null> }>, SqlError.SqlError>
 }>()("@chainquery/watcher/StreamStore") {
-  /** The store on the context's `SqlClient` (the service's migrations must have run). */
-  static readonly layer: Layer.Layer<StreamStore, never, SqlClient.SqlClient> = Layer.effect(
+  /** The store on the context's `SqlClient` (the service's migrations must have run), its secrets kept by `StreamSecrets`. */
+  static readonly layer: Layer.Layer<StreamStore, never, SqlClient.SqlClient | StreamSecrets> = Layer.effect(
     StreamStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const secrets = yield* StreamSecrets
       /** The statement that moves the wallets' version on when `when` holds (a CTE of the change's statement). */
       const bump = (when: Statement.Fragment) => sql`UPDATE wallet_set_version SET version = version + 1 WHERE id = 1 AND ${when} RETURNING 1`
       return StreamStore.of({
@@ -217,12 +220,13 @@ export class StreamStore extends Context.Service<StreamStore, {
             const now = yield* DateTime.now
             const id = newStreamId(DateTime.toEpochMillis(now))
             const at = DateTime.formatIso(now)
+            const stored = yield* secrets.seal(id, secret)
             const rows = yield* sql<StreamRow>`
               INSERT INTO streams (id, url, description, event_kinds, scopes, confirmations, secret, status, created_at, updated_at)
               VALUES (${id}, ${settings.url}, ${settings.description},
                 (SELECT array_agg(value) FROM jsonb_array_elements_text(${textArray(settings.events)}::jsonb)),
                 (SELECT array_agg(value) FROM jsonb_array_elements_text(${textArray(settings.scopes)}::jsonb)),
-                ${settings.confirmations}, ${Redacted.value(secret)}, 'active', ${at}::timestamptz, ${at}::timestamptz)
+                ${settings.confirmations}, ${stored}, 'active', ${at}::timestamptz, ${at}::timestamptz)
               RETURNING ${sql.literal(columns)}`
             return streamOf(rows[0]!)
           }),
@@ -282,7 +286,7 @@ export class StreamStore extends Context.Service<StreamStore, {
 
         secret: (id) =>
           sql<{ secret: string }>`SELECT secret FROM streams WHERE id = ${id}`.pipe(
-            Effect.map((rows) => Option.map(Option.fromUndefinedOr(rows[0]), (row) => Redacted.make(row.secret)))
+            Effect.flatMap(([row]) => row === undefined ? Effect.succeedNone : Effect.asSome(secrets.open(id, row.secret)))
           ),
 
         addWallets: (id, wallets, coveredFrom) =>

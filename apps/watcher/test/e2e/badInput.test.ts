@@ -108,12 +108,12 @@ const cases: ReadonlyArray<Case> = [
     name: "no API key (none given, MORALIS_API_KEY empty)",
     args: ["--wallet", good, "--once"],
     env: { MORALIS_API_KEY: "" },
-    message: /no API key.*give --api-key KEY or set the MORALIS_API_KEY environment variable/
+    message: /no API key.*give --api-key-file PATH or set the MORALIS_API_KEY environment variable/
   },
   {
     name: "an empty --api-key",
     args: ["--wallet", good, "--once", "--api-key", ""],
-    message: /no API key.*give --api-key KEY or set the MORALIS_API_KEY environment variable/
+    message: /no API key.*give --api-key-file PATH or set the MORALIS_API_KEY environment variable/
   }
 ]
 

@@ -26,7 +26,7 @@ const fine = ["serve", "--api-key", "k", "--data-dir", "/nonexistent/never-creat
 const withDatabase = [...fine, "--api-token", apiToken, "--database-url", "postgres://nobody@127.0.0.1:1/none"]
 
 const badFlags: ReadonlyArray<readonly [string, ReadonlyArray<string>, Record<string, string>, RegExp]> = [
-  ["no API token", fine, {}, /no API token: give --api-token TOKEN or set CHAINQUERY_API_TOKEN/],
+  ["no API token", fine, {}, /no API token: give --api-token-file PATH or set CHAINQUERY_API_TOKEN/],
   ["a short API token", [...fine, "--api-token", "tiny-1"], {}, /the API token is shorter than 16 characters/],
   ["a blank CHAINQUERY_API_TOKEN", fine, { CHAINQUERY_API_TOKEN: "  " }, /no API token/],
   ["no API key", ["serve", "--api-token", apiToken], {}, /no API key \(or an empty one\)/],

@@ -17,6 +17,7 @@ import { DeliveryWake, ServiceConfig } from "../../src/service/ServiceConfig.js"
 import * as ServiceHttp from "../../src/service/ServiceHttp.js"
 import * as ServiceMigrations from "../../src/service/ServiceMigrations.js"
 import { StreamStore } from "../../src/service/StreamStore.js"
+import { plainSecrets } from "./support/storeFixtures.js"
 
 export const apiToken = "test-token-0123456789abcdef"
 
@@ -58,7 +59,7 @@ export const serviceApi = (options?: { readonly allowPrivateWebhooks?: boolean }
       allowInsecureHttp: true
     }, { mainnet: true, testnet: true })
     const layer = ServiceHttp.serve({ host: "127.0.0.1", port: 0 }).pipe(
-      Layer.provide(Layer.mergeAll(StreamStore.layer, DeliveryStore.layer)),
+      Layer.provide(Layer.mergeAll(StreamStore.layer, DeliveryStore.layer).pipe(Layer.provide(plainSecrets))),
       Layer.provide(Layer.mergeAll(config, wake, Readiness.always, NodeCrypto.layerSecureRandom, clients)),
       Layer.provideMerge(database)
     )

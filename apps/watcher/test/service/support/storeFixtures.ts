@@ -5,6 +5,7 @@
  */
 import { type AptosAddress, EvmAddress } from "@chainquery/schema"
 import { type WatchedWallet, WatchEvent } from "@chainquery/watch"
+import { NodeCrypto } from "@effect/platform-node"
 import { Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { alice, nftTransfer } from "../../../../../packages/watch/test/fixtures.js"
@@ -12,13 +13,22 @@ import { freshDatabase } from "../../../../../packages/watch/test/support/postgr
 import { DeliveryStore } from "../../../src/service/DeliveryStore.js"
 import * as Outbox from "../../../src/service/Outbox.js"
 import * as ServiceMigrations from "../../../src/service/ServiceMigrations.js"
+import { StreamSecrets } from "../../../src/service/StreamSecrets.js"
 import { type Settings, StreamStore } from "../../../src/service/StreamStore.js"
+
+/** The streams' secrets, stored as they are (no key), on the context's `SqlClient`. */
+export const plainSecrets: Layer.Layer<StreamSecrets, never, SqlClient.SqlClient> = StreamSecrets.layer(undefined).pipe(
+  Layer.provide(Layer.merge(NodeCrypto.layerAead, NodeCrypto.layerSecureRandom))
+)
 
 /** The two stores and the `SqlClient` over a fresh database, migrated, dropped when released. */
 export const storeLayer: Layer.Layer<StreamStore | DeliveryStore | SqlClient.SqlClient, unknown> = Layer.mergeAll(
   StreamStore.layer,
   DeliveryStore.layer
-).pipe(Layer.provideMerge(Layer.effectDiscard(ServiceMigrations.run).pipe(Layer.provideMerge(freshDatabase))))
+).pipe(
+  Layer.provide(plainSecrets),
+  Layer.provideMerge(Layer.effectDiscard(ServiceMigrations.run).pipe(Layer.provideMerge(freshDatabase)))
+)
 
 /** Runs a test's effect over its own fresh database. */
 export const withStores = <A, E>(self: Effect.Effect<A, E, StreamStore | DeliveryStore | SqlClient.SqlClient>): Effect.Effect<A> =>
