@@ -2,14 +2,17 @@
  * The demo: the watcher against an in-process simulator, no key, no network, no set-up. The
  * world is lively (a block every 2 s, some blocks indexed late, collections `SYNCING` at first)
  * and the demo reorganises eth every 12 s at a recent block where a watched wallet moved an NFT,
- * so that every kind of event shows within a minute.
+ * so that every kind of event shows within a minute. It shows one clock: every line's time is the
+ * simulated time of its block (DeFi changes and holdings included, which the watcher would
+ * otherwise stamp with the moment it read them, or not at all), under a line naming the columns.
  *
  * @since 0.1.0
  */
 import type { Chain } from "@chainquery/schema"
 import { Simulator } from "@chainquery/simulator"
-import { Duration, Effect, Logger, Redacted, Schedule } from "effect"
+import { DateTime, Duration, Effect, Logger, Redacted, Schedule } from "effect"
 import { Command } from "effect/cli"
+import * as Output from "./Output.js"
 import * as Runner from "./Runner.js"
 import { WalletSpec } from "@chainquery/watch"
 
@@ -20,6 +23,12 @@ const busiest = (sim: Sim, chain: Chain.ChainId, n: number): ReadonlyArray<strin
     .toSorted((a, b) => b[1].length - a[1].length)
     .slice(0, n)
     .map(([address]) => address)
+
+/** The simulated time of a block of one of the simulator's EVM chains. */
+const simulatedTime = (sim: Sim): Output.BlockTime => (chain, blockNumber) => {
+  const simulated = sim.world.evm.chains.get(chain)
+  return simulated === undefined ? undefined : DateTime.makeUnsafe(simulated.timestampOf(Number(blockNumber)))
+}
 
 /**
  * Reorganises eth from the newest block 2 to 4 blocks deep in which a watched wallet moved an NFT
@@ -52,6 +61,7 @@ export const demo = Command.make(
       ]
       const wallets = yield* WalletSpec.parseAll(specs)
       yield* Effect.logInfo(`demo: a simulator at ${sim.url}; press Ctrl-C to stop`)
+      yield* Effect.sync(() => process.stdout.write(`${Output.header}\n`))
       yield* reorganise(sim, new Set(eth)).pipe(
         Effect.delay(Duration.seconds(12)),
         Effect.repeat(Schedule.forever),
@@ -71,7 +81,8 @@ export const demo = Command.make(
         apiKey: Redacted.make(sim.apiKey),
         evmBaseUrl: sim.evmUrl,
         ledgerBaseUrl: sim.ledgerUrl.mainnet,
-        ledgerTestnetBaseUrl: sim.ledgerUrl.testnet
+        ledgerTestnetBaseUrl: sim.ledgerUrl.testnet,
+        blockTime: simulatedTime(sim)
       })
     }).pipe(
       Effect.scoped,

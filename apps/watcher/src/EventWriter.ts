@@ -66,7 +66,8 @@ export const writeText = (stream: NodeJS.WritableStream, text: string): Effect.E
  * A function that writes events, one line each, in `format` (colour for `pretty` only when the
  * stream is a terminal), and resolves once the stream has taken them. `scrub`, when given, is
  * applied to the text first (the runner passes the API key's `Scrub.make`, so a record that
- * echoes the key is never printed with it).
+ * echoes the key is never printed with it). `blockTime`, when given, is the clock `pretty` shows
+ * for the events that name a block but not its time (see `Output.BlockTime`).
  *
  * @example
  * ```ts
@@ -81,8 +82,9 @@ export const writeText = (stream: NodeJS.WritableStream, text: string): Effect.E
 export const make = (
   stream: NodeJS.WritableStream & { readonly isTTY?: boolean },
   format: Output.Format,
-  scrub: (text: string) => string = (text) => text
+  scrub: (text: string) => string = (text) => text,
+  blockTime?: Output.BlockTime
 ): (events: ReadonlyArray<WatchEvent.WatchEvent>) => Effect.Effect<void, OutputError> => {
-  const line = Output.formatter({ format, color: format === "pretty" && stream.isTTY === true })
+  const line = Output.formatter({ format, color: format === "pretty" && stream.isTTY === true, blockTime })
   return (events) => events.length === 0 ? Effect.void : writeText(stream, scrub(events.map((event) => `${line(event)}\n`).join("")))
 }

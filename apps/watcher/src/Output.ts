@@ -56,7 +56,27 @@ export type Format = typeof Format.Type
 export interface Options {
   readonly format: Format
   readonly color: boolean
+  /** For `pretty`: the time of a block, shown for the events that name a block but not its time. */
+  readonly blockTime?: BlockTime | undefined
 }
+
+/**
+ * The time of a chain's block, or `undefined` when it is not known. With it, `pretty` shows the
+ * block's time for the events that carry a block number and no time of that block: DeFi changes
+ * (stamped with the moment they were read), holdings and retractions (not stamped). The demo
+ * gives the simulator's clock, so that every line shows simulated block time.
+ *
+ * @example
+ * ```ts
+ * import { DateTime } from "effect"
+ * import type { Output } from "@chainquery/watcher"
+ *
+ * // Block 0 at 2024-01-01 00:00:00 UTC, then a block every 12 s, on every chain.
+ * const blockTime: Output.BlockTime = (_chain, block) => DateTime.makeUnsafe(Date.UTC(2024, 0, 1) + Number(block) * 12_000)
+ * ```
+ * @since 0.4.0
+ */
+export type BlockTime = (chain: Chain.ChainId, blockNumber: bigint) => DateTime.Utc | undefined
 
 const encodeEvent = Schema.encodeSync(WatchEvent)
 
@@ -143,6 +163,16 @@ type Columns = readonly [time: string, kind: string, chain: string, wallet: stri
 
 const widths = [19, 15, 13, 12, 28, 16, 18] as const
 
+/** The names of the columns, in the order of {@link Columns}. */
+const headings: Columns = ["time", "kind", "chain", "wallet", "token or position", "amount or value", "counterparty", "reference"]
+
+/** The cells padded to their columns' widths, two spaces apart (the last one as it is). */
+const aligned = (cells: ReadonlyArray<string>): Array<string> =>
+  cells.map((cell, index) => {
+    const width = widths[index]
+    return width === undefined ? cell : cell.padEnd(width)
+  })
+
 const columns = WatchEvent.match({
   "nft.received": (e): Columns => [timeText(e.timestamp), e.kind, chainText(e.chain), short(e.wallet), `${short(e.collection)} #${tokenIdText(e.tokenId)}`, `×${e.amount}`, e.transfer === "mint" ? "minted" : `from ${short(e.counterparty)}`, `tx ${short(e.transactionHash)}`],
   "nft.sent": (e): Columns => [timeText(e.timestamp), e.kind, chainText(e.chain), short(e.wallet), `${short(e.collection)} #${tokenIdText(e.tokenId)}`, `×${e.amount}`, e.transfer === "burn" ? "burned" : `to ${short(e.counterparty)}`, `tx ${short(e.transactionHash)}`],
@@ -187,6 +217,26 @@ const kindColor = (kind: WatchEvent["kind"]): string => {
   return /received|bought|opened|\.in$/.test(kind) ? ansi.green : ansi.red
 }
 
+/** The kinds that name a block but not its time: `pretty` shows `blockTime`'s time of it. */
+const stampedByBlock = WatchEvent.isAnyOf(["defi.opened", "defi.closed", "defi.changed", "holding.updated", "holding.syncing", "retracted"])
+
+const timeOfBlock = (event: WatchEvent, blockTime: BlockTime): DateTime.Utc | undefined =>
+  stampedByBlock(event) ? blockTime(event.chain, event.blockNumber) : undefined
+
+/**
+ * The line naming the pretty columns, aligned as {@link pretty} aligns events (without the
+ * newline): what the demo prints first.
+ *
+ * @example
+ * ```ts
+ * import { Output } from "@chainquery/watcher"
+ *
+ * process.stdout.write(`${Output.header}\n`) // "time                 kind             chain          wallet        token or position ..."
+ * ```
+ * @since 0.4.0
+ */
+export const header: string = aligned(headings).join("  ").trimEnd()
+
 /**
  * One event as an aligned line (without the newline). ANSI colours only when `color` is true.
  *
@@ -201,12 +251,11 @@ const kindColor = (kind: WatchEvent["kind"]): string => {
  * ```
  * @since 0.1.0
  */
-export const pretty = (event: WatchEvent, options: { readonly color: boolean }): string => {
-  const cells = columns(event)
-  const padded = cells.map((cell, index) => {
-    const width = widths[index]
-    return width === undefined ? cell : cell.padEnd(width)
-  })
+export const pretty = (event: WatchEvent, options: { readonly color: boolean; readonly blockTime?: BlockTime | undefined }): string => {
+  const cells = [...columns(event)]
+  const time = options.blockTime === undefined ? undefined : timeOfBlock(event, options.blockTime)
+  if (time !== undefined) cells[0] = timeText(time)
+  const padded = aligned(cells)
   if (options.color) {
     padded[0] = `${ansi.dim}${padded[0]}${ansi.reset}`
     padded[1] = `${kindColor(event.kind)}${padded[1]}${ansi.reset}`
@@ -232,7 +281,7 @@ export const pretty = (event: WatchEvent, options: { readonly color: boolean }):
  * @since 0.1.0
  */
 export const formatter = (options: Options): (event: WatchEvent) => string =>
-  options.format === "json" ? json : (event) => pretty(event, { color: options.color })
+  options.format === "json" ? json : (event) => pretty(event, { color: options.color, blockTime: options.blockTime })
 
 /**
  * Formats a batch of events, one line each, every line ending in a newline (empty for none).

@@ -49,6 +49,8 @@ export interface RunConfig {
   readonly requestTimeout?: Duration.Duration | undefined
   /** Compute units per second for each API (EVM, each Aptos network; default: no limit but the service's 429s). */
   readonly computeUnits?: number | undefined
+  /** For `pretty`: the time of a block, shown for DeFi, holdings and retractions (see `Output.BlockTime`); the demo's simulated clock. */
+  readonly blockTime?: Output.BlockTime | undefined
 }
 
 /**
@@ -79,7 +81,7 @@ export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
   const clients = clientLayers(config, { mainnet: hasNetwork("mainnet"), testnet: hasNetwork("testnet") })
   const layers = Layer.mergeAll(clients, StateStore.StateStore.layer(config.state))
   // Records are printed as the service sent them, but never with the API key in them.
-  const print = EventWriter.make(process.stdout, config.format, Scrub.make(config.apiKey))
+  const print = EventWriter.make(process.stdout, config.format, Scrub.make(config.apiKey), config.blockTime)
   // First, a batch committed before its events were all written (the last run died in between),
   // then the backfill asked for, or one a run before was interrupted in (resumed with or without
   // --backfill: its wallets would otherwise miss the rest of their history), then one cycle per

@@ -65,6 +65,11 @@ describe("Output.json", () => {
   })
 })
 
+/** A clock that is not the events' own: block N of chain C at N seconds plus C's id in days after 2030-01-01. */
+const blockTime: Output.BlockTime = (chain, block) => DateTime.makeUnsafe(Date.UTC(2030, 0, 1 + Number(chain)) + Number(block % 86_400n) * 1000)
+const timeColumn = (event: WatchEvent.WatchEvent, options: { readonly blockTime?: Output.BlockTime }) =>
+  Output.pretty(event, { color: false, ...options }).slice(0, 19)
+
 describe("Output.pretty", () => {
   it("no ANSI escapes when color is false; escapes when it is true", () => {
     for (const event of events) {
@@ -126,6 +131,32 @@ describe("Output.pretty", () => {
     assert.strictEqual(jsonOf(erc20!).price, "409000000")
     assert.strictEqual(jsonOf(erc20!).priceToken, usdc)
     assert.notInclude(Output.json(native18), "POL")
+  })
+
+  it("with a block clock, DeFi, holdings and retractions show their block's time; the others keep theirs", () => {
+    const byBlock = new Set(["defi.opened", "defi.closed", "defi.changed", "holding.updated", "holding.syncing", "retracted"])
+    for (const event of events) {
+      const clocked = timeColumn(event, { blockTime })
+      if (byBlock.has(event.kind)) {
+        const { chain, blockNumber } = event as WatchEvent.Of<"holding.updated" | "defi.changed" | "retracted">
+        const expected = DateTime.formatIso(blockTime(chain, blockNumber)!).replace("T", " ").slice(0, 19)
+        assert.strictEqual(clocked, expected, event.kind)
+      } else {
+        assert.strictEqual(clocked, timeColumn(event, {}), event.kind)
+      }
+    }
+    assert.strictEqual(timeColumn(events.at(-2)!, { blockTime: () => undefined }), " ".repeat(19), "an unknown block keeps the column empty")
+    const lines = Output.lines(events, { format: "pretty", color: false, blockTime })
+    assert.include(lines, DateTime.formatIso(blockTime("0x89", 55_000_000n)!).replace("T", " ").slice(0, 19))
+  })
+
+  it("the header names the columns where the lines have them", () => {
+    const line = Output.pretty(events[0]!, { color: false })
+    const names = ["time", "kind", "chain", "wallet", "token or position", "amount or value", "counterparty", "reference"]
+    for (const name of names) assert.include(Output.header, name)
+    assert.strictEqual(Output.header.indexOf("kind"), line.indexOf("nft.sent"))
+    assert.strictEqual(Output.header.indexOf("wallet"), line.indexOf("0x5aae…eaed"))
+    assert.strictEqual(Output.header.indexOf("reference"), line.indexOf("tx 0x1111…1111"))
   })
 
   it("short keeps short strings and shortens long ones", () => {
