@@ -1,6 +1,6 @@
 /**
  * The service's HTTP server: the management API (and its OpenAPI document at `/openapi.json`, its
- * docs page at `/docs`), `/metrics` in Prometheus text, `/healthz` (the process answers) and
+ * docs page at `/docs`, where `/` leads), `/metrics` in Prometheus text, `/healthz` (the process answers) and
  * `/readyz` (see `Readiness`). Request bodies are capped (413 beyond), unknown routes are a 404
  * with a JSON body, and the first line on stdout is `listening on http://HOST:PORT`.
  *
@@ -41,6 +41,9 @@ const frameworkErrors = HttpRouter.middleware(
   { global: true }
 )
 
+/** The root leads to the docs page: someone who opens the service's address in a browser finds the API there. */
+const root = HttpRouter.add("GET", "/", Effect.succeed(HttpServerResponse.redirect("/docs", { status: 302 })))
+
 const probes = Layer.mergeAll(
   HttpRouter.add("GET", "/healthz", Effect.succeed(HttpServerResponse.jsonUnsafe({ status: "ok" }))),
   HttpRouter.add(
@@ -69,6 +72,7 @@ export const routes = Layer.mergeAll(
   HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
   PrometheusMetrics.layerHttp({ path: "/metrics" }),
   probes,
+  root,
   frameworkErrors
 )
 
