@@ -17,6 +17,7 @@ import { EngineError, StateStore } from "@chainquery/watch"
 import * as Cli from "./Cli.js"
 import { OutputError } from "./EventWriter.js"
 import { ClusterDatabase } from "./service/ServiceCluster.js"
+import { version } from "./Version.js"
 
 const isBadInput = (error: unknown): boolean =>
   error instanceof Cli.BadInput ||
@@ -61,7 +62,7 @@ const redacting = new Writable({
 })
 const cliConsole = asked ? globalThis.console : new NodeConsole({ stdout: redacting, stderr: redacting })
 
-const program = Command.run(Cli.command, { version: "0.1.0" }).pipe(
+const program = Command.run(Cli.command, { version }).pipe(
   Effect.provide(NodeServices.layer),
   Effect.provideService(Console.Console, cliConsole)
 )

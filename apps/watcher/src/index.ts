@@ -14,7 +14,8 @@
  *   `Statistics` (the planner's, refreshed after bulk additions)
  *   (its PostgreSQL tables, created by `ServiceMigrations`), `Scopes` (chains and Aptos networks),
  *   `ServiceConfig`, `Readiness`, `AddressPolicy` (webhook URLs refused), `WebhookSignature`
- *   (Standard Webhooks signing) and `WebhookSender` (one POST).
+ *   (Standard Webhooks signing) and `WebhookSender` (one POST);
+ * - `Version`: the package's version, the one `--version` and `/openapi.json` give.
  *
  * @since 0.1.0
  */
@@ -24,6 +25,7 @@ export * as EventWriter from "./EventWriter.js"
 export * as Output from "./Output.js"
 export * as Runner from "./Runner.js"
 export * as Serve from "./Serve.js"
+export * as Version from "./Version.js"
 export * as AddressPolicy from "./service/AddressPolicy.js"
 export * as ApiHandlers from "./service/ApiHandlers.js"
 export * as ApiMiddleware from "./service/ApiMiddleware.js"

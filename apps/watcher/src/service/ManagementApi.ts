@@ -9,6 +9,7 @@
 import { WatchEvent } from "@chainquery/watch"
 import { Context, Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "effect/http-api"
+import { version } from "../Version.js"
 
 /**
  * A bad request: `field` is where (`url`, `events[2]`, `wallets`), `message` what is wrong and
@@ -361,6 +362,6 @@ export class Api extends HttpApi.make("chainquery-watcher")
   .annotate(HttpApi.ParseOptions, { onExcessProperty: "error", errors: "all" })
   .annotateMerge(OpenApi.annotations({
     title: "chainquery-watcher serve",
-    version: "0.2.0",
+    version,
     description: "Streams of wallet events pushed to your webhooks, signed per Standard Webhooks."
   })) {}
