@@ -8,7 +8,7 @@
  * - `Output`: NDJSON and aligned, optionally coloured, lines;
  * - `EventWriter`: events written to stdout, waiting until it took them;
  * - the service (`chainquery-watcher serve`): `ManagementApi` (its HTTP API) with `ApiHandlers`
- *   and `ApiMiddleware`, `ServiceHttp` (its server), `StreamStore`, `DeliveryStore` and `Outbox`, `DeliveryWorker` (one stream's webhooks),
+ *   and `ApiMiddleware`, `ServiceHttp` (its server, within `HttpLimits`), `StreamStore`, `DeliveryStore` and `Outbox`, `DeliveryWorker` (one stream's webhooks),
  *   `DeliverySlots` (a runner's webhooks in flight at once), `ServiceCluster` (the runners),
  *   `Coverage` (the blocks each batch accounts for), `Heartbeats` (batches of quiet streams),
  *   `Statistics` (the planner's, refreshed after bulk additions)
@@ -35,6 +35,7 @@ export * as DeliveryStore from "./service/DeliveryStore.js"
 export * as DeliveryWorker from "./service/DeliveryWorker.js"
 export * as EmbeddedDatabase from "./service/EmbeddedDatabase.js"
 export * as Heartbeats from "./service/Heartbeats.js"
+export * as HttpLimits from "./service/HttpLimits.js"
 export * as ManagementApi from "./service/ManagementApi.js"
 export * as Outbox from "./service/Outbox.js"
 export * as Scanner from "./service/Scanner.js"
