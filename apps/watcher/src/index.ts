@@ -14,7 +14,8 @@
  *   `Statistics` (the planner's, refreshed after bulk additions)
  *   (its PostgreSQL tables, created by `ServiceMigrations`), `Scopes` (chains and Aptos networks),
  *   `ServiceConfig`, `Readiness`, `AddressPolicy` (webhook URLs refused), `WebhookSignature`
- *   (Standard Webhooks signing) and `WebhookSender` (one POST);
+ *   (Standard Webhooks signing), `WebhookSender` (one POST) and `WebhookBatch` (what a receiver gets,
+ *   described with the API by `ApiDocument`);
  * - `Version`: the package's version, the one `--version` and `/openapi.json` give.
  *
  * @since 0.1.0
@@ -27,6 +28,7 @@ export * as Runner from "./Runner.js"
 export * as Serve from "./Serve.js"
 export * as Version from "./Version.js"
 export * as AddressPolicy from "./service/AddressPolicy.js"
+export * as ApiDocument from "./service/ApiDocument.js"
 export * as ApiHandlers from "./service/ApiHandlers.js"
 export * as ApiMiddleware from "./service/ApiMiddleware.js"
 export * as Coverage from "./service/Coverage.js"
@@ -49,5 +51,6 @@ export * as ServiceMain from "./service/ServiceMain.js"
 export * as ServiceMetrics from "./service/ServiceMetrics.js"
 export * as ServiceMigrations from "./service/ServiceMigrations.js"
 export * as StreamStore from "./service/StreamStore.js"
+export * as WebhookBatch from "./service/WebhookBatch.js"
 export * as WebhookSender from "./service/WebhookSender.js"
 export * as WebhookSignature from "./service/WebhookSignature.js"

@@ -70,7 +70,7 @@ const probes = Layer.mergeAll(
  */
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(handlers), Layer.provide([authorization, validation])),
-  HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
+  HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false, authentication: { preferredSecurityScheme: "bearer" } } }),
   PrometheusMetrics.layerHttp({ path: "/metrics" }),
   probes,
   root,
