@@ -41,8 +41,14 @@ const open = (service: Service): Promise<Connection> =>
   })
 
 /** `promise`, or a failure naming `what` after `ms`. */
-const within = <A>(promise: Promise<A>, ms: number, what: string): Promise<A> =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms))])
+const within = async <A>(promise: Promise<A>, ms: number, what: string): Promise<A> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))])
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 /** Waits until `condition` holds (every 25 ms), failing with `what` after `ms`. */
 const until = async (condition: () => boolean, ms: number, what: string): Promise<void> => {
@@ -122,7 +128,7 @@ describe("the HTTP server's limits", () => {
         assert.isBelow(Date.now(), deadline, "no new connection taken after one closed")
         const next = await open(service)
         next.socket.write(healthz)
-        await Promise.race([next.closed, until(() => next.received().includes("\r\n\r\n"), bound, "an answer")])
+        await until(() => next.isClosed() || next.received().includes("\r\n\r\n"), bound, "an answer or a close")
         answered = next.received()
         next.socket.destroy()
       }

@@ -84,6 +84,11 @@ describe("the OpenAPI document", () => {
       assert.deepStrictEqual(document["components"].securitySchemes, {
         bearer: { type: "http", scheme: "bearer", description: document["components"].securitySchemes.bearer.description }
       })
+      // The docs page embeds the same document and picks the bearer scheme for its requests.
+      const docs = await (await fetch(`${service.url}/docs`)).text()
+      assert.include(docs, `"preferredSecurityScheme":"bearer"`)
+      assert.include(docs, `"securitySchemes":{"bearer":{"description":`)
+      assert.include(docs, `"type":"http","scheme":"bearer"`)
       const operations = operationsOf(document["paths"])
       assert.isAtLeast(operations.length, 13)
       for (const { method, operation, path } of operations) {
