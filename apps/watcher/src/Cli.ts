@@ -24,7 +24,7 @@ export { BadInput } from "./internal/badInput.js"
  *
  * @example
  * ```ts
- * import { Cli } from "@chainquery/watcher"
+ * import { Cli, Version } from "@chainquery/watcher"
  *
  * Cli.parseInterval("2s") // Duration of 2 seconds
  * Cli.parseInterval("1h") // Duration of 1 hour
@@ -43,9 +43,9 @@ const optionalString = (option: Option.Option<string>): string | undefined => Op
  * import { NodeRuntime, NodeServices } from "@effect/platform-node"
  * import { Effect } from "effect"
  * import { Command } from "effect/cli"
- * import { Cli } from "@chainquery/watcher"
+ * import { Cli, Version } from "@chainquery/watcher"
  *
- * Command.run(Cli.command, { version: "0.1.0" }).pipe(Effect.provide(NodeServices.layer), NodeRuntime.runMain)
+ * Command.run(Cli.command, { version: Version.version }).pipe(Effect.provide(NodeServices.layer), NodeRuntime.runMain)
  * ```
  * @since 0.1.0
  */

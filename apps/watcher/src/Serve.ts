@@ -6,7 +6,7 @@
  *
  * @since 0.2.0
  */
-import { Effect, Option, Redacted, Result } from "effect"
+import { Duration, Effect, Option, Redacted, Result } from "effect"
 import { Command } from "effect/cli"
 import { badInput } from "./internal/badInput.js"
 import * as ClusterFlags from "./internal/clusterFlags.js"
@@ -71,6 +71,10 @@ export const command = Command.make(
     otlpUrl: ServeFlags.otlpUrl,
     memory: ServeFlags.memory,
     interval: Flags.interval,
+    httpHeaderTimeout: ServeFlags.httpHeaderTimeout,
+    httpRequestTimeout: ServeFlags.httpRequestTimeout,
+    httpIdleTimeout: ServeFlags.httpIdleTimeout,
+    httpMaxConnections: ServeFlags.httpMaxConnections,
     ...ClusterFlags.all,
     ...Flags.serviceAccess,
     ...ServeFlags.secretSources
@@ -98,6 +102,12 @@ export const command = Command.make(
     if (Option.isSome(flags.otlpUrl) && !/^https?:\/\//.test(flags.otlpUrl.value)) {
       return yield* badInput(`--otlp-url must be an http:// or https:// URL, got ${JSON.stringify(flags.otlpUrl.value)}`)
     }
+    if (Duration.isGreaterThan(flags.httpHeaderTimeout, flags.httpRequestTimeout)) {
+      return yield* badInput(
+        `--http-header-timeout (${Duration.format(flags.httpHeaderTimeout)}) must be at most --http-request-timeout ` +
+          `(${Duration.format(flags.httpRequestTimeout)}): the headers are part of the request`
+      )
+    }
     const cluster = ClusterFlags.clusterOf(flags, {
       hasDatabaseUrl: databaseUrl !== undefined,
       env: process.env,
@@ -123,6 +133,12 @@ export const command = Command.make(
       otlpUrl: Option.getOrUndefined(flags.otlpUrl),
       cluster: cluster.success,
       secretsKey: secretsKey.success,
+      httpLimits: {
+        headerTimeout: flags.httpHeaderTimeout,
+        requestTimeout: flags.httpRequestTimeout,
+        idleTimeout: flags.httpIdleTimeout,
+        maxConnections: flags.httpMaxConnections
+      },
       apiKey: key.success,
       evmBaseUrl: Option.getOrUndefined(flags.evmBaseUrl),
       ledgerBaseUrl: Option.getOrUndefined(flags.ledgerBaseUrl),

@@ -20,6 +20,7 @@ import { exitOnSecondSignal } from "./internal/secondSignal.js"
 import { EmbeddedDatabaseError } from "./service/EmbeddedDatabase.js"
 import { ClusterDatabase } from "./service/ServiceCluster.js"
 import { SecretsKeyError } from "./service/StreamSecrets.js"
+import { version } from "./Version.js"
 
 const isBadInput = (error: unknown): boolean =>
   error instanceof Cli.BadInput ||
@@ -68,7 +69,7 @@ const redacting = new Writable({
 })
 const cliConsole = asked ? globalThis.console : new NodeConsole({ stdout: redacting, stderr: redacting })
 
-const program = Command.run(Cli.command, { version: "0.1.0" }).pipe(
+const program = Command.run(Cli.command, { version }).pipe(
   Effect.provide(NodeServices.layer),
   Effect.provideService(Console.Console, cliConsole)
 )

@@ -8,13 +8,15 @@
  * - `Output`: NDJSON and aligned, optionally coloured, lines;
  * - `EventWriter`: events written to stdout, waiting until it took them;
  * - the service (`chainquery-watcher serve`): `ManagementApi` (its HTTP API) with `ApiHandlers`
- *   and `ApiMiddleware`, `ServiceHttp` (its server), `StreamStore`, `DeliveryStore` and `Outbox`, `DeliveryWorker` (one stream's webhooks),
+ *   and `ApiMiddleware`, `ServiceHttp` (its server, within `HttpLimits`), `StreamStore`, `DeliveryStore` and `Outbox`, `DeliveryWorker` (one stream's webhooks),
  *   `DeliverySlots` (a runner's webhooks in flight at once), `ServiceCluster` (the runners),
  *   `Coverage` (the blocks each batch accounts for), `Heartbeats` (batches of quiet streams),
  *   `Statistics` (the planner's, refreshed after bulk additions)
  *   (its PostgreSQL tables, created by `ServiceMigrations`), `Scopes` (chains and Aptos networks),
  *   `ServiceConfig`, `Readiness`, `AddressPolicy` (webhook URLs refused), `WebhookSignature`
- *   (Standard Webhooks signing) and `WebhookSender` (one POST).
+ *   (Standard Webhooks signing), `WebhookSender` (one POST) and `WebhookBatch` (what a receiver gets,
+ *   described with the API by `ApiDocument`);
+ * - `Version`: the package's version, the one `--version` and `/openapi.json` give.
  *
  * @since 0.1.0
  */
@@ -24,7 +26,9 @@ export * as EventWriter from "./EventWriter.js"
 export * as Output from "./Output.js"
 export * as Runner from "./Runner.js"
 export * as Serve from "./Serve.js"
+export * as Version from "./Version.js"
 export * as AddressPolicy from "./service/AddressPolicy.js"
+export * as ApiDocument from "./service/ApiDocument.js"
 export * as ApiHandlers from "./service/ApiHandlers.js"
 export * as ApiMiddleware from "./service/ApiMiddleware.js"
 export * as Coverage from "./service/Coverage.js"
@@ -33,6 +37,7 @@ export * as DeliveryStore from "./service/DeliveryStore.js"
 export * as DeliveryWorker from "./service/DeliveryWorker.js"
 export * as EmbeddedDatabase from "./service/EmbeddedDatabase.js"
 export * as Heartbeats from "./service/Heartbeats.js"
+export * as HttpLimits from "./service/HttpLimits.js"
 export * as ManagementApi from "./service/ManagementApi.js"
 export * as Outbox from "./service/Outbox.js"
 export * as Scanner from "./service/Scanner.js"
@@ -47,5 +52,6 @@ export * as ServiceMetrics from "./service/ServiceMetrics.js"
 export * as ServiceMigrations from "./service/ServiceMigrations.js"
 export * as StreamSecrets from "./service/StreamSecrets.js"
 export * as StreamStore from "./service/StreamStore.js"
+export * as WebhookBatch from "./service/WebhookBatch.js"
 export * as WebhookSender from "./service/WebhookSender.js"
 export * as WebhookSignature from "./service/WebhookSignature.js"

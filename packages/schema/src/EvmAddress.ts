@@ -39,7 +39,7 @@ const LowerCaseAddress = Schema.String.check(Schema.isPattern(/^0x[0-9a-f]{40}$/
  * ```
  * @since 0.1.0
  */
-export const EvmAddress: Schema.Codec<EvmAddress, string> = Schema.String.check(
+export const EvmAddress: Schema.Codec<EvmAddress, string> = Schema.String.annotate({ description }).check(
   Schema.isPattern(/^0x[0-9a-fA-F]{40}$/, { expected: "0x followed by 40 hex digits" }),
   Schema.makeFilter((address: string) => isValidChecksum(address), {
     expected: "a valid EIP-55 checksum (or an all lower-case address)"

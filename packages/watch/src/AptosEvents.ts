@@ -9,34 +9,34 @@
 import { AptosAddress, type AptosToken } from "@chainquery/schema"
 import { Option, Schema } from "effect"
 import * as EventId from "./EventId.js"
-import { Amount, RecordAddress, Timestamp } from "./internal/eventFields.js"
+import { Amount, described, kindOf, RecordAddress, Timestamp } from "./internal/eventFields.js"
 import { AptosNetwork } from "./WatchedWallet.js"
 
 const aptosFields = {
-  id: Schema.String,
-  network: AptosNetwork,
-  wallet: AptosAddress.AptosAddress,
+  id: described(Schema.String, "The event's id: the same however and whenever it was seen; de-duplicate by it."),
+  network: described(AptosNetwork, "The Aptos network: `mainnet` or `testnet`."),
+  wallet: described(AptosAddress.AptosAddress, "The watched wallet, 64 hex digits."),
   /** The collection's name and `collection_data_id_hash`. */
-  collection: Schema.String,
-  collectionId: Schema.String,
-  creator: RecordAddress,
+  collection: described(Schema.String, "The collection's name."),
+  collectionId: described(Schema.String, "The collection's `collection_data_id_hash`."),
+  creator: described(RecordAddress, "The collection's creator."),
   /** The token's `token_data_id_hash` and name. */
-  tokenDataId: Schema.String,
-  name: Schema.String,
-  amount: Amount,
+  tokenDataId: described(Schema.String, "The token's `token_data_id_hash`."),
+  name: described(Schema.String, "The token's name."),
+  amount: described(Amount, "How many of the token moved, a decimal string."),
   /** The other side; `null` for a mint (no sender) or a burn (no recipient). */
-  counterparty: Schema.NullOr(RecordAddress),
+  counterparty: described(Schema.NullOr(RecordAddress), "The other side; `null` for a mint (no sender) or a burn (no recipient)."),
   /** The Move event type, e.g. `0x3::token::DepositEvent`. */
-  transferType: Schema.String,
+  transferType: described(Schema.String, "The Move event type, e.g. `0x3::token::DepositEvent`."),
   /** Coins that moved with the token (a sale), if any. */
-  coinAmount: Schema.NullOr(Amount),
-  coinType: Schema.NullOr(Schema.String),
+  coinAmount: described(Schema.NullOr(Amount), "Coins that moved with the token (a sale), in the coin's smallest unit; `null` if none."),
+  coinType: described(Schema.NullOr(Schema.String), "Those coins' Move type; `null` if none."),
   /** The ledger version (transaction) and the event: its handle's account and creation number, its sequence number. */
-  version: Amount,
-  eventAccount: RecordAddress,
-  eventCreationNumber: Amount,
-  eventSequenceNumber: Amount,
-  timestamp: Timestamp
+  version: described(Amount, "The ledger version (the transaction), a decimal string."),
+  eventAccount: described(RecordAddress, "The account of the event's handle."),
+  eventCreationNumber: described(Amount, "The creation number of the event's handle, a decimal string."),
+  eventSequenceNumber: described(Amount, "The event's sequence number in its handle, a decimal string."),
+  timestamp: described(Timestamp, "The transaction's time (ISO 8601, UTC).")
 }
 
 /**
@@ -52,7 +52,7 @@ const aptosFields = {
  * ```
  * @since 0.1.0
  */
-export const AptosTokenIn = Schema.Struct({ kind: Schema.tag("aptos.token.in"), ...aptosFields })
+export const AptosTokenIn = Schema.Struct({ kind: kindOf("aptos.token.in", "`aptos.token.in`: an Aptos token entered the watched wallet."), ...aptosFields })
 
 /**
  * @example
@@ -78,7 +78,7 @@ export type AptosTokenIn = typeof AptosTokenIn.Type
  * ```
  * @since 0.1.0
  */
-export const AptosTokenOut = Schema.Struct({ kind: Schema.tag("aptos.token.out"), ...aptosFields })
+export const AptosTokenOut = Schema.Struct({ kind: kindOf("aptos.token.out", "`aptos.token.out`: an Aptos token left the watched wallet."), ...aptosFields })
 
 /**
  * @example

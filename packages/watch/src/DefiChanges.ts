@@ -10,23 +10,23 @@
 import type { Chain, DefiPositions, EvmAddress } from "@chainquery/schema"
 import { type DateTime, Option, Schema } from "effect"
 import * as EventId from "./EventId.js"
-import { Amount, evmFields, Timestamp } from "./internal/eventFields.js"
+import { Amount, described, evmFields, kindOf, Timestamp } from "./internal/eventFields.js"
 
 const defiFields = {
   ...evmFields,
-  protocolId: Schema.String,
-  protocolName: Schema.String,
-  positionLabel: Schema.String,
-  positionAddress: Schema.String,
+  protocolId: described(Schema.String, "The protocol's id, as the data service names it."),
+  protocolName: described(Schema.String, "The protocol's name."),
+  positionLabel: described(Schema.String, "The position's label (`supplied`, `liquidity`, …), as the data service gives it."),
+  positionAddress: described(Schema.String, "The position's contract, as the data service gives it."),
   /** What identifies the position across snapshots (see {@link positionKey}). */
-  positionKey: Schema.String,
+  positionKey: described(Schema.String, "What identifies the position across snapshots."),
   /** The position's USD value before; `null` for an opened position. */
-  usdBefore: Schema.NullOr(Schema.Finite),
+  usdBefore: described(Schema.NullOr(Schema.Finite), "The position's USD value before; `null` for an opened position."),
   /** The position's USD value after; `null` for a closed position. */
-  usdAfter: Schema.NullOr(Schema.Finite),
+  usdAfter: described(Schema.NullOr(Schema.Finite), "The position's USD value after; `null` for a closed position."),
   /** The block at which the change was observed, and its time. */
-  blockNumber: Amount,
-  timestamp: Timestamp
+  blockNumber: described(Amount, "The block at which the change was observed, a decimal string."),
+  timestamp: described(Timestamp, "That block's time (ISO 8601, UTC).")
 }
 
 /**
@@ -42,7 +42,7 @@ const defiFields = {
  * ```
  * @since 0.1.0
  */
-export const DefiOpened = Schema.Struct({ kind: Schema.tag("defi.opened"), ...defiFields })
+export const DefiOpened = Schema.Struct({ kind: kindOf("defi.opened", "`defi.opened`: a DeFi position appeared."), ...defiFields })
 
 /**
  * @example
@@ -68,7 +68,7 @@ export type DefiOpened = typeof DefiOpened.Type
  * ```
  * @since 0.1.0
  */
-export const DefiClosed = Schema.Struct({ kind: Schema.tag("defi.closed"), ...defiFields })
+export const DefiClosed = Schema.Struct({ kind: kindOf("defi.closed", "`defi.closed`: a DeFi position disappeared."), ...defiFields })
 
 /**
  * @example
@@ -94,7 +94,10 @@ export type DefiClosed = typeof DefiClosed.Type
  * ```
  * @since 0.1.0
  */
-export const DefiChanged = Schema.Struct({ kind: Schema.tag("defi.changed"), ...defiFields })
+export const DefiChanged = Schema.Struct({
+  kind: kindOf("defi.changed", "`defi.changed`: a DeFi position's USD value moved beyond the threshold."),
+  ...defiFields
+})
 
 /**
  * @example

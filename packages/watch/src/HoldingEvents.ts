@@ -10,7 +10,7 @@
 import type { Chain, EvmAddress } from "@chainquery/schema"
 import { Schema } from "effect"
 import * as EventId from "./EventId.js"
-import { Amount, evmFields, RecordAddress } from "./internal/eventFields.js"
+import { Amount, described, evmFields, kindOf, RecordAddress } from "./internal/eventFields.js"
 
 /**
  * A watched wallet's balance of one token after the transfers of this cycle (0: it holds none).
@@ -26,13 +26,13 @@ import { Amount, evmFields, RecordAddress } from "./internal/eventFields.js"
  * @since 0.1.0
  */
 export const HoldingUpdated = Schema.Struct({
-  kind: Schema.tag("holding.updated"),
+  kind: kindOf("holding.updated", "`holding.updated`: the watched wallet's balance of a token it moved."),
   ...evmFields,
-  collection: RecordAddress,
-  tokenId: Amount,
-  amount: Amount,
+  collection: described(RecordAddress, "The NFT contract."),
+  tokenId: described(Amount, "The token's id, a decimal string."),
+  amount: described(Amount, "How many of the token the wallet holds now (0: none), a decimal string."),
   /** The newest block of the transfers that prompted the report. */
-  blockNumber: Amount
+  blockNumber: described(Amount, "The newest block of the transfers that prompted the report, a decimal string.")
 })
 
 /**
@@ -61,10 +61,10 @@ export type HoldingUpdated = typeof HoldingUpdated.Type
  * @since 0.1.0
  */
 export const HoldingSyncing = Schema.Struct({
-  kind: Schema.tag("holding.syncing"),
+  kind: kindOf("holding.syncing", "`holding.syncing`: the collection's owners are still being indexed: the wallet's holdings there are unknown, not empty."),
   ...evmFields,
-  collection: RecordAddress,
-  blockNumber: Amount
+  collection: described(RecordAddress, "The NFT contract."),
+  blockNumber: described(Amount, "The newest block of the transfers that prompted the report, a decimal string.")
 })
 
 /**

@@ -9,24 +9,24 @@
 import type { Chain, EvmAddress, NftTransfer } from "@chainquery/schema"
 import { Schema } from "effect"
 import * as EventId from "./EventId.js"
-import { Amount, evmFields, normaliseEvm as normalise, RecordAddress, Timestamp } from "./internal/eventFields.js"
+import { Amount, described, evmFields, kindOf, normaliseEvm as normalise, RecordAddress, Timestamp } from "./internal/eventFields.js"
 import type { TradeEvent } from "./TradeEvents.js"
 
 const nftFields = {
   ...evmFields,
   /** The NFT contract. */
-  collection: RecordAddress,
-  tokenId: Amount,
-  amount: Amount,
+  collection: described(RecordAddress, "The NFT contract."),
+  tokenId: described(Amount, "The token's id, a decimal string."),
+  amount: described(Amount, "How many of the token moved (1 for an ERC-721), a decimal string."),
   /** The sender of a received NFT, the recipient of a sent one (0x000…0 for mints and burns). */
-  counterparty: RecordAddress,
+  counterparty: described(RecordAddress, "The sender of a received NFT, the recipient of a sent one (0x000…0 for mints and burns)."),
   /** `mint` (from 0x000…0), `burn` (to 0x000…0) or `transfer`. */
-  transfer: Schema.Literals(["transfer", "mint", "burn"]),
-  transactionHash: Schema.String,
-  logIndex: Schema.Int,
-  blockNumber: Amount,
-  blockHash: Schema.String,
-  timestamp: Timestamp
+  transfer: described(Schema.Literals(["transfer", "mint", "burn"]), "`mint` (from 0x000…0), `burn` (to 0x000…0) or `transfer`."),
+  transactionHash: described(Schema.String, "The transaction's hash."),
+  logIndex: described(Schema.Int, "The transfer's log index in its block."),
+  blockNumber: described(Amount, "The block's number, a decimal string."),
+  blockHash: described(Schema.String, "The block's hash: a reorganisation that orphans it retracts the event."),
+  timestamp: described(Timestamp, "The block's time (ISO 8601, UTC).")
 }
 
 /**
@@ -42,7 +42,7 @@ const nftFields = {
  * ```
  * @since 0.1.0
  */
-export const NftReceived = Schema.Struct({ kind: Schema.tag("nft.received"), ...nftFields })
+export const NftReceived = Schema.Struct({ kind: kindOf("nft.received", "`nft.received`: an NFT entered the watched wallet."), ...nftFields })
 
 /**
  * @example
@@ -68,7 +68,7 @@ export type NftReceived = typeof NftReceived.Type
  * ```
  * @since 0.1.0
  */
-export const NftSent = Schema.Struct({ kind: Schema.tag("nft.sent"), ...nftFields })
+export const NftSent = Schema.Struct({ kind: kindOf("nft.sent", "`nft.sent`: an NFT left the watched wallet."), ...nftFields })
 
 /**
  * @example
@@ -109,11 +109,11 @@ export type NftEvent = NftReceived | NftSent
  * @since 0.1.0
  */
 export const Retracted = Schema.Struct({
-  kind: Schema.tag("retracted"),
+  kind: kindOf("retracted", "`retracted`: an event sent earlier is void, its block orphaned by a reorganisation."),
   ...evmFields,
-  retracts: Schema.String,
-  blockNumber: Amount,
-  blockHash: Schema.String
+  retracts: described(Schema.String, "The id of the event taken back: forget it."),
+  blockNumber: described(Amount, "The orphaned block's number, a decimal string."),
+  blockHash: described(Schema.String, "The orphaned block's hash.")
 })
 
 /**

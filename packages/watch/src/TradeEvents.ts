@@ -8,26 +8,29 @@
 import type { Chain, EvmAddress, NftTrade } from "@chainquery/schema"
 import { Option, Schema } from "effect"
 import * as EventId from "./EventId.js"
-import { Amount, evmFields, normaliseEvm as normalise, RecordAddress, Timestamp } from "./internal/eventFields.js"
+import { Amount, described, evmFields, kindOf, normaliseEvm as normalise, RecordAddress, Timestamp } from "./internal/eventFields.js"
 
 const tradeFields = {
   ...evmFields,
-  collection: RecordAddress,
-  tokenIds: Schema.Array(Amount),
+  collection: described(RecordAddress, "The NFT contract."),
+  tokenIds: described(Schema.Array(Amount), "The ids of the tokens traded, decimal strings."),
   /** The seller of a bought NFT, the buyer of a sold one. */
-  counterparty: RecordAddress,
+  counterparty: described(RecordAddress, "The seller of a bought NFT, the buyer of a sold one."),
   /** In the smallest unit of `priceToken`. */
-  price: Amount,
+  price: described(Amount, "The price, in the smallest unit of `priceToken`, a decimal string."),
   /**
    * The token paid with, as the service names it: an ERC-20, or for the chain's native coin either
    * `null` or the stand-in address `0xeeee…eeee` (`Chain.nativeCurrencyAddress`).
    */
-  priceToken: Schema.NullOr(RecordAddress),
-  marketplace: RecordAddress,
-  transactionHash: Schema.String,
-  blockNumber: Amount,
-  blockHash: Schema.String,
-  timestamp: Timestamp
+  priceToken: described(
+    Schema.NullOr(RecordAddress),
+    "The token paid with: an ERC-20, or for the chain's native coin `null` or the stand-in address 0xeeee…eeee."
+  ),
+  marketplace: described(RecordAddress, "The marketplace's contract."),
+  transactionHash: described(Schema.String, "The transaction's hash."),
+  blockNumber: described(Amount, "The block's number, a decimal string."),
+  blockHash: described(Schema.String, "The block's hash: a reorganisation that orphans it retracts the event."),
+  timestamp: described(Timestamp, "The block's time (ISO 8601, UTC).")
 }
 
 /**
@@ -43,7 +46,7 @@ const tradeFields = {
  * ```
  * @since 0.1.0
  */
-export const TradeBought = Schema.Struct({ kind: Schema.tag("trade.bought"), ...tradeFields })
+export const TradeBought = Schema.Struct({ kind: kindOf("trade.bought", "`trade.bought`: the watched wallet bought NFTs."), ...tradeFields })
 
 /**
  * @example
@@ -69,7 +72,7 @@ export type TradeBought = typeof TradeBought.Type
  * ```
  * @since 0.1.0
  */
-export const TradeSold = Schema.Struct({ kind: Schema.tag("trade.sold"), ...tradeFields })
+export const TradeSold = Schema.Struct({ kind: kindOf("trade.sold", "`trade.sold`: the watched wallet sold NFTs."), ...tradeFields })
 
 /**
  * @example

@@ -64,7 +64,7 @@ export const runnerAddress = addressFlag(
 export const runnerListenAddress = addressFlag(
   "runner-listen-address",
   "Where this runner listens for the others, when not at its advertised address (behind NAT, in a container: 0.0.0.0:34431); " +
-    "when absent, CHAINQUERY_RUNNER_LISTEN_ADDRESS, else the advertised address (every interface when that is the default). " +
+    "when absent, CHAINQUERY_RUNNER_LISTEN_ADDRESS, else the advertised address (only where it points; 0.0.0.0 for every interface). " +
     "Keep it on a private network: runners do not authenticate each other. Example: --runner-listen-address 0.0.0.0:34431"
 )
 
@@ -221,13 +221,13 @@ export const clusterOf = (
         "(every interface, 0.0.0.0, is for --runner-listen-address)"
     )
   }
-  const defaulted = Option.isNone(flags.runnerAddress) && envAddress === undefined
+  // The runners' protocol is not authenticated: listen only where the advertised address points (this
+  // host's name by default), unless told where; every interface only when asked (0.0.0.0).
   const listen = Option.isSome(flags.runnerListenAddress)
     ? Result.succeed(flags.runnerListenAddress.value)
     : envListen !== undefined
     ? parseEnvAddress("CHAINQUERY_RUNNER_LISTEN_ADDRESS", envListen)
-    // The host name may resolve to a loopback address here: listen where the others can come in.
-    : Result.succeed(defaulted ? { host: "0.0.0.0", port: advertised.success.port } : undefined)
+    : Result.succeed(advertised.success)
   if (Result.isFailure(listen)) return Result.fail(listen.failure)
   if (health !== "k8s") {
     return Result.succeed({

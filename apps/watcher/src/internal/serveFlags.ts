@@ -172,3 +172,48 @@ export const secretsKeyFile = Flag.String("secrets-key-file").pipe(
 
 /** The flags `serve` adds for its secrets: the token's file, and the secrets key (its file, or discouraged, the key itself). */
 export const secretSources = { apiTokenFile, secretsKey, secretsKeyFile }
+
+// The HTTP server's limits (see `service/HttpLimits.ts`).
+
+/** A duration flag of the HTTP server: at least 100ms, defaulting to `fallback`. */
+const httpDuration = (name: string, fallback: string, description: string) =>
+  Flag.String(name).pipe(
+    Flag.withMetavar("DURATION"),
+    Flag.withDescription(description),
+    Flag.withDefault(fallback),
+    Flag.mapTryCatch((text) => DurationInput.parseFlagUnsafe(`--${name}`, text, { minimum: "100 millis" }), message)
+  )
+
+export const httpHeaderTimeout = httpDuration(
+  "http-header-timeout",
+  "10s",
+  "How long a connection to the HTTP API has to send a request's headers, from when it opens or its answer before; " +
+    "past it, it is closed (a connection that sends nothing too). At most --http-request-timeout. Default 10s. Example: --http-header-timeout 5s"
+)
+
+export const httpRequestTimeout = httpDuration(
+  "http-request-timeout",
+  "60s",
+  "How long a connection to the HTTP API has to send a whole request, headers and body; past it, 408 and closed. " +
+    "Default 60s. Example: --http-request-timeout 30s"
+)
+
+export const httpIdleTimeout = httpDuration(
+  "http-idle-timeout",
+  "65s",
+  "How long a connection to the HTTP API may stay idle after an answer before it is closed (keep it longer than the idle " +
+    "timeout of a load balancer in front, 60s for most). Default 65s. Example: --http-idle-timeout 30s"
+)
+
+export const httpMaxConnections = Flag.Int("http-max-connections").pipe(
+  Flag.withMetavar("N"),
+  Flag.withDescription(
+    "The most connections the HTTP API holds open at once; more are closed as they come. 1 to 1000000, default 1000. " +
+      "Example: --http-max-connections 200"
+  ),
+  Flag.withDefault(1_000),
+  Flag.mapTryCatch((n) => {
+    if (n < 1 || n > 1_000_000) throw new Error(`--http-max-connections: expected 1 to 1000000, got ${n}`)
+    return n
+  }, message)
+)

@@ -16,6 +16,8 @@ import { ClusterSchema, Entity, EntityId, RunnerAddress, Sharding, ShardId, Shar
 import { Digest, type Mac } from "effect/crypto"
 import { Rpc } from "effect/rpc"
 import { SqlClient } from "effect/sql"
+import { lookup } from "node:dns/promises"
+import { isIP } from "node:net"
 import { DeliverySlots } from "./DeliverySlots.js"
 import { DeliveryStore } from "./DeliveryStore.js"
 import { deliverDue } from "./DeliveryWorker.js"
@@ -176,6 +178,7 @@ const scanners = Layer.mergeAll(Layer.empty, ...Scopes.all.map((scope) => Single
  */
 export interface ClusterOptions {
   readonly runnerAddress: { readonly host: string; readonly port: number }
+  /** Where the runner listens for the others; `undefined`: at {@link ClusterOptions.runnerAddress}. */
   readonly listenAddress: { readonly host: string; readonly port: number } | undefined
   readonly shardLockExpiration: Duration.Duration
   readonly shardLockRefresh: Duration.Duration
@@ -258,6 +261,38 @@ const singleRunner = Layer.unwrap(Effect.as(
  * died hands its work over without waiting for its locks to expire when the others can tell.
  */
 const clusterRunner = (options: ClusterOptions) =>
+  Layer.effectDiscard(logRunnerListen(options.listenAddress ?? options.runnerAddress)).pipe(Layer.provideMerge(socketRunner(options)))
+
+/** An address as written on the command line: `host:port`, an IPv6 host in brackets. */
+const hostPort = (address: { readonly host: string; readonly port: number }): string =>
+  `${address.host.includes(":") ? `[${address.host}]` : address.host}:${address.port}`
+
+/**
+ * One line at start-up: where the runners' port listens (a host name as it resolves here, as the
+ * socket resolves it); a warning instead when a host name resolves to a loopback address (no
+ * other machine can reach it).
+ */
+const logRunnerListen = (address: { readonly host: string; readonly port: number }) =>
+  Effect.gen(function*() {
+    const resolved = isIP(address.host) === 0
+      ? yield* Effect.promise(() => lookup(address.host).then((found) => found.address, () => undefined))
+      : address.host
+    const where = `${hostPort(address)}${resolved === undefined || resolved === address.host ? "" : ` (${resolved})`}`
+    // A name (this host's, by default) that resolves to loopback here was not meant so; an address written as such was.
+    const loopback = resolved !== undefined && resolved !== address.host && address.host !== "localhost" &&
+      (resolved.startsWith("127.") || resolved === "::1")
+    if (loopback) {
+      yield* Effect.logWarning(
+        `the runners' port listens on ${where}, a loopback address: other machines' runners cannot reach this one; ` +
+          "give --runner-address (where they reach it) or --runner-listen-address"
+      )
+    } else {
+      yield* Effect.logInfo(`the runners' port listens on ${where} (not authenticated: keep it on a private network)`)
+    }
+  })
+
+/** The runner's socket, its storage and its health checks. */
+const socketRunner = (options: ClusterOptions) =>
   NodeClusterSocket.layer({
     storage: "sql",
     runnerHealth: options.health._tag,

@@ -1,7 +1,8 @@
 /**
  * The service's HTTP server: the management API (and its OpenAPI document at `/openapi.json`, its
- * docs page at `/docs`), `/metrics` in Prometheus text, `/healthz` (the process answers) and
- * `/readyz` (see `Readiness`). Request bodies are capped (413 beyond), unknown routes are a 404
+ * docs page at `/docs`, where `/` leads), `/metrics` in Prometheus text, `/healthz` (the process answers) and
+ * `/readyz` (see `Readiness`). Request bodies are capped (413 beyond), slow and idle connections
+ * are closed and their number capped (see `HttpLimits`), unknown routes are a 404
  * with a JSON body, and the first line on stdout is `listening on http://HOST:PORT`.
  *
  * @since 0.2.0
@@ -13,9 +14,9 @@ import { ByteSize, Cause, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { PrometheusMetrics } from "effect/observability"
-import { createServer } from "node:http"
 import { authorization, validation } from "./ApiMiddleware.js"
 import { handlers } from "./ApiHandlers.js"
+import { createLimitedServer, defaults, type HttpLimits } from "./HttpLimits.js"
 import { Api } from "./ManagementApi.js"
 import { Readiness } from "./Readiness.js"
 
@@ -40,6 +41,9 @@ const frameworkErrors = HttpRouter.middleware(
     }),
   { global: true }
 )
+
+/** The root leads to the docs page: someone who opens the service's address in a browser finds the API there. */
+const root = HttpRouter.add("GET", "/", Effect.succeed(HttpServerResponse.redirect("/docs", { status: 302 })))
 
 const probes = Layer.mergeAll(
   HttpRouter.add("GET", "/healthz", Effect.succeed(HttpServerResponse.jsonUnsafe({ status: "ok" }))),
@@ -66,14 +70,16 @@ const probes = Layer.mergeAll(
  */
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(handlers), Layer.provide([authorization, validation])),
-  HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
+  HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false, authentication: { preferredSecurityScheme: "bearer" } } }),
   PrometheusMetrics.layerHttp({ path: "/metrics" }),
   probes,
+  root,
   frameworkErrors
 )
 
 /**
- * The routes served on `host:port` (`0`: a free port), printing `listening on http://HOST:PORT`.
+ * The routes served on `host:port` (`0`: a free port), printing `listening on http://HOST:PORT`,
+ * within `limits` (the timeouts and the most connections; `HttpLimits.defaults` unless given).
  *
  * @example
  * ```ts
@@ -83,7 +89,7 @@ export const routes = Layer.mergeAll(
  * ```
  * @since 0.2.0
  */
-export const serve = (options: { readonly host: string; readonly port: number }) =>
+export const serve = (options: { readonly host: string; readonly port: number; readonly limits?: HttpLimits | undefined }) =>
   HttpRouter.serve(routes, { disableListenLog: true, disableLogger: true }).pipe(
     Layer.provide(Layer.succeed(HttpServerRequest.MaxBodySize, ByteSize.bytes(maxBodyBytes))),
     Layer.provideMerge(Layer.effectDiscard(Effect.gen(function*() {
@@ -95,5 +101,5 @@ export const serve = (options: { readonly host: string; readonly port: number })
       yield* Effect.sync(() => process.stdout.write(`listening on ${where}\n`))
       yield* Effect.logInfo(`serving the management API, /metrics, /healthz and /readyz on ${where}`)
     }))),
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
+    Layer.provideMerge(NodeHttpServer.layer(() => createLimitedServer(options.limits ?? defaults), { port: options.port, host: options.host }))
   )

@@ -18,6 +18,7 @@ import { type ClientOptions, clientLayers } from "../internal/clients.js"
 import * as DeliverySlots from "./DeliverySlots.js"
 import { DeliveryStore } from "./DeliveryStore.js"
 import * as EmbeddedDatabase from "./EmbeddedDatabase.js"
+import type { HttpLimits } from "./HttpLimits.js"
 import { Readiness } from "./Readiness.js"
 import * as ServiceCluster from "./ServiceCluster.js"
 import { ServiceConfig } from "./ServiceConfig.js"
@@ -59,6 +60,8 @@ export interface ServeOptions extends ClientOptions {
   readonly cluster: ServiceCluster.ClusterOptions | undefined
   /** The key the streams' secrets are encrypted with at rest (32 bytes); `undefined`: stored as they are. */
   readonly secretsKey: Redacted.Redacted<Uint8Array> | undefined
+  /** The HTTP server's timeouts and its most connections at once. */
+  readonly httpLimits: HttpLimits
 }
 
 /**
@@ -157,7 +160,7 @@ export const layer = (options: ServeOptions) => {
     Layer.provideMerge(stores),
     Layer.provideMerge(config)
   )
-  return ServiceHttp.serve({ host: options.host, port: options.port }).pipe(
+  return ServiceHttp.serve({ host: options.host, port: options.port, limits: options.httpLimits }).pipe(
     Layer.provide(Layer.mergeAll(readiness, NodeCrypto.layerSecureRandom, clients)),
     Layer.provide(cluster),
     Layer.provide(telemetry(options))

@@ -10,7 +10,7 @@ import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
 import { SqlClient, type SqlError, type Statement } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { type WatchedWallet, WatchEvent } from "@chainquery/watch"
-import { type Scope, scopeOfWallet, walletOfScope } from "./Scopes.js"
+import { all as allScopes, type Scope, scopeOfWallet, walletOfScope } from "./Scopes.js"
 import { millis, utcOf } from "./sqlTime.js"
 import { type SecretsKeyError, StreamSecrets } from "./StreamSecrets.js"
 
@@ -130,11 +130,21 @@ const textArray = (values: ReadonlyArray<string> | null): string | null => value
 /** The cursor after a wallet: its scope and address, base64url. */
 const walletCursor = (scope: string, address: string): string => Buffer.from(JSON.stringify([scope, address])).toString("base64url")
 
-/** A wallet cursor read back; `undefined` for one that is not ours (the API refuses it first). */
+/** A stored address: `0x` and hex digits (EVM: 40, Aptos: 64), lower case. */
+const cursorAddress = /^0x[0-9a-f]{1,64}$/
+
+/**
+ * A wallet cursor read back; `undefined` for one that is not ours (the API refuses it first): it
+ * must be canonical base64url of a JSON pair whose scope is a known chain or Aptos network and
+ * whose address is lower-case hex, so that no part of it (a NUL, a stray byte) reaches the query.
+ */
 export const readWalletCursor = (cursor: string): readonly [string, string] | undefined => {
+  const bytes = Buffer.from(cursor, "base64url")
+  if (bytes.toString("base64url") !== cursor) return undefined
   try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"))
-    return Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string"
+    const value: unknown = JSON.parse(bytes.toString("utf8"))
+    return Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string" &&
+        allScopes.includes(value[0]) && cursorAddress.test(value[1])
       ? [value[0], value[1]]
       : undefined
   } catch {

@@ -35,6 +35,9 @@ const routes = (id: string) =>
     ["GET", `/v1/streams/${id}/stats`, undefined]
   ] as const
 
+/** A wallet cursor as the service makes them (base64url of a JSON pair), of any value. */
+const walletCursor = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString("base64url")
+
 /** The checkpoint of a wallet in a scan's namespace. */
 const checkpoint = async (api: Effect.Success<ReturnType<typeof serviceApi>>, namespace: string, wallet: string) =>
   BigInt((await Effect.runPromise(api.sql<{ position: string }>`SELECT position::text FROM watch_checkpoints
@@ -229,14 +232,25 @@ describe("the management API", () => {
         ["GET", "/v1/streams?limit=0", undefined, "limit", /between 1 and 1000/],
         ["GET", "/v1/streams?limit=ten", undefined, "limit", /number/],
         ["GET", "/v1/streams?cursor=abc", undefined, "cursor", /nextCursor of the previous page/],
+        ["GET", "/v1/streams?cursor=str_%00", undefined, "cursor", /without NUL characters/],
         ["GET", "/v1/streams/nope", undefined, "id", /str_/],
         ["PATCH", `/v1/streams/${stream.id}`, { chains: [] }, "chains", /at least one chain/],
         ["PATCH", `/v1/streams/${stream.id}`, { url: "http://user:pw@example.com/" }, "url", /credentials/],
         ["POST", `/v1/streams/${stream.id}/wallets`, { wallet: [eth] }, "wallet", /wallet is not a field of this request \(and 1 more problem\)/],
         ["POST", `/v1/streams/${stream.id}/wallets`, { wallets: eth }, "wallets", /Expected array/],
         ["GET", `/v1/streams/${stream.id}/wallets?cursor=!!`, undefined, "cursor", /nextCursor/],
+        // A wallet cursor's every part is checked: a NUL inside, a bad or padded base64url, a wrong number of parts.
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", "0x\u0000ab"])}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1\u0000", "0xab"])}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", "0xab"])}%3D`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=%3F${walletCursor(["0x1", "0xab"])}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1"])}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", "0xab", "0xcd"])}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor({ scope: "0x1", address: "0xab" })}`, undefined, "cursor", /nextCursor/],
         ["GET", `/v1/streams/${stream.id}/deliveries?status=lost`, undefined, "status", /"pending" \| "delivered" \| "failed"/],
         ["GET", `/v1/streams/${stream.id}/deliveries?cursor=-1`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/deliveries?cursor=1%00`, undefined, "cursor", /without NUL characters/],
+        ["GET", `/v1/streams/${stream.id}/deliveries?cursor=99999999999999999`, undefined, "cursor", /nextCursor/],
         ["POST", `/v1/streams/${stream.id}/replay`, {}, "fromEventId", /exactly one of fromEventId/],
         ["POST", `/v1/streams/${stream.id}/replay`, { fromTime: "yesterday" }, "fromTime", /ISO 8601/],
         ["POST", `/v1/streams/${stream.id}/replay`, { fromTime: "+099999-01-01T00:00:00Z" }, "fromTime", /from 1970 to 9999/],
@@ -268,7 +282,7 @@ describe("the management API", () => {
       }
     }))
 
-  it.live("/openapi.json lists every route, /docs is served, /healthz and /readyz answer, and unknown routes are a JSON 404", () =>
+  it.live("/openapi.json lists every route, /docs is served (and / leads there), /healthz and /readyz answer, and unknown routes are a JSON 404", () =>
     withApi(async (api) => {
       const openapi = await api.call("GET", "/openapi.json", { token: null })
       assert.strictEqual(openapi.status, 200)
@@ -281,6 +295,9 @@ describe("the management API", () => {
       const docs = await api.call("GET", "/docs", { token: null })
       assert.strictEqual(docs.status, 200)
       assert.include(docs.text, "<html")
+      const root = await fetch(`${api.url}/`, { redirect: "manual" })
+      assert.strictEqual(root.status, 302, "the root leads to the docs")
+      assert.strictEqual(root.headers.get("location"), "/docs")
       assert.deepStrictEqual((await api.call("GET", "/healthz", { token: null })).body, { status: "ok" })
       assert.deepStrictEqual((await api.call("GET", "/readyz", { token: null })).body, { ready: true })
       const missing = await api.call("GET", "/v2/nothing", { token: null })
