@@ -16,6 +16,7 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { PrometheusMetrics } from "effect/observability"
 import { authorization, validation } from "./ApiMiddleware.js"
 import { handlers } from "./ApiHandlers.js"
+import { answerWhileStarting } from "./HttpStarting.js"
 import { createLimitedServer, defaults, type HttpLimits } from "./HttpLimits.js"
 import { Api } from "./ManagementApi.js"
 import { Readiness } from "./Readiness.js"
@@ -101,5 +102,5 @@ export const serve = (options: { readonly host: string; readonly port: number; r
       yield* Effect.sync(() => process.stdout.write(`listening on ${where}\n`))
       yield* Effect.logInfo(`serving the management API, /metrics, /healthz and /readyz on ${where}`)
     }))),
-    Layer.provideMerge(NodeHttpServer.layer(() => createLimitedServer(options.limits ?? defaults), { port: options.port, host: options.host }))
+    Layer.provideMerge(NodeHttpServer.layer(() => answerWhileStarting(createLimitedServer(options.limits ?? defaults)), { port: options.port, host: options.host }))
   )
