@@ -74,11 +74,12 @@ const program = Command.run(Cli.command, { version }).pipe(
   Effect.provideService(Console.Console, cliConsole)
 )
 
-exitOnSecondSignal()
+const releaseSecondSignal = exitOnSecondSignal()
 
 NodeRuntime.runMain(program, {
   disableErrorReporting: true,
   teardown: (exit, onExit) => {
+    releaseSecondSignal()
     if (Exit.isSuccess(exit)) return onExit(0)
     const cause = exit.cause
     const errors = cause.reasons.filter(Cause.isFailReason).map((reason) => reason.error)

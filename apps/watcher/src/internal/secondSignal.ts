@@ -13,19 +13,32 @@
 const exitCodeOf = (signal: NodeJS.Signals): number => signal === "SIGINT" ? 130 : 143
 
 /**
- * Installs the listeners: after one signal, the next SIGINT or SIGTERM writes one line to stderr
- * and exits. `NodeRuntime.runMain` handles the first (it interrupts the main fiber).
+ * A signal this soon after the first is the same one delivered twice (a terminal's Ctrl-C reaches
+ * a process both directly and through a parent that forwards it, as `npm exec` does), not an
+ * operator's second.
+ */
+const echoMs = 250
+
+/**
+ * Installs the listeners: after one signal, the next SIGINT or SIGTERM (past 250 ms) writes one
+ * line to stderr and exits. `NodeRuntime.runMain` handles the first (it interrupts the main
+ * fiber). Answers their removal.
  *
  * @internal
  */
-export const exitOnSecondSignal = (): void => {
-  let received = 0
+export const exitOnSecondSignal = (): (() => void) => {
+  let first: number | undefined
   const onSignal = (signal: NodeJS.Signals) => {
-    received++
-    if (received < 2) return
+    const now = performance.now()
+    if (first === undefined) first = now
+    if (now - first < echoMs) return
     process.stderr.write(`chainquery-watcher: ${signal} again: stopping now, without waiting for the shutdown in progress\n`)
     process.exit(exitCodeOf(signal))
   }
   process.on("SIGINT", onSignal)
   process.on("SIGTERM", onSignal)
+  return () => {
+    process.off("SIGINT", onSignal)
+    process.off("SIGTERM", onSignal)
+  }
 }

@@ -19,6 +19,12 @@ export interface SecretNames {
 }
 
 /**
+ * A file flag's value as it may be printed: a path (it holds a `/`) as it is; anything else is not
+ * shown, since it may be the secret itself given by mistake (`--api-key-file $MORALIS_API_KEY`).
+ */
+const shown = (path: string): string => path.includes("/") ? JSON.stringify(path) : "the file given (not shown: with no / in it, it may be the secret itself)"
+
+/**
  * The secret given, else `undefined` when none was: from its flag, else its file (the file's text
  * without its trailing newlines), else its environment variable (unset or blank: none). Fails
  * with a message naming the flag when both the flag and the file are given, or the file cannot
@@ -41,11 +47,11 @@ export const secretOf = (
     } catch (error) {
       const code = (error as { readonly code?: unknown }).code
       return Result.fail(
-        `${names.fileFlag}: cannot read ${JSON.stringify(path)}${typeof code === "string" ? ` (${code})` : ""}: expected a readable file holding the secret`
+        `${names.fileFlag}: cannot read ${shown(path)}${typeof code === "string" ? ` (${code})` : ""}: expected a readable file holding the secret`
       )
     }
     const secret = text.replace(/[\r\n]+$/, "")
-    if (secret.trim() === "") return Result.fail(`${names.fileFlag}: ${JSON.stringify(path)} is empty: expected a file holding the secret`)
+    if (secret.trim() === "") return Result.fail(`${names.fileFlag}: ${shown(path)} is empty: expected a file holding the secret`)
     return Result.succeed(Redacted.make(secret))
   }
   const fromEnv = env[names.env]

@@ -14,7 +14,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import path from "node:path"
 import { EmbeddedDatabaseError, failedTo } from "./embedded/EmbeddedDatabaseError.js"
@@ -60,24 +60,37 @@ const seemsTo = (pid: number, looksLike: (command: string) => boolean): boolean 
 }
 
 /**
- * Claims the data folder for this process (`serve.pid`, removed on stop): a second service on the
- * same folder is refused, instead of stopping the first one's server.
+ * Claims the data folder for this process (`serve.pid`, created exclusively, removed on stop): a
+ * second service on the same folder is refused, instead of stopping the first one's server.
  */
-const claim = (dir: string) =>
-  Effect.acquireRelease(
+const claim = (dir: string) => {
+  const pidFile = path.join(dir, "serve.pid")
+  const take = () => writeFileSync(pidFile, `${process.pid}\n`, { flag: "wx" })
+  return Effect.acquireRelease(
     Effect.gen(function*() {
-      const pidFile = path.join(dir, "serve.pid")
-      const holder = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").trim()) : Number.NaN
+      const taken = yield* Effect.try({ try: () => (take(), true), catch: (error) => error }).pipe(
+        Effect.catch((error) => (error as NodeJS.ErrnoException).code === "EEXIST" ? Effect.succeed(false) : Effect.fail(failedTo(`cannot write ${pidFile}`)(error)))
+      )
+      if (taken) return pidFile
+      const holder = yield* Effect.try({ try: () => Number(readFileSync(pidFile, "utf8").trim()), catch: failedTo(`cannot read ${pidFile}`) })
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && LeftoverServer.exists(holder) && seemsTo(holder, (command) => command.includes("serve"))) {
         return yield* new EmbeddedDatabaseError({
           message: `another chainquery-watcher serve (pid ${holder}) uses ${dir}: stop it first, or give this one another --data-dir`
         })
       }
-      yield* Effect.try({ try: () => writeFileSync(pidFile, `${process.pid}\n`), catch: failedTo(`cannot write ${pidFile}`) })
+      // The claim of a service that is gone: taken over (a service starting at this very moment wins).
+      yield* Effect.try({
+        try: () => {
+          rmSync(pidFile, { force: true })
+          take()
+        },
+        catch: failedTo(`cannot claim ${dir} (another service may be starting on it)`)
+      })
       return pidFile
     }),
-    (pidFile) => Effect.sync(() => rmSync(pidFile, { force: true }))
+    (claimed) => Effect.sync(() => rmSync(claimed, { force: true }))
   )
+}
 
 /** Starts the server in `dataDir` (initialised first if new); stops it when the scope closes. */
 const start = Effect.fnUntraced(function*(dataDir: string) {
@@ -86,22 +99,34 @@ const start = Effect.fnUntraced(function*(dataDir: string) {
   const passwordFile = path.join(dir, "postgres.password")
   // Searchable by others: as root, the server runs as the `postgres` user, which owns `postgres/`.
   yield* Effect.try({ try: () => mkdirSync(dir, { recursive: true, mode: 0o755 }), catch: failedTo(`cannot create ${dir}`) })
-  const fresh = !existsSync(path.join(pgdata, "PG_VERSION"))
+  yield* claim(dir)
+  // Written before `initdb` and removed once it succeeded: a first start cut short is started over.
+  const initialising = path.join(dir, "postgres.initialising")
+  const fresh = !existsSync(path.join(pgdata, "PG_VERSION")) || existsSync(initialising)
+  const holdsFiles = yield* Effect.try({ try: () => existsSync(pgdata) && readdirSync(pgdata).length > 0, catch: failedTo(`cannot read ${pgdata}`) })
+  if (fresh && !existsSync(initialising) && holdsFiles) {
+    return yield* new EmbeddedDatabaseError({ message: `${pgdata} is not empty and holds no PostgreSQL database: move it away, then start again` })
+  }
   const password = fresh
     ? randomBytes(18).toString("base64url")
     : yield* Effect.try({ try: () => readFileSync(passwordFile, "utf8").trim(), catch: failedTo(`cannot read ${passwordFile}`) })
-  yield* claim(dir)
   const user = yield* PostgresServer.serverUser
   const where = user !== undefined
     ? `${pgdata} (as root, PostgreSQL runs as the user "postgres": every folder above it must let that user through, e.g. chmod o+x)`
     : pgdata
   if (fresh) {
-    // A folder left by an initialisation that was cut short is started over.
-    yield* Effect.try({ try: () => rmSync(pgdata, { recursive: true, force: true }), catch: failedTo(`cannot clear ${pgdata}`) })
-    yield* Effect.try({ try: () => writeFileSync(passwordFile, password, { mode: 0o600 }), catch: failedTo(`cannot write ${passwordFile}`) })
+    yield* Effect.try({
+      try: () => {
+        writeFileSync(initialising, "")
+        rmSync(pgdata, { recursive: true, force: true })
+        writeFileSync(passwordFile, password, { mode: 0o600 })
+      },
+      catch: failedTo(`cannot prepare ${pgdata}`)
+    })
     yield* PostgresServer.initialise(pgdata, password, user).pipe(
       Effect.mapError((error) => new EmbeddedDatabaseError({ message: error.message.replace(pgdata, where) }))
     )
+    yield* Effect.try({ try: () => rmSync(initialising), catch: failedTo(`cannot remove ${initialising}`) })
   } else {
     yield* LeftoverServer.clear(pgdata)
     yield* PostgresServer.requireScram(pgdata)

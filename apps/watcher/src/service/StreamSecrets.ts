@@ -194,6 +194,12 @@ export class StreamSecrets extends Context.Service<StreamSecrets, {
             return 0
           }
           if (recorded === undefined) {
+            // No key recorded (a partial restore, a row deleted by hand) but sealed rows: the key
+            // must open one of them before it is recorded, or the right key would be refused later.
+            const [sealedRow] = yield* sql<{ id: string; secret: string }>`SELECT id, secret FROM streams WHERE secret LIKE 'enc:%' LIMIT 1`
+            if (sealedRow !== undefined && (yield* openWith(sealingKey, sealedRow.secret, streamAad(sealedRow.id))) === undefined) {
+              return yield* mismatch
+            }
             yield* sql`INSERT INTO secrets_key (id, check_value) VALUES (1, ${yield* sealWith(sealingKey, checkText, checkAad)})`
           } else if ((yield* openWith(sealingKey, recorded.check_value, checkAad)) !== checkText) {
             return yield* mismatch

@@ -68,6 +68,12 @@ const longHexKey = "ab".repeat(33)
 
 const cases: ReadonlyArray<Case> = [
   { name: "watch: a missing --api-key-file", args: [...wallet, "--api-key-file", join(dir.path, "missing")], message: /--api-key-file: cannot read ".*missing" \(ENOENT\)/ },
+  {
+    name: "watch: the key itself given to --api-key-file by mistake is not printed",
+    args: [...wallet, "--api-key-file", "eyJhbGciOiJIUzI1NiJ9.secret-key-by-mistake"],
+    message: /--api-key-file: cannot read the file given \(not shown: .*\) \(ENOENT\)/,
+    secret: "secret-key-by-mistake"
+  },
   { name: "watch: --api-key-file of a folder", args: [...wallet, "--api-key-file", dir.path], message: /--api-key-file: cannot read .* \(EISDIR\)/ },
   { name: "watch: an empty --api-key-file", args: [...wallet, "--api-key-file", emptyFile], message: /--api-key-file: ".*empty" is empty/ },
   {

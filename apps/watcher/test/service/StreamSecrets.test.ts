@@ -96,5 +96,11 @@ describe("StreamSecrets", () => {
       assert.deepStrictEqual(after.slice(0, 2), sealed, "nothing changed")
       assert.strictEqual(after[2]!.secret, "whsec_Y2NjY2NjY2NjY2NjY2NjYw==", "nothing changed")
       assert.strictEqual(yield* withKey(keyA, Effect.flatMap(StreamSecrets, (s) => s.prepare)), 1)
+
+      // The record of the key lost (a partial restore): another key that opens none of the sealed
+      // rows is refused, not recorded (which would lock the right key out).
+      yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM secrets_key`)
+      assert.strictEqual(yield* refused(keyB), "mismatch")
+      assert.strictEqual(yield* withKey(keyA, Effect.flatMap(StreamSecrets, (s) => s.prepare)), 0, "the right key is still taken")
     })))
 })

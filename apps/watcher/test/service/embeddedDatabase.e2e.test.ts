@@ -12,7 +12,7 @@
  * - A server that cannot start fails the service with its last log lines (exit 1, no stack trace).
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, assert, describe, it } from "vitest"
 import { workersIn } from "../../src/service/embedded/LeftoverServer.js"
@@ -85,7 +85,9 @@ afterAll(async () => {
       // gone already
     }
   }
-  for (const pid of workersIn(path.join(dir.path, "data", "postgres"))) killQuietly(pid, "SIGKILL")
+  for (const folder of ["data", "cut-short"]) {
+    for (const pid of workersIn(path.join(dir.path, folder, "postgres"))) killQuietly(pid, "SIGKILL")
+  }
   await sleep(500)
   dir.remove()
 })
@@ -230,6 +232,42 @@ describe("serve on its embedded PostgreSQL", () => {
       assert.strictEqual((await last.closed).code, 0, last.stderr.slice(-3000))
     })
   }, 300_000)
+
+  it("a lock naming a live program that is not PostgreSQL (an id reused after a reboot) is removed", async () => {
+    await withSimulator({ seed: 3805, indexing: false, chains: ["0x1"] }, async (sim) => {
+      const other = spawn("sleep", ["120"], { stdio: "ignore" })
+      try {
+        writeFileSync(path.join(pgdata, "postmaster.pid"), `${other.pid}\n${pgdata}\n`)
+        const service = startServe(sim, data)
+        await service.ready()
+        assert.match(service.stderr, new RegExp(`removing the stale lock of .*its process id \\(${other.pid}\\) is now another program's`))
+        assert.isNull(other.exitCode, "the other program was left alone")
+        service.signalGroup("SIGTERM")
+        assert.strictEqual((await service.endedWithin(30_000, "SIGTERM")).code, 0, service.stderr.slice(-3000))
+      } finally {
+        other.kill("SIGKILL")
+      }
+    })
+  }, 120_000)
+
+  it("a first start killed while the database is initialised is started over", async () => {
+    await withSimulator({ seed: 3806, indexing: false, chains: ["0x1"] }, async (sim) => {
+      const fresh = path.join(dir.path, "cut-short")
+      const first = startServe(sim, fresh)
+      await until("initdb under way", () => Promise.resolve(existsSync(path.join(fresh, "postgres", "PG_VERSION"))), 60_000)
+      assert.isTrue(existsSync(path.join(fresh, "postgres.initialising")))
+      process.kill(-first.child.pid!, "SIGKILL")
+      await first.closed
+      const second = startServe(sim, fresh)
+      await second.ready()
+      assert.isFalse(existsSync(path.join(fresh, "postgres.initialising")))
+      const created = await call(second.url, "POST", "/v1/streams", { url: "http://127.0.0.1:9/hook" })
+      assert.strictEqual(created.status, 201)
+      second.signalGroup("SIGTERM")
+      assert.strictEqual((await second.endedWithin(30_000, "SIGTERM")).code, 0, second.stderr.slice(-3000))
+      assert.deepStrictEqual(workersIn(path.join(fresh, "postgres")), [])
+    })
+  }, 180_000)
 
   it("a server that does not start fails the service with its last log lines, without a stack trace", async () => {
     await withSimulator({ seed: 3804, indexing: false, chains: ["0x1"] }, async (sim) => {

@@ -3,34 +3,39 @@
  * before the server starts again:
  *
  * - a server still running (the service alone was killed, `kill -9`): it is stopped;
- * - a lock (`postmaster.pid`) whose process is dead but not yet reaped (a zombie: the whole process
- *   group was killed, as a container runtime, a control-group kill or the OOM killer does, and the
- *   machine's init reaps it a second or two later), or whose id now belongs to another program
- *   (after a reboot): PostgreSQL's own check takes either for a live server and refuses to start.
- *   Once no live process works in the folder, such a lock is stale and removed;
- * - the server's own workers, which run in process groups of their own and outlive a group kill
- *   until they notice their postmaster died: they are waited for.
+ * - the workers of a server that died (they run in process groups of their own and outlive a
+ *   group kill until they notice their postmaster died): they are waited for, where they can be
+ *   seen (`/proc/<pid>/cwd`: a PostgreSQL process works in its data folder);
+ * - a lock (`postmaster.pid`) whose process is dead but not yet reaped (a zombie: the service's
+ *   group was killed, and the machine's init reaps it a second or two later): it is waited for,
+ *   and removed if it is still not reaped after a while; PostgreSQL's own check takes a zombie for
+ *   a live server and refuses to start;
+ * - a lock whose id now belongs to a program that is positively not PostgreSQL (after a reboot):
+ *   it is removed.
  *
- * Processes are told apart by `/proc` (Linux): a PostgreSQL process works in its data folder
- * (`/proc/<pid>/cwd`). Where there is no `/proc`, only a lock whose process is gone is stale, as
- * PostgreSQL itself decides.
+ * A lock whose process is alive and may be a PostgreSQL is never removed: when it cannot be told
+ * (its command line unreadable), the start fails with what to check. A process is identified by
+ * its command line (`/proc/<pid>/cmdline`, readable by every user, or `ps` where there is no
+ * `/proc`): the server is started as `postgres -D <folder> …`.
  *
  * @internal
  */
 import { Effect } from "effect"
+import { execFileSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "node:fs"
 import path from "node:path"
 import { EmbeddedDatabaseError, failedTo } from "./EmbeddedDatabaseError.js"
 
-/** How long the server's workers may take to notice their postmaster died, and a stopped server to stop. */
-const patience = { workers: 30_000, stop: 30_000, poll: 100 } as const
-
-/** What is known of a process: gone, dead but not reaped, or alive. */
-type Liveness = "gone" | "zombie" | "alive"
+/** How long to wait: for workers to notice their postmaster died, a server to stop, a zombie to be reaped. */
+const patience = { workers: 30_000, stop: 30_000, reaped: 10_000, poll: 100 } as const
 
 const hasProc = (): boolean => existsSync("/proc/self/stat")
 
-/** Whether a process with that id exists (a zombie included). */
+/**
+ * Whether a process with that id exists (a zombie included).
+ *
+ * @internal
+ */
 export const exists = (pid: number): boolean => {
   try {
     process.kill(pid, 0)
@@ -51,10 +56,27 @@ const stateOf = (pid: number): string | undefined => {
   }
 }
 
-const liveness = (pid: number): Liveness => {
+/** Gone, dead but not reaped, or alive. */
+const liveness = (pid: number): "gone" | "zombie" | "alive" => {
   if (!hasProc()) return exists(pid) ? "alive" : "gone"
   const state = stateOf(pid)
   return state === undefined ? "gone" : state === "Z" || state === "X" ? "zombie" : "alive"
+}
+
+/** A process's arguments; `undefined` where they cannot be read (gone, a zombie, hidden). */
+const argumentsOf = (pid: number): ReadonlyArray<string> | undefined => {
+  try {
+    if (hasProc()) {
+      const text = readFileSync(`/proc/${pid}/cmdline`, "utf8")
+      const args = text.split("\u0000")
+      if (args.at(-1) === "") args.pop()
+      return args.length === 0 ? undefined : args
+    }
+    const text = execFileSync("ps", ["-o", "command=", "-p", String(pid)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim()
+    return text === "" ? undefined : text.split(/\s+/)
+  } catch {
+    return undefined
+  }
 }
 
 /** The folder a process works in; `undefined` when it is gone, a zombie, or not ours to read. */
@@ -66,22 +88,63 @@ const workingFolderOf = (pid: number): string | undefined => {
   }
 }
 
-/** The live processes working in `folder` (PostgreSQL's postmaster and workers do): none without `/proc`. */
-export const workersIn = (folder: string): Array<number> => {
-  if (!hasProc() || !existsSync(folder)) return []
-  const real = realpathSync(folder)
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((pid) => pid !== process.pid && workingFolderOf(pid) === real && liveness(pid) === "alive")
+/** Whether arguments are PostgreSQL's: its server (`…/postgres -D …`) or one of its workers (`postgres: …`). */
+const isPostgres = (args: ReadonlyArray<string>): boolean =>
+  path.basename(args[0] ?? "") === "postgres" || (args[0] ?? "").startsWith("postgres:")
+
+/** The same folder, whichever way it is written (a link, a relative path). */
+const sameFolder = (a: string, b: string): boolean => {
+  try {
+    return realpathSync(a) === realpathSync(b)
+  } catch {
+    return path.resolve(a) === path.resolve(b)
+  }
 }
 
-/** The process id `postmaster.pid` names, if the file is there and says one. */
+/** What the process a lock names is: gone, a zombie, the server of this folder, a program that is not PostgreSQL, or unknown. */
+const identify = (pid: number, pgdata: string): "gone" | "zombie" | "server" | "other" | "unknown" => {
+  const alive = liveness(pid)
+  if (alive !== "alive") return alive
+  const args = argumentsOf(pid)
+  if (args === undefined) return "unknown"
+  if (!isPostgres(args)) return "other"
+  // A server names its folder (`-D`); a worker works in it (where that may be read).
+  const folder = args.includes("-D") ? args[args.indexOf("-D") + 1] : workingFolderOf(pid)
+  return folder === undefined ? "unknown" : sameFolder(folder, pgdata) ? "server" : "other"
+}
+
+/**
+ * The live processes seen working in `folder` (PostgreSQL's postmaster and workers do); none
+ * without `/proc`, and only those whose working folder this process may read.
+ *
+ * @internal
+ */
+export const workersIn = (folder: string): Array<number> => {
+  if (!hasProc() || !existsSync(folder)) return []
+  let real: string
+  try {
+    real = realpathSync(folder)
+    return readdirSync("/proc")
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .filter((pid) => pid !== process.pid && workingFolderOf(pid) === real && liveness(pid) === "alive")
+  } catch {
+    return []
+  }
+}
+
+/**
+ * The process id `postmaster.pid` names, if the file is there and says one.
+ *
+ * @internal
+ */
 export const lockHolder = (pgdata: string): number | undefined => {
-  const lockFile = path.join(pgdata, "postmaster.pid")
-  if (!existsSync(lockFile)) return undefined
-  const pid = Number(readFileSync(lockFile, "utf8").split("\n")[0])
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined
+  try {
+    const pid = Number(readFileSync(path.join(pgdata, "postmaster.pid"), "utf8").split("\n")[0])
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** Waits until `done` holds, checking every 100 ms, for at most `ms`; answers whether it held. */
@@ -94,35 +157,48 @@ const waitUntil = (done: () => boolean, ms: number): Effect.Effect<boolean> =>
     return done()
   })
 
+const removeLock = (pgdata: string, why: string) =>
+  Effect.logInfo(`removing the stale lock of ${pgdata}: ${why}`).pipe(
+    Effect.andThen(Effect.try({ try: () => rmSync(path.join(pgdata, "postmaster.pid"), { force: true }), catch: failedTo(`cannot remove the stale lock in ${pgdata}`) }))
+  )
+
 /**
  * Clears what a killed service left in `pgdata` (see the module): stops a server still running,
- * waits for the workers of a dead one, and removes a stale lock.
+ * waits for the workers of a dead one, and removes a lock shown to be stale.
+ *
+ * @internal
  */
 export const clear = Effect.fnUntraced(function*(pgdata: string) {
   const holder = lockHolder(pgdata)
   if (holder === undefined) return
-  const ofThisFolder = hasProc()
-    ? workingFolderOf(holder) === realpathSync(pgdata)
-    : liveness(holder) === "alive"
-  if (liveness(holder) === "alive" && ofThisFolder) {
+  const identity = identify(holder, pgdata)
+  if (identity === "server") {
     yield* Effect.logWarning(`the embedded PostgreSQL of a previous run (pid ${holder}) is still running in ${pgdata}: stopping it`)
     yield* Effect.try({ try: () => process.kill(holder, "SIGINT"), catch: failedTo(`cannot stop the PostgreSQL server ${holder} left in ${pgdata}`) })
     const stopped = yield* waitUntil(() => liveness(holder) !== "alive", patience.stop)
     if (!stopped) {
       return yield* new EmbeddedDatabaseError({ message: `the PostgreSQL server ${holder} left in ${pgdata} does not stop; stop it, then start again` })
     }
+  } else if (identity === "unknown") {
+    return yield* new EmbeddedDatabaseError({
+      message: `${pgdata}/postmaster.pid names process ${holder}, which runs and may be a PostgreSQL serving this folder: ` +
+        `stop it; if it is not one, remove that file, then start again`
+    })
+  } else if (identity === "other") {
+    return yield* removeLock(pgdata, `its process id (${holder}) is now another program's`)
   }
-  if (!hasProc()) return
   const quiet = yield* waitUntil(() => workersIn(pgdata).length === 0, patience.workers)
   if (!quiet) {
     return yield* new EmbeddedDatabaseError({
       message: `processes ${workersIn(pgdata).join(", ")} still work in ${pgdata} (a PostgreSQL of an earlier run?): stop them, then start again`
     })
   }
-  // No live process works in the folder: a lock still naming a process (a zombie, or another
-  // program with a reused id) is stale, and PostgreSQL would refuse to start over it.
-  if (lockHolder(pgdata) === holder && liveness(holder) !== "gone") {
-    yield* Effect.logInfo(`removing the stale lock of a PostgreSQL that was killed (pid ${holder}, ${liveness(holder) === "zombie" ? "not yet reaped" : "an id now another program's"})`)
-    yield* Effect.try({ try: () => rmSync(path.join(pgdata, "postmaster.pid"), { force: true }), catch: failedTo(`cannot remove the stale lock in ${pgdata}`) })
+  if (lockHolder(pgdata) !== holder) return
+  // A killed server that is not reaped yet: once reaped, PostgreSQL judges its lock itself (with
+  // its check of the shared memory the lock names); one never reaped (an init that does not reap)
+  // holds nothing, and its lock is removed.
+  const reaped = yield* waitUntil(() => liveness(holder) === "gone", patience.reaped)
+  if (!reaped && liveness(holder) === "zombie" && lockHolder(pgdata) === holder) {
+    return yield* removeLock(pgdata, `its PostgreSQL (pid ${holder}) was killed and is not reaped after ${patience.reaped / 1000} s`)
   }
 })

@@ -190,7 +190,12 @@ const launch = (postgres: string, pgdata: string, port: number, user: ServerUser
       "-c",
       "listen_addresses=127.0.0.1",
       "-c",
-      "unix_socket_directories="
+      "unix_socket_directories=",
+      // Its log to us, whatever its configuration says: the start is read from it.
+      "-c",
+      "logging_collector=off",
+      "-c",
+      "log_destination=stderr"
     ], { detached: true, env: childEnvironment(), stdio: ["ignore", "pipe", "pipe"], ...user })
     const log = new LogTail()
     let ready = false
