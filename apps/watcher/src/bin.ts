@@ -16,6 +16,7 @@ import { CliError, Command } from "effect/cli"
 import { EngineError, StateStore } from "@chainquery/watch"
 import * as Cli from "./Cli.js"
 import { OutputError } from "./EventWriter.js"
+import { presenter } from "./internal/invocationErrors.js"
 import { ClusterDatabase } from "./service/ServiceCluster.js"
 
 const isBadInput = (error: unknown): boolean =>
@@ -63,6 +64,8 @@ const cliConsole = asked ? globalThis.console : new NodeConsole({ stdout: redact
 
 const program = Command.run(Cli.command, { version: "0.1.0" }).pipe(
   Effect.provide(NodeServices.layer),
+  // A wrong invocation: its error, once, and where the help is; not the whole help first.
+  Effect.provide(presenter),
   Effect.provideService(Console.Console, cliConsole)
 )
 
