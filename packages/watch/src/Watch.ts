@@ -259,7 +259,12 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
       }
       while (true) {
         yield* cycle.pipe(
-          Effect.catch((error) => Effect.logError(`cycle failed; retrying in ${Duration.format(interval)}`, error))
+          Effect.catch((error) =>
+            error._tag === "StateStoreError" && error.refused === true
+              // Expected (wallets were forgotten beside it): said, without a stack trace.
+              ? Effect.logInfo(`cycle made again next interval: ${error.message}`)
+              : Effect.logError(`cycle failed; retrying in ${Duration.format(interval)}`, error)
+          )
         )
         yield* Effect.sleep(interval)
       }

@@ -35,6 +35,8 @@ const frameworkErrors = HttpRouter.middleware(
         }
         if (error.reason._tag === "RouteNotFound") return Effect.succeed(json(404, "not_found", "no such route (the routes are listed at /openapi.json)"))
       }
+      // A request interrupted (its client hung up, or the server is stopping) is nobody's fault.
+      if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
       // Anything else is the service's fault (a 500): logged, so that an operator sees it.
       return Effect.andThen(Effect.logError(`a request failed: ${Cause.pretty(cause)}`), Effect.failCause(cause))
     }),
