@@ -2,7 +2,8 @@
 /**
  * The `chainquery-watcher` executable: runs {@link Cli.command} on Node. Exit codes: 0 on
  * success, on `--help` and when stopped by SIGINT/SIGTERM; 2 on bad input (flags, wallet specs,
- * wallet files, a missing key, a state file that cannot be opened); 1 on any other failure. A
+ * wallet files, a missing key or one the service refuses, a state file that cannot be opened); 1
+ * on any other failure. A
  * failure of ours (the state store, the engine) is printed as its message; anything else with
  * its cause.
  *

@@ -49,8 +49,11 @@ const probes = Layer.mergeAll(
     "GET",
     "/readyz",
     Effect.gen(function*() {
-      const ready = yield* (yield* Readiness).ready
-      return HttpServerResponse.jsonUnsafe({ ready }, { status: ready ? 200 : 503 })
+      const readiness = yield* Readiness
+      const ready = yield* readiness.ready
+      if (ready) return HttpServerResponse.jsonUnsafe({ ready }, { status: 200 })
+      const reason = readiness.reason === undefined ? undefined : yield* readiness.reason
+      return HttpServerResponse.jsonUnsafe(reason === undefined ? { ready } : { ready, reason }, { status: 503 })
     })
   )
 )

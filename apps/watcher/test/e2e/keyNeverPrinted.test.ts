@@ -65,8 +65,8 @@ const cases: ReadonlyArray<Case> = [
   {
     name: "a wrong key: the service answers 401",
     args: () => [...once(healthy, "wrong"), "--log-level", "all", "--api-key", `${key.slice(0, -2)}x=`],
-    code: 1,
-    shows: /Unauthorized|Invalid key/
+    code: 2,
+    shows: /refused the API key \(HTTP 401/
   },
   {
     name: "every answer a 500",
