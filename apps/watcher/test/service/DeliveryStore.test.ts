@@ -6,6 +6,7 @@
  *   events' bodies in position order, and `list` pages in numeric order, by status, with cursors;
  * - `record`: delivered ends a delivery; retry counts the attempt and waits exactly the schedule's
  *   delay, then fails once the schedule is spent; failed fails at once; held keeps it pending;
+ *   it answers whether the stream's attempt before failed (no other stream's), and when next;
  * - `successRate` is `None` under 100 attempts, then the rate of the stream's last 100 alone;
  * - `due` lists the active streams with a pending delivery due, and `wake` makes one due;
  * - `replay` (from an event id, or a time) makes new deliveries of exactly the events from there
@@ -164,6 +165,26 @@ describe("DeliveryStore.record", () => {
       const third = yield* deliveryAt(stream, 3)
       yield* DeliveryStore.use((store) => store.record(third, busy, []))
       assert.deepStrictEqual(summary(yield* deliveryAt(stream, 3)), [3, "failed", 1, null, null, 503, "HTTP 503: busy"])
+    })))
+})
+
+describe("DeliveryStore.record: what it answers", () => {
+  it.effect("whether the stream's attempt before failed (none: no), and when the delivery goes again", () =>
+    withStores(Effect.gen(function*() {
+      yield* TestClock.setTime(DateTime.toEpochMillis(t0))
+      const stream = yield* makeStream([evm(alice)])
+      const other = yield* makeStream([evm(alice)], { url: "https://hooks.example.com/other" })
+      yield* oneEventScans(3)
+      const answer = (recorded: { readonly afterFailure: boolean; readonly nextAttemptAt: DateTime.Utc | null }) =>
+        [recorded.afterFailure, iso(recorded.nextAttemptAt)] as const
+      // The first attempt of a stream follows none.
+      assert.deepStrictEqual(answer(yield* record((yield* pendingOf(stream)).delivery, busy)), [false, later(10)])
+      // Another stream's attempts are not this one's.
+      assert.deepStrictEqual(answer(yield* record((yield* pendingOf(other)).delivery, ok)), [false, null])
+      assert.deepStrictEqual(answer(yield* record((yield* pendingOf(stream)).delivery, timedOut)), [true, later(300)])
+      assert.deepStrictEqual(answer(yield* record((yield* pendingOf(stream)).delivery, ok)), [true, null])
+      assert.deepStrictEqual(answer(yield* record((yield* pendingOf(stream)).delivery, refused)), [false, null])
+      assert.deepStrictEqual(answer(yield* record((yield* pendingOf(stream)).delivery, ok)), [true, null])
     })))
 })
 

@@ -40,8 +40,10 @@ describe("a refused API key", () => {
       ])
       assert.strictEqual(exited.code, 2, exited.stderr)
       assert.strictEqual(exited.stdout, "")
-      const said = exited.stderr.split("\n").filter((line) => /refused the API key/.test(line))
-      assert.deepStrictEqual(said, [
+      // Nothing else on stderr but the start's line: no retry, no warning per chain, no stack trace.
+      const lines = exited.stderr.split("\n").filter((line) => line.trim() !== "")
+      assert.match(lines[0] ?? "", /INFO .*watching 2 wallet\(s\)/)
+      assert.deepStrictEqual(lines.slice(1), [
         "chainquery-watcher: the data service refused the API key (HTTP 401: Invalid key): run again with the right key (--api-key KEY or MORALIS_API_KEY)"
       ], exited.stderr)
       assert.notMatch(exited.stderr, /\n\s+at /, "no stack trace")
