@@ -19,7 +19,7 @@ import { DateTime, Duration, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { alice, bob } from "../../../../packages/watch/test/fixtures.js"
 import * as Output from "../../src/Output.js"
-import { type Attempt, type Delivery, DeliveryStore, type ReplayFrom } from "../../src/service/DeliveryStore.js"
+import { type Attempt, type Delivery, DeliveryStore, type Recorded, type ReplayFrom } from "../../src/service/DeliveryStore.js"
 import { StreamStore } from "../../src/service/StreamStore.js"
 import { carol, counters, enqueue, evm, makeStream, storedDeliveries, transfers, withStores } from "./support/storeFixtures.js"
 
@@ -168,6 +168,9 @@ describe("DeliveryStore.record", () => {
     })))
 })
 
+/** What `record` answered, to compare: whether the attempt before failed, and when next. */
+const answer = (recorded: Recorded) => [recorded.afterFailure, iso(recorded.nextAttemptAt)] as const
+
 describe("DeliveryStore.record: what it answers", () => {
   it.effect("whether the stream's attempt before failed (none: no), and when the delivery goes again", () =>
     withStores(Effect.gen(function*() {
@@ -175,8 +178,6 @@ describe("DeliveryStore.record: what it answers", () => {
       const stream = yield* makeStream([evm(alice)])
       const other = yield* makeStream([evm(alice)], { url: "https://hooks.example.com/other" })
       yield* oneEventScans(3)
-      const answer = (recorded: { readonly afterFailure: boolean; readonly nextAttemptAt: DateTime.Utc | null }) =>
-        [recorded.afterFailure, iso(recorded.nextAttemptAt)] as const
       // The first attempt of a stream follows none.
       assert.deepStrictEqual(answer(yield* record((yield* pendingOf(stream)).delivery, busy)), [false, later(10)])
       // Another stream's attempts are not this one's.
