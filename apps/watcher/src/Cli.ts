@@ -13,7 +13,7 @@ import * as Flags from "./internal/flags.js"
 import { apiKeyOf, refusedBaseUrl } from "./internal/serviceAccess.js"
 import { badInput } from "./internal/badInput.js"
 import * as Runner from "./Runner.js"
-import { type Backfill, type Engine, WalletSpec } from "@chainquery/watch"
+import { type Backfill, type Engine, EngineError, WalletSpec } from "@chainquery/watch"
 
 export { BadInput } from "./internal/badInput.js"
 
@@ -102,7 +102,13 @@ export const command = Command.make(
       ledgerBaseUrl: optionalString(flags.ledgerBaseUrl),
       ledgerTestnetBaseUrl: optionalString(flags.ledgerTestnetBaseUrl),
       allowInsecureHttp: flags.allowInsecureHttp
-    })
+    }).pipe(
+      // A key the data service refuses is the operator's to fix: bad input (exit 2), said once.
+      Effect.catch((error) => {
+        const keyRefused = EngineError.keyRefusal(error)
+        return keyRefused === undefined ? Effect.fail(error) : badInput(`${keyRefused}: run again with the right key (--api-key KEY or MORALIS_API_KEY)`)
+      })
+    )
   })
 ).pipe(
   Command.withDescription(

@@ -2,7 +2,8 @@
 /**
  * The `chainquery-watcher` executable: runs {@link Cli.command} on Node. Exit codes: 0 on
  * success, on `--help` and when stopped by SIGINT/SIGTERM; 2 on bad input (flags, wallet specs,
- * wallet files, a missing key, a state file that cannot be opened); 1 on any other failure. A
+ * wallet files, a missing key or one the service refuses, a state file that cannot be opened); 1
+ * on any other failure. A
  * failure of ours (the state store, the engine) is printed as its message; anything else with
  * its cause.
  *
@@ -18,6 +19,7 @@ import * as Cli from "./Cli.js"
 import { OutputError } from "./EventWriter.js"
 import { exitOnSecondSignal } from "./internal/secondSignal.js"
 import { EmbeddedDatabaseError } from "./service/EmbeddedDatabase.js"
+import { presenter } from "./internal/invocationErrors.js"
 import { ClusterDatabase } from "./service/ServiceCluster.js"
 import { SecretsKeyError } from "./service/StreamSecrets.js"
 import { version } from "./Version.js"
@@ -71,6 +73,8 @@ const cliConsole = asked ? globalThis.console : new NodeConsole({ stdout: redact
 
 const program = Command.run(Cli.command, { version }).pipe(
   Effect.provide(NodeServices.layer),
+  // A wrong invocation: its error, once, and where the help is; not the whole help first.
+  Effect.provide(presenter),
   Effect.provideService(Console.Console, cliConsole)
 )
 

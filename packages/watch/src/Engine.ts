@@ -49,7 +49,7 @@
 import { EvmClient } from "@chainquery/evm-client"
 import { Chain } from "@chainquery/schema"
 import { Effect } from "effect"
-import { type EngineError, noLedgerClient } from "./EngineError.js"
+import { type EngineError, keyRefusal, noLedgerClient } from "./EngineError.js"
 import { networkCycle } from "./internal/aptosCycle.js"
 import { emptyStep, type Step } from "./internal/cycleStep.js"
 import { chainCycle, type Strategy as ChainStrategy } from "./internal/evmCycle.js"
@@ -350,7 +350,10 @@ export const make = Effect.fnUntraced(function*(
       Effect.as(
         Effect.andThen(
           Effect.sync(() => failed.push(error)),
-          Effect.logWarning(`${where} not read this cycle (${error.operation}: ${error.message}); read again next cycle`)
+          // A refused key is no passing trouble: the caller stops on it (see `Watch.batches`).
+          keyRefusal(error) === undefined
+            ? Effect.logWarning(`${where} not read this cycle (${error.operation}: ${error.message}); read again next cycle`)
+            : Effect.void
         ),
         emptyStep
       )

@@ -61,3 +61,26 @@ export const noLedgerClient = (network: "mainnet" | "testnet"): EngineError =>
     message: `no ledger client for Aptos ${network}: provide LedgerClients.${network === "mainnet" ? "MainnetLedger" : "TestnetLedger"}`,
     cause: undefined
   })
+
+/**
+ * What to say when `error` is the data service refusing the API key (a 401 or 403 from it, which
+ * no retry heals): `the data service refused the API key (HTTP 401: ...)`; `undefined` for any
+ * other error. The service's message is the transport's, with the key scrubbed out.
+ *
+ * @example
+ * ```ts
+ * import { Errors } from "@chainquery/schema"
+ * import { EngineError } from "@chainquery/watch"
+ *
+ * const error = EngineError.fromClient("getBlock")(new Errors.Unauthorized({ status: 401, message: "Invalid key" }))
+ * EngineError.keyRefusal(error) // "the data service refused the API key (HTTP 401: Invalid key)"
+ * ```
+ * @since 0.5.0
+ */
+export const keyRefusal = (error: unknown): string | undefined => {
+  if (!(error instanceof EngineError)) return undefined
+  const cause: unknown = error.cause
+  if (typeof cause !== "object" || cause === null || !("_tag" in cause) || cause._tag !== "Unauthorized") return undefined
+  const status = "status" in cause && typeof cause.status === "number" ? cause.status : 401
+  return `the data service refused the API key (HTTP ${status}${error.message === "" ? "" : `: ${error.message}`})`
+}

@@ -28,6 +28,7 @@ import {
   type BlockHash,
   type Checkpoint,
   failure,
+  refusedCommit,
   type LastBatch,
   StateStore,
   StateStoreError
@@ -234,7 +235,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       const writes = yield* outsideWrites(sql, ns)
       if (writesSeen !== undefined && writes !== writesSeen) {
         writesSeen = undefined
-        return yield* Effect.fail(failure("commit")(new Error("the checkpoints were changed beside the engine (wallets forgotten or moved); the state is read again")))
+        return yield* Effect.fail(refusedCommit("the checkpoints were changed beside the engine (wallets forgotten or moved); the state is read again"))
       }
       for (const { advance, from, to } of rows.advances) {
         const [moved] = yield* sql<{ count: number }>`WITH moved AS (

@@ -35,6 +35,8 @@ import type { WatchEvent } from "./WatchEvent.js"
 
 /**
  * The state store failed: it could not be opened, read or written. Nothing was committed.
+ * `refused`: a commit the store turned down on purpose, because the state was changed beside the
+ * engine since it read it (wallets forgotten); no failure, the engine reads the state again.
  *
  * @example
  * ```ts
@@ -47,8 +49,24 @@ import type { WatchEvent } from "./WatchEvent.js"
 export class StateStoreError extends Schema.TaggedError<StateStoreError>()("StateStoreError", {
   operation: Schema.Literals(["open", "read", "commit"]),
   message: Schema.String,
-  cause: Schema.Defect()
+  cause: Schema.Defect(),
+  refused: Schema.optional(Schema.Boolean)
 }) {}
+
+/**
+ * A commit refused because the state was changed beside the engine since it read it: expected
+ * (the engine reads the state again and makes its cycle again), not a failure of the store.
+ *
+ * @example
+ * ```ts
+ * import { StateStore } from "@chainquery/watch"
+ *
+ * StateStore.refusedCommit("wallets were forgotten").refused // true
+ * ```
+ * @since 0.5.0
+ */
+export const refusedCommit = (reason: string): StateStoreError =>
+  new StateStoreError({ operation: "commit", message: reason, cause: undefined, refused: true })
 
 /**
  * Where a wallet was read up to: the last block (EVM) or ledger version (Aptos) read completely,

@@ -17,7 +17,7 @@ import * as Backfill from "./Backfill.js"
 import * as Engine from "./Engine.js"
 import { scopeOf } from "./internal/stateCodecs.js"
 import { cycleSeconds, eventsTotal } from "./internal/watchMetrics.js"
-import type { EngineError } from "./EngineError.js"
+import { type EngineError, keyRefusal } from "./EngineError.js"
 import { StateStore, type StateStoreError } from "./StateStore.js"
 import { toSpec } from "./WalletSpec.js"
 import type { WatchedWallet } from "./WatchedWallet.js"
@@ -125,7 +125,10 @@ const watching = (entries: ReadonlyArray<WatchSet.Entry>) => {
  * unacknowledged by a run before, then the backfill (if any, or the rest of one a run before was
  * interrupted in; if either fails, so does the stream), then one cycle per interval. A cycle that
  * fails is logged and tried again next interval (with `once`, the stream fails); a chain or
- * network that cannot be read is logged and read again next cycle while the others go on. Each
+ * network that cannot be read is logged and read again next cycle while the others go on. The API
+ * key refused by the service (a 401 or 403, see `EngineError.keyRefusal`) fails the stream: no
+ * retry heals it. A commit refused because wallets were forgotten beside the engine is said at
+ * INFO and the cycle is made again next interval. Each
  * batch must be acknowledged before the next is produced: an operator that waits for several
  * batches before acknowledging any (`Stream.grouped`, `Stream.runCollect` of unacknowledged
  * batches) waits forever. A wallet added to a `WatchSet` is read from the next cycle on: from the
@@ -226,7 +229,7 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
           yield* backfill(wallets, from).pipe(
             Effect.andThen(Effect.sync(() => group.forEach((entry) => backfilled.add(entry)))),
             Effect.catch((error) =>
-              once ? Effect.fail(error) : Effect.logWarning(
+              once || keyRefusal(error) !== undefined ? Effect.fail(error) : Effect.logWarning(
                 `backfill of ${wallets.map(toSpec).join(" ")} from ${Backfill.formatFrom(from)} failed (${error.message}); tried again next cycle`
               )
             )
@@ -251,6 +254,9 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
         yield* Metric.update(eventsTotal, result.events.length)
         if (result.events.length > 0) yield* offer(result.events, false, committed.sequence)
         if (once && result.failed.length > 0) return yield* Effect.fail(result.failed[0]!)
+        // A refused API key stops the run: no retry heals it.
+        const refused = result.failed.find((error) => keyRefusal(error) !== undefined)
+        if (refused !== undefined) return yield* Effect.fail(refused)
       })
 
       if (once) {
@@ -259,7 +265,14 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
       }
       while (true) {
         yield* cycle.pipe(
-          Effect.catch((error) => Effect.logError(`cycle failed; retrying in ${Duration.format(interval)}`, error))
+          Effect.catch((error) =>
+            keyRefusal(error) !== undefined
+              ? Effect.fail(error)
+              : error._tag === "StateStoreError" && error.refused === true
+              // Expected (wallets were forgotten beside it): said, without a stack trace.
+              ? Effect.logInfo(`cycle made again next interval: ${error.message}`)
+              : Effect.logError(`cycle failed; retrying in ${Duration.format(interval)}`, error)
+          )
         )
         yield* Effect.sleep(interval)
       }

@@ -64,6 +64,26 @@ export interface Attempt {
 }
 
 /**
+ * What recording an attempt tells the delivery loop: whether the stream's attempt before it failed
+ * (read in the same statement, from the database: it holds across restarts and runners), and when
+ * the delivery goes again.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryStore } from "@chainquery/watcher"
+ *
+ * const recovered = (recorded: DeliveryStore.Recorded, ok: boolean) => ok && recorded.afterFailure
+ * ```
+ * @since 0.5.0
+ */
+export interface Recorded {
+  /** The stream's attempt before this one failed (`false` when it had none). */
+  readonly afterFailure: boolean
+  /** When the delivery is tried again (`null`: it is not, being delivered, failed for good or held). */
+  readonly nextAttemptAt: DateTime.Utc | null
+}
+
+/**
  * A stream's delivery statistics.
  *
  * @example
@@ -207,8 +227,11 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
   readonly next: (
     streamId: string
   ) => Effect.Effect<Option.Option<{ readonly delivery: Delivery; readonly due: boolean; readonly bodies: ReadonlyArray<string> }>, SqlError.SqlError>
-  /** Records an attempt; `schedule` is the delays between attempts (its length, the retries). */
-  readonly record: (delivery: Delivery, attempt: Attempt, schedule: ReadonlyArray<Duration.Duration>) => Effect.Effect<void, SqlError.SqlError>
+  /**
+   * Records an attempt; `schedule` is the delays between attempts (its length, the retries).
+   * Answers whether the stream's attempt before it failed, and when the delivery goes again.
+   */
+  readonly record: (delivery: Delivery, attempt: Attempt, schedule: ReadonlyArray<Duration.Duration>) => Effect.Effect<Recorded, SqlError.SqlError>
   /** The success rate of the stream's last 100 attempts since it was last resumed, once it made 100 (`None` before). */
   readonly successRate: (streamId: string) => Effect.Effect<Option.Option<number>, SqlError.SqlError>
   /** The active streams with a delivery due. */
@@ -277,9 +300,11 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             const next = attempt.result === "retry" && retryIn !== undefined ? DateTime.add(now, { milliseconds: Duration.toMillis(retryIn) }) : now
             const delivered = status === "delivered"
             // One statement (atomic, one round trip): the delivery's new state; once delivered, what
-            // the receiver now has (the sequence, and per scope the block it is covered to); and the
-            // attempt, which a stream deleted meanwhile does not keep.
-            yield* sql`WITH
+            // the receiver now has (the sequence, and per scope the block it is covered to); the
+            // attempt, which a stream deleted meanwhile does not keep; and whether the stream's attempt
+            // before it failed (the statement's snapshot does not see the attempt it adds).
+            const [before] = yield* sql<{ after_failure: boolean }>`WITH
+              previous AS (SELECT ok FROM delivery_attempts WHERE stream_id = ${delivery.streamId} ORDER BY id DESC LIMIT 1),
               moved AS (UPDATE deliveries SET status = ${status}, attempts = ${attempts}, last_attempt_at = ${at}::timestamptz,
                   next_attempt_at = ${DateTime.formatIso(next)}::timestamptz, last_status = ${attempt.status}, last_error = ${attempt.error},
                   delivered_at = ${delivered ? at : null}::timestamptz
@@ -288,16 +313,18 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
                 WHERE id = ${delivery.streamId} AND ${delivered}::boolean RETURNING id),
               covered AS (UPDATE stream_coverage c SET delivered_to = x.covered_to::bigint
                 FROM jsonb_to_recordset(${delivered ? coveredToRows(delivery) : "[]"}::jsonb) AS x(scope text, covered_to text)
-                WHERE c.stream_id = ${delivery.streamId} AND c.scope = x.scope RETURNING c.scope)
-            INSERT INTO delivery_attempts (stream_id, delivery_id, at, ok, status, error)
-              SELECT ${delivery.streamId}, ${delivery.id}, ${at}::timestamptz, ${delivered}, ${attempt.status}, ${attempt.error}
-              WHERE EXISTS (SELECT 1 FROM streams WHERE id = ${delivery.streamId})`
+                WHERE c.stream_id = ${delivery.streamId} AND c.scope = x.scope RETURNING c.scope),
+              added AS (INSERT INTO delivery_attempts (stream_id, delivery_id, at, ok, status, error)
+                SELECT ${delivery.streamId}, ${delivery.id}, ${at}::timestamptz, ${delivered}, ${attempt.status}, ${attempt.error}
+                WHERE EXISTS (SELECT 1 FROM streams WHERE id = ${delivery.streamId}) RETURNING id)
+            SELECT coalesce((SELECT NOT ok FROM previous), false) AS after_failure`
             // Only the last attempts count; older ones go, looked for every `trimEvery` batches (the
             // look walks the stream's newest attempts).
             if (delivery.sequence % trimEvery === 0) {
               yield* sql`DELETE FROM delivery_attempts WHERE stream_id = ${delivery.streamId} AND id <= (
                 SELECT id FROM delivery_attempts WHERE stream_id = ${delivery.streamId} ORDER BY id DESC OFFSET ${window * 10} LIMIT 1)`
             }
+            return { afterFailure: before?.after_failure ?? false, nextAttemptAt: status === "pending" && attempt.result === "retry" ? next : null }
           }),
 
         successRate: (streamId) =>

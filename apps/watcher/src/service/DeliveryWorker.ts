@@ -10,6 +10,7 @@
  *   it is, for the stream to be resumed.
  * - Once a stream's last 100 attempts succeeded less than the minimum rate (70% by default), it
  *   goes to `error` with the rate; resuming it delivers what was held.
+ * - A stream that starts failing is logged once (WARN), and once (INFO) when it delivers again.
  *
  * @since 0.2.0
  */
@@ -19,7 +20,7 @@ import type { SqlError } from "effect/sql"
 import { checkUrl } from "./AddressPolicy.js"
 import type { CoveredWallet, Range } from "./Coverage.js"
 import { inSlot } from "./DeliverySlots.js"
-import { type Attempt, DeliveryStore } from "./DeliveryStore.js"
+import { type Attempt, DeliveryStore, type Recorded } from "./DeliveryStore.js"
 import { ServiceConfig } from "./ServiceConfig.js"
 import { countAttempt } from "./ServiceMetrics.js"
 import { StreamStore } from "./StreamStore.js"
@@ -96,6 +97,24 @@ const attemptOf = (outcome: SendOutcome): Attempt => {
   }
 }
 
+/**
+ * One line when a stream's deliveries turn: a WARN when an attempt fails after one that did not
+ * (the error, and when the next attempt is), an INFO when one succeeds after one that failed; none
+ * per attempt in between. The turn is read from the stream's attempt before, in the database, so
+ * that a restart or another runner of the cluster taking the stream over neither repeats nor misses
+ * it. A 410 has its own line.
+ */
+const logTurn = (streamId: string, sequence: number, attempt: Attempt, recorded: Recorded): Effect.Effect<void> => {
+  if (attempt.result === "delivered") {
+    return recorded.afterFailure ? Effect.logInfo(`stream ${streamId}: webhooks delivered again (batch ${sequence} taken by the receiver)`) : Effect.void
+  }
+  if (attempt.result === "held" || recorded.afterFailure) return Effect.void
+  const next = recorded.nextAttemptAt === null
+    ? "not retried (failed, replayable), the next batch goes now"
+    : `next attempt at ${DateTime.formatIso(recorded.nextAttemptAt)}`
+  return Effect.logWarning(`stream ${streamId}: webhook delivery failing (batch ${sequence}: ${attempt.error ?? "failed"}); ${next}`)
+}
+
 /** Percent, for messages. */
 const percent = (rate: number): string => `${Math.round(rate * 1000) / 10}%`
 
@@ -149,7 +168,8 @@ export const deliverDue = (
         }))
       // Counted before it is recorded: once the outbox shows it done, /metrics counts it.
       yield* countAttempt(attempt.result)
-      yield* deliveries.record(delivery, attempt, config.retrySchedule)
+      const recorded = yield* deliveries.record(delivery, attempt, config.retrySchedule)
+      yield* logTurn(streamId, delivery.sequence, attempt, recorded)
       if (attempt.result === "delivered") continue
       if (attempt.result === "held") {
         yield* streams.setStatus(streamId, "error", "the receiver answered 410 Gone: resume the stream once it takes webhooks again", "active")

@@ -1,5 +1,6 @@
 /**
- * Whether the service is ready (`/readyz`): its migrations ran and its cluster holds its shards.
+ * Whether the service is ready (`/readyz`): its migrations ran, its cluster holds its shards, and
+ * the data service did not refuse its API key.
  *
  * @since 0.2.0
  */
@@ -19,6 +20,8 @@ import { Context, Effect, Layer } from "effect"
  */
 export class Readiness extends Context.Service<Readiness, {
   readonly ready: Effect.Effect<boolean>
+  /** Why it is not ready, when there is something to say (`/readyz` gives it as `reason`). */
+  readonly reason?: Effect.Effect<string | undefined> | undefined
 }>()("@chainquery/watcher/Readiness") {
   /** Ready as soon as it is built: for a service whose layers are all built once it answers. */
   static readonly always: Layer.Layer<Readiness> = Layer.succeed(Readiness, { ready: Effect.succeed(true) })

@@ -12,10 +12,11 @@
  * @since 0.2.0
  */
 import type { EvmClient } from "@chainquery/evm-client"
-import { type Engine, PgStateStore, type StateStore, Watch, type WatchedWallet, type WatchEvent, WatchSet } from "@chainquery/watch"
-import { Cause, Clock, Duration, Effect, FiberMap, type Layer, Metric, Ref, Stream } from "effect"
+import { type Engine, EngineError, PgStateStore, type StateStore, Watch, type WatchedWallet, type WatchEvent, WatchSet } from "@chainquery/watch"
+import { Cause, Clock, Duration, Effect, FiberMap, type Layer, Metric, Option, Ref, Stream } from "effect"
 import type { SqlClient } from "effect/sql"
 import { forgetAllUnheld, forgetUnheld, lockScans, namespaceOf } from "./Coverage.js"
+import { KeyRefusal } from "./KeyRefusal.js"
 import { enqueue } from "./Outbox.js"
 import type { Scope } from "./Scopes.js"
 import { DeliveryWake, ServiceConfig } from "./ServiceConfig.js"
@@ -161,14 +162,19 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
  * ```
  * @since 0.2.0
  */
-export const run = (scope: Scope): Effect.Effect<never, never, StreamStore | ServiceConfig | DeliveryWake | SqlClient.SqlClient | EvmClient.EvmClient> =>
+export const run = (
+  scope: Scope
+): Effect.Effect<never, never, StreamStore | ServiceConfig | DeliveryWake | KeyRefusal | SqlClient.SqlClient | EvmClient.EvmClient> =>
   Effect.gen(function*() {
     const streams = yield* StreamStore
     const config = yield* ServiceConfig
+    const keys = yield* KeyRefusal
     const scans = yield* FiberMap.make<string>()
     let version: bigint | undefined
     let wanted = new Map<string, { readonly confirmations: number; readonly readings: ReadonlyArray<Engine.Watch> }>()
     while (true) {
+      // A refused API key stops every scan until the service is restarted with the right one.
+      if (Option.isSome(yield* keys.reason)) return yield* Effect.never
       // The scans follow the streams: read again after each change of what they watch.
       const now = yield* Effect.orElseSucceed(streams.walletsVersion, () => undefined)
       if (now === undefined || now !== version) {
@@ -191,9 +197,13 @@ export const run = (scope: Scope): Effect.Effect<never, never, StreamStore | Ser
           scans,
           key,
           scan(scope, confirmations, readings).pipe(
-            Effect.catchCause((cause) =>
-              Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logError(`scanner ${scope} (${confirmations} confirmations) stopped: ${Cause.pretty(cause)}`)
-            )
+            Effect.catchCause((cause) => {
+              if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt
+              const refused = cause.reasons.filter(Cause.isFailReason).map((reason) => EngineError.keyRefusal(reason.error)).find((said) => said !== undefined)
+              return refused !== undefined
+                ? keys.refuse(refused)
+                : Effect.logError(`scanner ${scope} (${confirmations} confirmations) stopped: ${Cause.pretty(cause)}`)
+            })
           )
         )
       }

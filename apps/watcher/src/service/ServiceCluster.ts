@@ -21,6 +21,7 @@ import { isIP } from "node:net"
 import { DeliverySlots } from "./DeliverySlots.js"
 import { DeliveryStore } from "./DeliveryStore.js"
 import { deliverDue } from "./DeliveryWorker.js"
+import type { KeyRefusal } from "./KeyRefusal.js"
 import * as Scanner from "./Scanner.js"
 import * as Scopes from "./Scopes.js"
 import { DeliveryWake, ServiceConfig } from "./ServiceConfig.js"
@@ -328,7 +329,7 @@ const socketRunner = (options: ClusterOptions) =>
 export const layer = (cluster: ClusterOptions | undefined): Layer.Layer<
   Sharding.Sharding | DeliveryWake,
   unknown,
-  SqlClient.SqlClient | StreamStore | DeliveryStore | ServiceConfig | DeliverySlots | EvmClient.EvmClient | Mac.Mac
+  SqlClient.SqlClient | StreamStore | DeliveryStore | ServiceConfig | DeliverySlots | KeyRefusal | EvmClient.EvmClient | Mac.Mac
 > =>
 {
   const runner: Layer.Layer<Sharding.Sharding, unknown, SqlClient.SqlClient> = cluster === undefined ? singleRunner : clusterRunner(cluster)

@@ -37,6 +37,8 @@ const frameworkErrors = HttpRouter.middleware(
         }
         if (error.reason._tag === "RouteNotFound") return Effect.succeed(json(404, "not_found", "no such route (the routes are listed at /openapi.json)"))
       }
+      // A request interrupted (its client hung up, or the server is stopping) is nobody's fault.
+      if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
       // Anything else is the service's fault (a 500): logged, so that an operator sees it.
       return Effect.andThen(Effect.logError(`a request failed: ${Cause.pretty(cause)}`), Effect.failCause(cause))
     }),
@@ -52,8 +54,11 @@ const probes = Layer.mergeAll(
     "GET",
     "/readyz",
     Effect.gen(function*() {
-      const ready = yield* (yield* Readiness).ready
-      return HttpServerResponse.jsonUnsafe({ ready }, { status: ready ? 200 : 503 })
+      const readiness = yield* Readiness
+      const ready = yield* readiness.ready
+      if (ready) return HttpServerResponse.jsonUnsafe({ ready }, { status: 200 })
+      const reason = readiness.reason === undefined ? undefined : yield* readiness.reason
+      return HttpServerResponse.jsonUnsafe(reason === undefined ? { ready } : { ready, reason }, { status: 503 })
     })
   )
 )

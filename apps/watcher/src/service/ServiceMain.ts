@@ -10,7 +10,7 @@
 import { NodeCrypto } from "@effect/platform-node"
 import { createHash } from "node:crypto"
 import { PgClient } from "@effect/sql-pg"
-import { Duration, Effect, Layer, Logger, type Redacted } from "effect"
+import { Duration, Effect, Layer, Logger, Option, type Redacted } from "effect"
 import { Sharding } from "effect/cluster"
 import { FetchHttpClient } from "effect/http"
 import { Otlp } from "effect/observability"
@@ -19,6 +19,7 @@ import * as DeliverySlots from "./DeliverySlots.js"
 import { DeliveryStore } from "./DeliveryStore.js"
 import * as EmbeddedDatabase from "./EmbeddedDatabase.js"
 import type { HttpLimits } from "./HttpLimits.js"
+import * as KeyRefusal from "./KeyRefusal.js"
 import { Readiness } from "./Readiness.js"
 import * as ServiceCluster from "./ServiceCluster.js"
 import { ServiceConfig } from "./ServiceConfig.js"
@@ -139,13 +140,21 @@ export const layer = (options: ServeOptions) => {
     Layer.provideMerge(migrated)
   )
   const stores = Layer.mergeAll(StreamStore.layer, DeliveryStore.layer).pipe(Layer.provideMerge(secrets))
+  // One record of a refused API key, shared by the scanners and `/readyz`.
+  const keyRefusal = KeyRefusal.KeyRefusal.layer
   const readiness = Layer.effect(
     Readiness,
     Effect.gen(function*() {
       const sharding = yield* Sharding.Sharding
-      return { ready: Effect.provideService(ServiceCluster.isReady(options.cluster !== undefined), Sharding.Sharding, sharding) }
+      const keys = yield* KeyRefusal.KeyRefusal
+      const refusal = Effect.map(keys.reason, Option.getOrUndefined)
+      const running = Effect.provideService(ServiceCluster.isReady(options.cluster !== undefined), Sharding.Sharding, sharding)
+      return {
+        ready: Effect.flatMap(refusal, (refused) => refused === undefined ? running : Effect.succeed(false)),
+        reason: Effect.map(refusal, (refused) => refused === undefined ? undefined : KeyRefusal.notReady(refused))
+      }
     })
-  )
+  ).pipe(Layer.provide(keyRefusal))
   // A runner of a cluster says which in its requests' User-Agent (by a digest of its address, which
   // stays private): the service it reads can tell them apart.
   const runner = options.cluster?.runnerAddress
@@ -157,11 +166,14 @@ export const layer = (options: ServeOptions) => {
     Layer.provide(clients),
     Layer.provide(NodeCrypto.layerMac),
     Layer.provide(DeliverySlots.layer(options.deliveryConcurrency)),
+    Layer.provide(keyRefusal),
     Layer.provideMerge(stores),
     Layer.provideMerge(config)
   )
+  // The key checked once at start, in the background (a refused one makes /readyz say so).
+  const keyProbe = Layer.effectDiscard(Effect.forkScoped(KeyRefusal.probe)).pipe(Layer.provide(Layer.mergeAll(keyRefusal, clients)))
   return ServiceHttp.serve({ host: options.host, port: options.port, limits: options.httpLimits }).pipe(
-    Layer.provide(Layer.mergeAll(readiness, NodeCrypto.layerSecureRandom, clients)),
+    Layer.provide(Layer.mergeAll(readiness, keyProbe, NodeCrypto.layerSecureRandom, clients)),
     Layer.provide(cluster),
     Layer.provide(telemetry(options))
   )

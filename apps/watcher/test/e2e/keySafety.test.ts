@@ -59,11 +59,16 @@ const watch = (baseUrl: string, ...extra: Array<string>) =>
   ])
 
 describe("the CLI against a hostile service", () => {
-  for (const [name, reason] of [["html-500", /x-api-key: <redacted>/], ["echo-401", /Unauthorized|Invalid key <redacted>/], ["redirect-302", /Redirected|redirects are not followed/]] as const) {
+  // A refused key is the operator's to fix: exit 2, as bad input.
+  for (const [name, reason, code] of [
+    ["html-500", /x-api-key: <redacted>/, 1],
+    ["echo-401", /refused the API key \(HTTP 401: .*Invalid key <redacted>/, 2],
+    ["redirect-302", /Redirected|redirects are not followed/, 1]
+  ] as const) {
     it(`${name}: fails with the reason, prints no trace of the key, asks no other origin`, async () => {
       asked = []
       const result = await watch(`http://127.0.0.1:${portOf(service)}/${name}`)
-      expect(result.code, result.stderr).toBe(1)
+      expect(result.code, result.stderr).toBe(code)
       expect(result.stderr).toMatch(reason)
       expect(asked.length, "the service was asked").toBeGreaterThan(0)
       for (const form of forms) {
@@ -88,7 +93,7 @@ describe("http: to a host that is not loopback", () => {
   it("is sent with --allow-insecure-http, with one warning and no key", async () => {
     asked = []
     const result = await watch(`http://0.0.0.0:${portOf(service)}/echo-401`, "--allow-insecure-http")
-    expect(result.code, result.stderr).toBe(1)
+    expect(result.code, result.stderr).toBe(2)
     expect(asked.length).toBeGreaterThan(0)
     expect(result.stderr.match(/sent in clear text/g)?.length).toBe(1)
     for (const form of forms) expect(result.stderr).not.toContain(form)

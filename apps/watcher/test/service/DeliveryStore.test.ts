@@ -6,6 +6,7 @@
  *   events' bodies in position order, and `list` pages in numeric order, by status, with cursors;
  * - `record`: delivered ends a delivery; retry counts the attempt and waits exactly the schedule's
  *   delay, then fails once the schedule is spent; failed fails at once; held keeps it pending;
+ *   it answers whether the stream's attempt before failed (no other stream's), and when next;
  * - `successRate` is `None` under 100 attempts, then the rate of the stream's last 100 alone;
  * - `due` lists the active streams with a pending delivery due, and `wake` makes one due;
  * - `replay` (from an event id, or a time) makes new deliveries of exactly the events from there
@@ -18,7 +19,7 @@ import { DateTime, Duration, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { alice, bob } from "../../../../packages/watch/test/fixtures.js"
 import * as Output from "../../src/Output.js"
-import { type Attempt, type Delivery, DeliveryStore, type ReplayFrom } from "../../src/service/DeliveryStore.js"
+import { type Attempt, type Delivery, DeliveryStore, type Recorded, type ReplayFrom } from "../../src/service/DeliveryStore.js"
 import { StreamStore } from "../../src/service/StreamStore.js"
 import { carol, counters, enqueue, evm, makeStream, storedDeliveries, transfers, withStores } from "./support/storeFixtures.js"
 
@@ -164,6 +165,27 @@ describe("DeliveryStore.record", () => {
       const third = yield* deliveryAt(stream, 3)
       yield* DeliveryStore.use((store) => store.record(third, busy, []))
       assert.deepStrictEqual(summary(yield* deliveryAt(stream, 3)), [3, "failed", 1, null, null, 503, "HTTP 503: busy"])
+    })))
+})
+
+/** What `record` answered, to compare: whether the attempt before failed, and when next. */
+const answer = (recorded: Recorded) => [recorded.afterFailure, iso(recorded.nextAttemptAt)] as const
+
+describe("DeliveryStore.record: what it answers", () => {
+  it.effect("whether the stream's attempt before failed (none: no), and when the delivery goes again", () =>
+    withStores(Effect.gen(function*() {
+      yield* TestClock.setTime(DateTime.toEpochMillis(t0))
+      const stream = yield* makeStream([evm(alice)])
+      const other = yield* makeStream([evm(alice)], { url: "https://hooks.example.com/other" })
+      yield* oneEventScans(3)
+      // The first attempt of a stream follows none.
+      assert.deepStrictEqual(answer(yield* record((yield* pendingOf(stream)).delivery, busy)), [false, later(10)])
+      // Another stream's attempts are not this one's.
+      assert.deepStrictEqual(answer(yield* record((yield* pendingOf(other)).delivery, ok)), [false, null])
+      assert.deepStrictEqual(answer(yield* record((yield* pendingOf(stream)).delivery, timedOut)), [true, later(300)])
+      assert.deepStrictEqual(answer(yield* record((yield* pendingOf(stream)).delivery, ok)), [true, null])
+      assert.deepStrictEqual(answer(yield* record((yield* pendingOf(stream)).delivery, refused)), [false, null])
+      assert.deepStrictEqual(answer(yield* record((yield* pendingOf(stream)).delivery, ok)), [true, null])
     })))
 })
 
