@@ -201,7 +201,7 @@ const streamFields = {
   description: described(Schema.String, "The note given at creation or update (empty when none)."),
   events: described(Schema.Array(Kind), "The event kinds the stream receives."),
   chains: described(Schema.Array(Schema.String), "The chains and Aptos networks the stream receives, by name."),
-  confirmations: described(Schema.Int, "How deep a block must be before its events are sent."),
+  confirmations: described(between(0, 64), "How deep a block must be before its events are sent, 0 to 64."),
   status: described(
     Schema.Literals(["active", "paused", "error"]),
     "`active`: delivering; `paused`: held by `POST …/pause`; `error`: held by the service (a 410 Gone, or a success rate under the minimum) until resumed."
