@@ -74,7 +74,7 @@ export interface Options {
  * // Block 0 at 2024-01-01 00:00:00 UTC, then a block every 12 s, on every chain.
  * const blockTime: Output.BlockTime = (_chain, block) => DateTime.makeUnsafe(Date.UTC(2024, 0, 1) + Number(block) * 12_000)
  * ```
- * @since 0.4.0
+ * @since 0.5.0
  */
 export type BlockTime = (chain: Chain.ChainId, blockNumber: bigint) => DateTime.Utc | undefined
 
@@ -233,7 +233,7 @@ const timeOfBlock = (event: WatchEvent, blockTime: BlockTime): DateTime.Utc | un
  *
  * process.stdout.write(`${Output.header}\n`) // "time                 kind             chain          wallet        token or position ..."
  * ```
- * @since 0.4.0
+ * @since 0.5.0
  */
 export const header: string = aligned(headings).join("  ").trimEnd()
 

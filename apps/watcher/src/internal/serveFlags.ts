@@ -139,7 +139,7 @@ export const memory = Flag.Literals("memory", ["lean", "fast"]).pipe(
   Flag.withDefault("lean")
 )
 
-// --- Secrets read from files (the secrets slice) ---------------------------------------------
+// Secrets read from files (see `secretSource.ts`), and the key of the streams' secrets at rest.
 
 export const apiTokenFile = Flag.String("api-token-file").pipe(
   Flag.withMetavar("PATH"),

@@ -19,6 +19,7 @@ import { createServer } from "node:net"
 import path from "node:path"
 import { EmbeddedDatabaseError, failedTo } from "./embedded/EmbeddedDatabaseError.js"
 import * as LeftoverServer from "./embedded/LeftoverServer.js"
+import * as Processes from "./embedded/Processes.js"
 import * as PostgresServer from "./embedded/PostgresServer.js"
 
 export {
@@ -50,15 +51,6 @@ const freePort = Effect.callback<number, EmbeddedDatabaseError>((resume) => {
   })
 })
 
-/** Whether a process, by its command line, is what `looksLike` says; `true` where that cannot be read. */
-const seemsTo = (pid: number, looksLike: (command: string) => boolean): boolean => {
-  try {
-    return looksLike(readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\u0000", " "))
-  } catch {
-    return existsSync("/proc") === false
-  }
-}
-
 /**
  * Claims the data folder for this process (`serve.pid`, created exclusively, removed on stop): a
  * second service on the same folder is refused, instead of stopping the first one's server.
@@ -73,7 +65,10 @@ const claim = (dir: string) => {
       )
       if (taken) return pidFile
       const holder = yield* Effect.try({ try: () => Number(readFileSync(pidFile, "utf8").trim()), catch: failedTo(`cannot read ${pidFile}`) })
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && LeftoverServer.exists(holder) && seemsTo(holder, (command) => command.includes("serve"))) {
+      // Another service, alive: one whose arguments cannot be read is taken for one.
+      const another = Number.isInteger(holder) && holder > 0 && holder !== process.pid && Processes.liveness(holder) === "alive" &&
+        (Processes.argumentsOf(holder)?.includes("serve") ?? true)
+      if (another) {
         return yield* new EmbeddedDatabaseError({
           message: `another chainquery-watcher serve (pid ${holder}) uses ${dir}: stop it first, or give this one another --data-dir`
         })

@@ -118,8 +118,6 @@ export const keyFormat = "32 bytes as base64 (44 characters, e.g. made by `opens
  * @since 0.5.0
  */
 export class StreamSecrets extends Context.Service<StreamSecrets, {
-  /** Whether secrets are sealed (a key was given). */
-  readonly sealing: boolean
   /** What to store for the stream's secret: sealed with the key, else the secret as it is. */
   readonly seal: (streamId: string, secret: Redacted.Redacted<string>) => Effect.Effect<string>
   /** The stream's secret from what is stored (a plain one as it is, with or without a key). */
@@ -213,7 +211,6 @@ export class StreamSecrets extends Context.Service<StreamSecrets, {
         }))
 
         return StreamSecrets.of({
-          sealing: sealingKey !== undefined,
           seal: (streamId, secret) =>
             sealingKey === undefined ? Effect.succeed(Redacted.value(secret)) : sealWith(sealingKey, Redacted.value(secret), streamAad(streamId)),
           open,

@@ -21,72 +21,13 @@
  * @internal
  */
 import { Effect } from "effect"
-import { execFileSync } from "node:child_process"
-import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs"
 import path from "node:path"
 import { EmbeddedDatabaseError, failedTo } from "./EmbeddedDatabaseError.js"
+import * as Processes from "./Processes.js"
 
 /** How long to wait: for workers to notice their postmaster died, a server to stop, a zombie to be reaped. */
 const patience = { workers: 30_000, stop: 30_000, reaped: 10_000, poll: 100 } as const
-
-const hasProc = (): boolean => existsSync("/proc/self/stat")
-
-/**
- * Whether a process with that id exists (a zombie included).
- *
- * @internal
- */
-export const exists = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
-}
-
-/** A process's state letter from `/proc/<pid>/stat` (`Z` zombie, `X` dead, ...); `undefined` once gone. */
-const stateOf = (pid: number): string | undefined => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    // The command name, in parentheses, may hold spaces and parentheses: the state follows the last ")".
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3)
-  } catch {
-    return undefined
-  }
-}
-
-/** Gone, dead but not reaped, or alive. */
-const liveness = (pid: number): "gone" | "zombie" | "alive" => {
-  if (!hasProc()) return exists(pid) ? "alive" : "gone"
-  const state = stateOf(pid)
-  return state === undefined ? "gone" : state === "Z" || state === "X" ? "zombie" : "alive"
-}
-
-/** A process's arguments; `undefined` where they cannot be read (gone, a zombie, hidden). */
-const argumentsOf = (pid: number): ReadonlyArray<string> | undefined => {
-  try {
-    if (hasProc()) {
-      const text = readFileSync(`/proc/${pid}/cmdline`, "utf8")
-      const args = text.split("\u0000")
-      if (args.at(-1) === "") args.pop()
-      return args.length === 0 ? undefined : args
-    }
-    const text = execFileSync("ps", ["-o", "command=", "-p", String(pid)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim()
-    return text === "" ? undefined : text.split(/\s+/)
-  } catch {
-    return undefined
-  }
-}
-
-/** The folder a process works in; `undefined` when it is gone, a zombie, or not ours to read. */
-const workingFolderOf = (pid: number): string | undefined => {
-  try {
-    return readlinkSync(`/proc/${pid}/cwd`)
-  } catch {
-    return undefined
-  }
-}
 
 /** Whether arguments are PostgreSQL's: its server (`…/postgres -D …`) or one of its workers (`postgres: …`). */
 const isPostgres = (args: ReadonlyArray<string>): boolean =>
@@ -101,17 +42,34 @@ const sameFolder = (a: string, b: string): boolean => {
   }
 }
 
-/** What the process a lock names is: gone, a zombie, the server of this folder, a program that is not PostgreSQL, or unknown. */
-const identify = (pid: number, pgdata: string): "gone" | "zombie" | "server" | "other" | "unknown" => {
-  const alive = liveness(pid)
-  if (alive !== "alive") return alive
-  const args = argumentsOf(pid)
-  if (args === undefined) return "unknown"
-  if (!isPostgres(args)) return "other"
+/** What is known of a process a lock names. */
+export interface Facts {
+  readonly liveness: Processes.Liveness
+  readonly args: ReadonlyArray<string> | undefined
+  readonly workingFolder: string | undefined
+}
+
+/** What a lock's process is: gone, a zombie, the server of this folder, a program that is not PostgreSQL, or unknown. */
+export type Holder = "gone" | "zombie" | "server" | "other" | "unknown"
+
+/**
+ * What the facts of a lock's process say it is. Only what is shown counts: a process whose
+ * arguments cannot be read, or a PostgreSQL worker whose folder cannot be, is `unknown` (its lock
+ * is never removed).
+ *
+ * @internal
+ */
+export const judge = (facts: Facts, pgdata: string): Holder => {
+  if (facts.liveness !== "alive") return facts.liveness
+  if (facts.args === undefined) return "unknown"
+  if (!isPostgres(facts.args)) return "other"
   // A server names its folder (`-D`); a worker works in it (where that may be read).
-  const folder = args.includes("-D") ? args[args.indexOf("-D") + 1] : workingFolderOf(pid)
+  const folder = facts.args.includes("-D") ? facts.args[facts.args.indexOf("-D") + 1] : facts.workingFolder
   return folder === undefined ? "unknown" : sameFolder(folder, pgdata) ? "server" : "other"
 }
+
+const identify = (pid: number, pgdata: string): Holder =>
+  judge({ liveness: Processes.liveness(pid), args: Processes.argumentsOf(pid), workingFolder: Processes.workingFolderOf(pid) }, pgdata)
 
 /**
  * The live processes seen working in `folder` (PostgreSQL's postmaster and workers do); none
@@ -120,14 +78,14 @@ const identify = (pid: number, pgdata: string): "gone" | "zombie" | "server" | "
  * @internal
  */
 export const workersIn = (folder: string): Array<number> => {
-  if (!hasProc() || !existsSync(folder)) return []
+  if (!Processes.hasProc() || !existsSync(folder)) return []
   let real: string
   try {
     real = realpathSync(folder)
     return readdirSync("/proc")
       .filter((name) => /^\d+$/.test(name))
       .map(Number)
-      .filter((pid) => pid !== process.pid && workingFolderOf(pid) === real && liveness(pid) === "alive")
+      .filter((pid) => pid !== process.pid && Processes.workingFolderOf(pid) === real && Processes.liveness(pid) === "alive")
   } catch {
     return []
   }
@@ -175,7 +133,7 @@ export const clear = Effect.fnUntraced(function*(pgdata: string) {
   if (identity === "server") {
     yield* Effect.logWarning(`the embedded PostgreSQL of a previous run (pid ${holder}) is still running in ${pgdata}: stopping it`)
     yield* Effect.try({ try: () => process.kill(holder, "SIGINT"), catch: failedTo(`cannot stop the PostgreSQL server ${holder} left in ${pgdata}`) })
-    const stopped = yield* waitUntil(() => liveness(holder) !== "alive", patience.stop)
+    const stopped = yield* waitUntil(() => Processes.liveness(holder) !== "alive", patience.stop)
     if (!stopped) {
       return yield* new EmbeddedDatabaseError({ message: `the PostgreSQL server ${holder} left in ${pgdata} does not stop; stop it, then start again` })
     }
@@ -197,8 +155,8 @@ export const clear = Effect.fnUntraced(function*(pgdata: string) {
   // A killed server that is not reaped yet: once reaped, PostgreSQL judges its lock itself (with
   // its check of the shared memory the lock names); one never reaped (an init that does not reap)
   // holds nothing, and its lock is removed.
-  const reaped = yield* waitUntil(() => liveness(holder) === "gone", patience.reaped)
-  if (!reaped && liveness(holder) === "zombie" && lockHolder(pgdata) === holder) {
+  const reaped = yield* waitUntil(() => Processes.liveness(holder) === "gone", patience.reaped)
+  if (!reaped && Processes.liveness(holder) === "zombie" && lockHolder(pgdata) === holder) {
     return yield* removeLock(pgdata, `its PostgreSQL (pid ${holder}) was killed and is not reaped after ${patience.reaped / 1000} s`)
   }
 })

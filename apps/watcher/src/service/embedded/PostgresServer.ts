@@ -81,17 +81,28 @@ const chownTo = (target: string, user: ServerUser | undefined): void => {
   if (user !== undefined) chownSync(target, user.uid, user.gid)
 }
 
+/**
+ * A server program started as the server's user, with the child environment (no secret), its
+ * output kept in a {@link LogTail}; `detached`: in a process group and session of its own.
+ */
+const started = (program: string, args: ReadonlyArray<string>, user: ServerUser | undefined, detached: boolean) => {
+  const child = spawn(program, args, { detached, env: childEnvironment(), stdio: ["ignore", "pipe", "pipe"], ...user })
+  const log = new LogTail()
+  child.stdout.on("data", (chunk: Buffer) => log.add(chunk))
+  child.stderr.on("data", (chunk: Buffer) => log.add(chunk))
+  return { child, log }
+}
+
+/** `what` failed: `who` exited with `code` (or `signal`), and its last log lines. */
+const exitedWith = (what: string, who: string, code: number | null, signal: NodeJS.Signals | null, log: LogTail) =>
+  new EmbeddedDatabaseError({ message: `${what}: ${who} exited with ${code ?? signal}${log.render()}` })
+
 /** Runs a server program to its end; fails with its output's last lines if it does not exit 0. */
 const runToEnd = (program: string, args: ReadonlyArray<string>, user: ServerUser | undefined, what: string) =>
   Effect.callback<void, EmbeddedDatabaseError>((resume) => {
-    const child = spawn(program, args, { env: childEnvironment(), stdio: ["ignore", "pipe", "pipe"], ...user })
-    const log = new LogTail()
-    child.stdout.on("data", (chunk: Buffer) => log.add(chunk))
-    child.stderr.on("data", (chunk: Buffer) => log.add(chunk))
+    const { child, log } = started(program, args, user, false)
     child.once("error", (error) => resume(Effect.fail(failedTo(what)(error))))
-    child.once("close", (code, signal) =>
-      resume(code === 0 ? Effect.void : Effect.fail(new EmbeddedDatabaseError({ message: `${what}: ${path.basename(program)} exited with ${code ?? signal}${log.render()}` })))
-    )
+    child.once("close", (code, signal) => resume(code === 0 ? Effect.void : Effect.fail(exitedWith(what, path.basename(program), code, signal, log))))
   })
 
 /**
@@ -182,7 +193,7 @@ const readyLine = "database system is ready to accept connections"
 
 const launch = (postgres: string, pgdata: string, port: number, user: ServerUser | undefined) =>
   Effect.callback<Running, EmbeddedDatabaseError>((resume) => {
-    const child = spawn(postgres, [
+    const { child, log } = started(postgres, [
       "-D",
       pgdata,
       "-p",
@@ -196,8 +207,7 @@ const launch = (postgres: string, pgdata: string, port: number, user: ServerUser
       "logging_collector=off",
       "-c",
       "log_destination=stderr"
-    ], { detached: true, env: childEnvironment(), stdio: ["ignore", "pipe", "pipe"], ...user })
-    const log = new LogTail()
+    ], user, true)
     let ready = false
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
     // A forced exit of the service (a second signal) tells the server to stop: it finishes alone.
@@ -205,7 +215,6 @@ const launch = (postgres: string, pgdata: string, port: number, user: ServerUser
     process.once("exit", stopOnExit)
     void exited.then(() => process.removeListener("exit", stopOnExit))
     const onOutput = (chunk: Buffer) => {
-      log.add(chunk)
       if (!ready && chunk.toString("utf8").includes(readyLine)) {
         ready = true
         resume(Effect.succeed({ child, exited }))
@@ -213,9 +222,10 @@ const launch = (postgres: string, pgdata: string, port: number, user: ServerUser
     }
     child.stdout.on("data", onOutput)
     child.stderr.on("data", onOutput)
-    child.once("error", (error) => resume(Effect.fail(failedTo(`cannot start PostgreSQL in ${pgdata}`)(error))))
+    const what = `cannot start PostgreSQL in ${pgdata}`
+    child.once("error", (error) => resume(Effect.fail(failedTo(what)(error))))
     child.once("close", (code, signal) => {
-      if (!ready) resume(Effect.fail(new EmbeddedDatabaseError({ message: `cannot start PostgreSQL in ${pgdata}: the server exited with ${code ?? signal}${log.render()}` })))
+      if (!ready) resume(Effect.fail(exitedWith(what, "the server", code, signal, log)))
     })
     // Interrupted while it starts (the service is stopping): the server is stopped too.
     return Effect.sync(() => {
