@@ -24,7 +24,7 @@ export { BadInput } from "./internal/badInput.js"
  *
  * @example
  * ```ts
- * import { Cli, Version } from "@chainquery/watcher"
+ * import { Cli } from "@chainquery/watcher"
  *
  * Cli.parseInterval("2s") // Duration of 2 seconds
  * Cli.parseInterval("1h") // Duration of 1 hour
@@ -106,7 +106,7 @@ export const command = Command.make(
       // A key the data service refuses is the operator's to fix: bad input (exit 2), said once.
       Effect.catch((error) => {
         const keyRefused = EngineError.keyRefusal(error)
-        return keyRefused === undefined ? Effect.fail(error) : badInput(`${keyRefused}: run again with the right key (--api-key KEY or MORALIS_API_KEY)`)
+        return keyRefused === undefined ? Effect.fail(error) : badInput(`${keyRefused}: run again with the right key (--api-key-file PATH or MORALIS_API_KEY)`)
       })
     )
   })

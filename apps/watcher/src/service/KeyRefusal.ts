@@ -49,7 +49,7 @@ export class KeyRefusal extends Context.Service<KeyRefusal, {
 }
 
 /** What a refused key means for the service, and what to do. */
-const consequence = "nothing is scanned and /readyz answers 503 until the service is restarted with the right key (--api-key or MORALIS_API_KEY)"
+const consequence = "nothing is scanned and /readyz answers 503 until the service is restarted with the right key (--api-key-file or MORALIS_API_KEY)"
 
 /**
  * The reason `/readyz` gives for a refused key.

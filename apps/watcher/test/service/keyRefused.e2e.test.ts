@@ -44,7 +44,7 @@ describe("a refused API key", () => {
       const lines = exited.stderr.split("\n").filter((line) => line.trim() !== "")
       assert.match(lines[0] ?? "", /INFO .*watching 2 wallet\(s\)/)
       assert.deepStrictEqual(lines.slice(1), [
-        "chainquery-watcher: the data service refused the API key (HTTP 401: Invalid key): run again with the right key (--api-key KEY or MORALIS_API_KEY)"
+        "chainquery-watcher: the data service refused the API key (HTTP 401: Invalid key): run again with the right key (--api-key-file PATH or MORALIS_API_KEY)"
       ], exited.stderr)
       assert.notMatch(exited.stderr, /\n\s+at /, "no stack trace")
       assert.notMatch(exited.stderr, /not read this cycle|cycle failed/, "no retry")
@@ -103,7 +103,7 @@ describe("a refused API key", () => {
       assert.deepStrictEqual((await readyz()).body, {
         ready: false,
         reason:
-          "the data service refused the API key (HTTP 401: Invalid key): nothing is scanned and /readyz answers 503 until the service is restarted with the right key (--api-key or MORALIS_API_KEY)"
+          "the data service refused the API key (HTTP 401: Invalid key): nothing is scanned and /readyz answers 503 until the service is restarted with the right key (--api-key-file or MORALIS_API_KEY)"
       })
       // The scan is not tried again: no request in ten intervals, and still not ready.
       // (A scan that started before the probe's answer meets the refusal too, once: let it.)
