@@ -4,11 +4,14 @@
  * the database with it (a control-group kill, the OOM killer).
  *
  * - SIGINT to the group stops the service in order, the database last: exit 0, no PostgreSQL left,
- *   no stack trace; a second signal during a slow shutdown exits at once.
+ *   no stack trace (the same signal echoed at once counts once); a second signal during a slow
+ *   shutdown exits at once.
  * - Ten hard kills in a row, each followed at once by a restart: each comes up, with every stream
  *   and wallet committed before.
  * - The superuser password is never world-readable while the database is initialised; the
  *   server's environment holds no secret of the service.
+ * - A folder of an earlier version is switched to scram-sha-256; the server listens on 127.0.0.1
+ *   only, with no Unix socket.
  * - A server that cannot start fails the service with its last log lines (exit 1, no stack trace).
  */
 import { type ChildProcess, spawn } from "node:child_process"
@@ -172,6 +175,8 @@ describe("serve on its embedded PostgreSQL", () => {
       assert.strictEqual(created.status, 201)
       const before = Date.now()
       service.signalGroup("SIGINT")
+      // The same Ctrl-C again at once, as a parent that forwards it (`npm exec`) delivers it: one signal, not a second.
+      process.kill(service.child.pid!, "SIGINT")
       const exited = await service.endedWithin(15_000, "SIGINT")
       assert.deepStrictEqual(exited, { code: 0, signal: null }, service.stderr.slice(-3000))
       assert.isBelow(Date.now() - before, 15_000)
@@ -247,6 +252,25 @@ describe("serve on its embedded PostgreSQL", () => {
       } finally {
         other.kill("SIGKILL")
       }
+    })
+  }, 120_000)
+
+  it("a folder of an earlier version (clear-text password auth) is switched to scram-sha-256; the server listens on 127.0.0.1 only, with no Unix socket", async () => {
+    await withSimulator({ seed: 3807, indexing: false, chains: ["0x1"] }, async (sim) => {
+      const hba = path.join(pgdata, "pg_hba.conf")
+      const rules = () => readFileSync(hba, "utf8").split("\n").filter((line) => line.trim() !== "" && !line.trimStart().startsWith("#"))
+      writeFileSync(hba, readFileSync(hba, "utf8").replaceAll("scram-sha-256", "password"))
+      assert.isTrue(rules().every((line) => line.endsWith("password")))
+      const service = startServe(sim, data)
+      await service.ready()
+      assert.isAbove(rules().length, 0)
+      for (const line of rules()) assert.match(line, /\sscram-sha-256$/, line)
+      // postmaster.pid: its fifth line is the socket folder (none), its sixth where it listens.
+      const lock = readFileSync(path.join(pgdata, "postmaster.pid"), "utf8").split("\n")
+      assert.strictEqual(lock[4], "", "a Unix socket")
+      assert.strictEqual(lock[5], "127.0.0.1")
+      service.signalGroup("SIGTERM")
+      assert.strictEqual((await service.endedWithin(30_000, "SIGTERM")).code, 0, service.stderr.slice(-3000))
     })
   }, 120_000)
 
