@@ -11,7 +11,7 @@
  * - The superuser password is never world-readable while the database is initialised; the
  *   server's environment holds no secret of the service.
  * - A folder of an earlier version is switched to scram-sha-256; the server listens on 127.0.0.1
- *   only, with no Unix socket.
+ *   only, with no Unix socket; a second service on a folder in use is refused.
  * - A server that cannot start fails the service with its last log lines (exit 1, no stack trace).
  */
 import { type ChildProcess, spawn } from "node:child_process"
@@ -255,7 +255,7 @@ describe("serve on its embedded PostgreSQL", () => {
     })
   }, 120_000)
 
-  it("a folder of an earlier version (clear-text password auth) is switched to scram-sha-256; the server listens on 127.0.0.1 only, with no Unix socket", async () => {
+  it("a folder of an earlier version (clear-text password auth) is switched to scram-sha-256; the server listens on 127.0.0.1 only, with no Unix socket; a second service on the folder is refused", async () => {
     await withSimulator({ seed: 3807, indexing: false, chains: ["0x1"] }, async (sim) => {
       const hba = path.join(pgdata, "pg_hba.conf")
       const rules = () => readFileSync(hba, "utf8").split("\n").filter((line) => line.trim() !== "" && !line.trimStart().startsWith("#"))
@@ -269,6 +269,12 @@ describe("serve on its embedded PostgreSQL", () => {
       const lock = readFileSync(path.join(pgdata, "postmaster.pid"), "utf8").split("\n")
       assert.strictEqual(lock[4], "", "a Unix socket")
       assert.strictEqual(lock[5], "127.0.0.1")
+      // A second service on the same folder is refused, and the first one's database left alone.
+      const second = startServe(sim, data)
+      const refused = await second.endedWithin(60_000, "its start on a folder in use")
+      assert.strictEqual(refused.code, 1, second.stderr.slice(-3000))
+      assert.match(second.stderr, new RegExp(`another chainquery-watcher serve \\(pid ${service.child.pid}\\) uses ${data}`))
+      assert.strictEqual((await fetch(`${service.url}/readyz`)).status, 200)
       service.signalGroup("SIGTERM")
       assert.strictEqual((await service.endedWithin(30_000, "SIGTERM")).code, 0, service.stderr.slice(-3000))
     })
