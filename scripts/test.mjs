@@ -11,11 +11,14 @@
 //      output). Everything the tests read is inside the repository, so turbo's input hashes cover it.
 //   2. Sum every */*/.vitest-results/results.json that is present, whatever turbo's exit code, and
 //      list each failed test with the first line of its error.
-//   3. Exit non-zero if turbo failed, any test failed, or no test ran at all.
+//   3. Check that each package's test script fails on a failing test (scripts/exit-codes.mjs):
+//      a run that reports success with failures would hide them from turbo and its cache.
+//   4. Exit non-zero if turbo failed, any test failed, a package hid a failure, or no test ran.
 // Plain Node (>= 22) ESM with no dependencies.
 import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import path from "node:path"
+import { packagesHidingFailures } from "./exit-codes.mjs"
 import { repoRoot, workspacePackages } from "./workspace.mjs"
 
 const reportRelPath = path.join(".vitest-results", "results.json")
@@ -141,7 +144,14 @@ if (failures.length > 0) {
   for (const failure of failures) console.log(`  ${failure}`)
 }
 
-// --- 3. verdict --------------------------------------------------------------------------------
+// --- 3. a failing test fails each package's run ------------------------------------------------
+
+const exitCodes = await packagesHidingFailures()
+console.log("")
+console.log(`[test] ${exitCodes.checked - exitCodes.problems.length} of ${exitCodes.checked} packages fail their test script on a failing test`)
+problems.push(...exitCodes.problems)
+
+// --- 4. verdict --------------------------------------------------------------------------------
 
 if (totals.failed > 0) problems.push(`${totals.failed} test(s) failed`)
 if (totals.passed + totals.failed === 0) problems.push("no tests ran at all (no vitest report counted a test)")

