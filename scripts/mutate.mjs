@@ -1,16 +1,22 @@
-// ./run mutate [package...] [-- stryker flags]: mutation testing with StrykerJS. Each named
-// package's sources (src/**, index files left out) are broken one small change at a time and the
-// package's own vitest suite runs against each break; a break no test notices "survives". Prints
-// Stryker's table, then one line per package: its mutation score and counts. Too slow for CI on
-// 2 cores (transport: about 45 minutes from scratch), so it is not part of ./run test.
+// ./run mutate [package or area...] [-- stryker flags]: mutation testing with StrykerJS. Each named
+// package's sources (src/**, index files left out), or an area's files, are broken one small
+// change at a time and the package's vitest tests that import them (vitest's related mode) run
+// against each break; a break no test notices "survives". Prints Stryker's table, then one line
+// per package or area: its mutation score and counts. Too slow for CI on 2 cores (transport:
+// about 45 minutes from scratch), so it is not part of ./run test.
 //
 //   node scripts/mutate.mjs                     transport and schema
 //   node scripts/mutate.mjs transport           one package (a folder name under packages/ or apps/)
+//   node scripts/mutate.mjs delivery reorg      areas (see `areas` below): some files of a package
+//   node scripts/mutate.mjs service             every area of the service (delivery, stores, api)
 //   node scripts/mutate.mjs transport -- --mutate src/Scrub.ts   extra flags go to `stryker run`
 //   node scripts/mutate.mjs transport --force   every mutant again (runs are incremental otherwise)
 //
-// Each run leaves .mutation/<package>.json (the mutation-testing-report schema) and
-// .mutation/<package>.survivors.txt (one surviving mutant per line). Sandboxes go to .stryker-tmp/
+// Tests that run the built program (dist/, a child process) cannot see a mutant: only tests that
+// import the mutated modules count, so an area's score is that of its unit and in-process tests.
+//
+// Each run leaves .mutation/<name>.json (the mutation-testing-report schema) and
+// .mutation/<name>.survivors.txt (one surviving mutant per line). Sandboxes go to .stryker-tmp/
 // at the repository root: a sandbox sits two levels below the root, as a package does, so that
 // its `extends: ../../tsconfig.base.json` still resolves.
 // Plain Node (>= 22) ESM; the only dependencies are @stryker-mutator/core and its vitest runner.
@@ -24,12 +30,38 @@ const args = process.argv.slice(2)
 const firstFlag = args.findIndex((arg) => arg.startsWith("-"))
 const names = firstFlag === -1 ? args : args.slice(0, firstFlag)
 const strykerFlags = firstFlag === -1 ? [] : args.slice(firstFlag).filter((arg, index) => !(index === 0 && arg === "--"))
-const wanted = names.length === 0 ? ["transport", "schema"] : names
+
+/**
+ * Areas: the files of one concern in a package, mutated on their own (a whole package would take
+ * hours). `group` names several areas at once.
+ */
+const areas = {
+  delivery: {
+    package: "watcher",
+    files: ["DeliveryStore", "DeliveryWorker", "DeliverySlots", "Outbox", "WebhookSender", "WebhookSignature", "Statistics"].map((name) => `src/service/${name}.ts`)
+  },
+  stores: {
+    package: "watcher",
+    files: ["StreamStore", "Coverage", "Heartbeats", "StreamSecrets"].map((name) => `src/service/${name}.ts`)
+  },
+  api: {
+    package: "watcher",
+    files: ["ApiHandlers", "ManagementApi", "ApiMiddleware", "Scopes", "AddressPolicy"].map((name) => `src/service/${name}.ts`)
+  },
+  receiver: { package: "webhook-receiver", files: ["src/**/*.ts", "!src/**/index.ts"] },
+  reorg: { package: "watch", files: ["deepReorg", "recentBlocks", "witness"].map((name) => `src/internal/${name}.ts`) },
+  state: {
+    package: "watch",
+    files: ["src/StateStore.ts", "src/PgStateStore.ts", "src/PgCheckpoints.ts", "src/internal/stateTables.ts", "src/internal/memoryTables.ts"]
+  }
+}
+const groups = { service: ["delivery", "stores", "api"], engine: ["reorg", "state"] }
 
 const packages = workspacePackages(["packages", "apps"])
-const unknown = wanted.filter((name) => !packages.some((pkg) => path.basename(pkg.dir) === name))
+const wanted = (names.length === 0 ? ["transport", "schema"] : names).flatMap((name) => groups[name] ?? [name])
+const unknown = wanted.filter((name) => areas[name] === undefined && !packages.some((pkg) => path.basename(pkg.dir) === name))
 if (unknown.length > 0) {
-  console.error(`[mutate] unknown package(s): ${unknown.join(", ")}; known: ${packages.map((pkg) => path.basename(pkg.dir)).join(", ")}`)
+  console.error(`[mutate] unknown package(s) or area(s): ${unknown.join(", ")}; packages: ${packages.map((pkg) => path.basename(pkg.dir)).join(", ")}; areas: ${Object.keys(areas).join(", ")}; groups: ${Object.entries(groups).map(([group, members]) => `${group} (${members.join(", ")})`).join(", ")}`)
   process.exit(2)
 }
 
@@ -38,12 +70,12 @@ const reports = path.join(repoRoot, ".mutation")
 mkdirSync(reports, { recursive: true })
 const stryker = path.join(repoRoot, "node_modules", ".bin", "stryker")
 
-/** Stryker's options for one package (`{ dir, name }`), run from its folder. */
-const configFor = (pkg) => ({
+/** Stryker's options for one package (`{ dir, name }`) or area of it (`name`, `files`), run from its folder. */
+const configFor = (pkg, name, files) => ({
   testRunner: "vitest",
   plugins: ["@stryker-mutator/vitest-runner"],
   vitest: { configFile: "vitest.config.ts" },
-  mutate: ["src/**/*.ts", "!src/**/index.ts"],
+  mutate: files,
   // Not copied to the sandbox: what no test reads. `dist` is (tests of a bin run it), so do not
   // build while a run starts; those tests run the unmutated build and cannot catch a mutant.
   ignorePatterns: ["bench", ".vitest-results", ".turbo"],
@@ -53,7 +85,7 @@ const configFor = (pkg) => ({
   // 5 s): a mutant that stops a TestClock test from ending would otherwise cost 5 s more each.
   timeoutMS: 2000,
   reporters: ["clear-text", "progress-append-only", "json"],
-  jsonReporter: { fileName: path.join(reports, `${path.basename(pkg.dir)}.json`) },
+  jsonReporter: { fileName: path.join(reports, `${name}.json`) },
   tempDirName: path.relative(pkg.dir, sandboxes),
   // TypeScript 7 has no JavaScript API for Stryker to rewrite tsconfig paths with; the sandbox sits
   // at the same depth as the package instead (see tempDirName), so no rewrite is needed.
@@ -62,7 +94,7 @@ const configFor = (pkg) => ({
   // Mutants whose code and covering tests are unchanged since the last run keep their result; pass
   // `--force` to test them all again.
   incremental: true,
-  incrementalFile: path.join(reports, `${path.basename(pkg.dir)}.incremental.json`)
+  incrementalFile: path.join(reports, `${name}.incremental.json`)
 })
 
 /** Counts of a mutation-testing-report file, by status. */
@@ -90,7 +122,7 @@ const summaryOf = (pkg, name, reportFile, partial) => {
   const survivorsFile = path.join(reports, `${name}.survivors.txt`)
   writeFileSync(survivorsFile, survivors.join("\n") + "\n")
   const stopped = partial ? ` (partial: the run was stopped; ${Object.values(counts).reduce((a, b) => a + b, 0)} mutants have a result, the next run goes on from them)` : ""
-  return `${pkg.name}: mutation score ${score.toFixed(1)}%${stopped} (${killed} killed of ${valid}: ${counts.Killed ?? 0} by a failing test, ${counts.Timeout ?? 0} by a timeout; ${counts.Survived ?? 0} survived, ${counts.NoCoverage ?? 0} not covered; ${(counts.CompileError ?? 0) + (counts.RuntimeError ?? 0)} invalid, ${counts.Ignored ?? 0} ignored); survivors in ${path.relative(repoRoot, survivorsFile)}`
+  return `${pkg.name}${name === path.basename(pkg.dir) ? "" : ` (${name})`}: mutation score ${score.toFixed(1)}%${stopped} (${killed} killed of ${valid}: ${counts.Killed ?? 0} by a failing test, ${counts.Timeout ?? 0} by a timeout; ${counts.Survived ?? 0} survived, ${counts.NoCoverage ?? 0} not covered; ${(counts.CompileError ?? 0) + (counts.RuntimeError ?? 0)} invalid, ${counts.Ignored ?? 0} ignored); survivors in ${path.relative(repoRoot, survivorsFile)}`
 }
 
 // Ctrl-C (or SIGTERM) reaches Stryker too, which saves what it has tested to the incremental file;
@@ -104,13 +136,14 @@ const summaries = []
 let failed = false
 for (const name of wanted) {
   if (interrupted) break
-  const pkg = packages.find((candidate) => path.basename(candidate.dir) === name)
+  const area = areas[name]
+  const pkg = packages.find((candidate) => path.basename(candidate.dir) === (area?.package ?? name))
   const configFile = path.join(reports, `${name}.stryker.config.json`)
-  writeFileSync(configFile, JSON.stringify(configFor(pkg), null, 2))
+  writeFileSync(configFile, JSON.stringify(configFor(pkg, name, area?.files ?? ["src/**/*.ts", "!src/**/index.ts"]), null, 2))
   const reportFile = path.join(reports, `${name}.json`)
   const incrementalFile = path.join(reports, `${name}.incremental.json`)
   rmSync(reportFile, { force: true })
-  console.log(`[mutate] ${pkg.name}: stryker run (${path.relative(repoRoot, pkg.dir)})`)
+  console.log(`[mutate] ${area === undefined ? pkg.name : `${pkg.name} (${name})`}: stryker run (${path.relative(repoRoot, pkg.dir)})`)
   const result = spawnSync(stryker, ["run", configFile, ...strykerFlags], { cwd: pkg.dir, stdio: "inherit" })
   if (result.status === 0 && existsSync(reportFile)) {
     summaries.push(summaryOf(pkg, name, reportFile, false))
