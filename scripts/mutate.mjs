@@ -84,6 +84,8 @@ const configFor = (pkg, name, files) => ({
   // A mutant times out after 1.5x its tests' time in the first run plus 2 s (Stryker's default is
   // 5 s): a mutant that stops a TestClock test from ending would otherwise cost 5 s more each.
   timeoutMS: 2000,
+  // The first run of an area's tests (apps/watcher's over PostgreSQL) takes minutes on 2 cores.
+  dryRunTimeoutMinutes: 30,
   reporters: ["clear-text", "progress-append-only", "json"],
   jsonReporter: { fileName: path.join(reports, `${name}.json`) },
   tempDirName: path.relative(pkg.dir, sandboxes),
@@ -144,7 +146,9 @@ for (const name of wanted) {
   const incrementalFile = path.join(reports, `${name}.incremental.json`)
   rmSync(reportFile, { force: true })
   console.log(`[mutate] ${area === undefined ? pkg.name : `${pkg.name} (${name})`}: stryker run (${path.relative(repoRoot, pkg.dir)})`)
-  const result = spawnSync(stryker, ["run", configFile, ...strykerFlags], { cwd: pkg.dir, stdio: "inherit" })
+  // CHAINQUERY_MUTATION: a package's vitest config may leave out the tests that run its built
+  // program (apps/watcher does), which cannot see a mutant.
+  const result = spawnSync(stryker, ["run", configFile, ...strykerFlags], { cwd: pkg.dir, stdio: "inherit", env: { ...process.env, CHAINQUERY_MUTATION: "1" } })
   if (result.status === 0 && existsSync(reportFile)) {
     summaries.push(summaryOf(pkg, name, reportFile, false))
   } else if (stoppedBySignal(result) && existsSync(incrementalFile)) {

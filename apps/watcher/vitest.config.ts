@@ -1,8 +1,13 @@
-import { defineConfig } from "vitest/config"
+import { configDefaults, defineConfig } from "vitest/config"
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Under `./run mutate` (which sets CHAINQUERY_MUTATION), the tests that run the built program
+    // (dist/, a child process) are left out: they cannot see a mutant, and would take the time.
+    exclude: process.env["CHAINQUERY_MUTATION"] === "1"
+      ? [...configDefaults.exclude, "test/e2e/**", "test/soak/**", "test/**/*.e2e.test.ts"]
+      : configDefaults.exclude,
     // Property tests and tests over HTTP run long on a busy 2-core machine; a timeout is a failure
     // to investigate, not a speed check (speed is measured by `./run bench`).
     testTimeout: 60_000,
