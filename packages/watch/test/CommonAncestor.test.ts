@@ -130,6 +130,32 @@ describe("the record's check finds the common ancestor of a reorganisation", () 
       }).pipe(Effect.provide(simulated("ancestor-unknown")))
     ))
 
+  it.effect("no recorded hash at all: the blocks of the window are read, and nothing below them", () =>
+    collectingErrors((errors) =>
+      Effect.gen(function*() {
+        const { client, head, recent, sim, tracked } = yield* recorded(10)
+        const hashes = new Map([...recent.hashes].map(([block]) => [block, ""] as const))
+        yield* sim.reorg(chain, 8)
+        const reads = yield* probeRecord(walkInput(client, tracked, { ...recent, hashes }), head, 0, 3)
+        assert.deepStrictEqual(numbers(reads).toSorted(), [head - 2n, head - 1n, head])
+        assert.deepStrictEqual(errors, [], "no block of known hash: nothing to compare, no error")
+      }).pipe(Effect.provide(simulated("ancestor-no-hash")))
+    ))
+
+  it.effect("a block of unknown hash above the newest known one counts in the depth", () =>
+    collectingErrors((errors) =>
+      Effect.gen(function*() {
+        const { client, head, recent, sim, tracked } = yield* recorded(14)
+        const hashes = new Map(recent.hashes).set(head, "")
+        const fromBlock = BigInt(yield* sim.reorg(chain, 8))
+        const reads = yield* probeRecord(walkInput(client, tracked, { ...recent, hashes }), head, 0, 6)
+        assert.deepStrictEqual(numbers(reads), Array.from({ length: 8 }, (_, i) => head - BigInt(i)))
+        assert.deepStrictEqual(errors, [
+          `chain ${chain}: a reorganisation 8 blocks deep (blocks ${fromBlock}..${head} replaced), deeper than the 6-block reorganisation window; read again back to block ${fromBlock - 1n}, the common ancestor`
+        ])
+      }).pipe(Effect.provide(simulated("ancestor-top-unknown")))
+    ))
+
   it.effect("a block not indexed yet stops the check: everything is read again next cycle", () =>
     Effect.gen(function*() {
       const { head, input, recent } = yield* recorded(6)

@@ -8,20 +8,21 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { EvmAddress } from "@chainquery/schema"
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import {
   byAddressOf,
   byChainOrder,
   covers,
   eventsOf,
   hashOf,
+  loadRecent,
   type Printed,
   reconcile,
   restingOf,
   type Tracked,
   withResting
 } from "../src/internal/recentBlocks.js"
-import { WatchEvent, type WatchedWallet } from "../src/index.js"
+import { StateStore, WatchEvent, type WatchedWallet } from "../src/index.js"
 import { alice, bob, nftTransfer, trade } from "./fixtures.js"
 
 const chain = "0x1"
@@ -169,4 +170,20 @@ describe("a block read again, reconciled with its record", () => {
     const otherWallet = reconcile(chain, 100n, newHash, printedOf([bobToAlice(1, newHash)], [bob]) as ReadonlyArray<WatchEvent.NftEvent>, printed, () => true)
     assert.include(otherWallet.retractions.map((r) => r.retracts), sale[0]!.id, "bob's transfer in that transaction does not hold alice's trade")
   })
+})
+
+describe("the record as the store keeps it", () => {
+  it.effect("loaded per chain: each recorded block's hash, and the events printed from it", () =>
+    Effect.gen(function*() {
+      const store = yield* StateStore.StateStore
+      const printed = WatchEvent.fromNftTransfer(chain, alice, bobToAlice(1))
+      yield* store.commit({
+        blocks: [{ chain, number: 99n, hash: "" }, { chain, number: 100n, hash: oldHash }, { chain: "0x89", number: 100n, hash: newHash }],
+        blockEvents: [{ chain, number: 100n, hash: oldHash, events: printed }],
+        eventIds: []
+      })
+      const recent = yield* loadRecent(store, chain)
+      assert.deepStrictEqual([...recent.hashes], [[99n, ""], [100n, oldHash]])
+      assert.deepStrictEqual([...recent.printed], [[100n, printed]])
+    }).pipe(Effect.provide(StateStore.layerMemory)))
 })
