@@ -116,6 +116,25 @@ describe("the record's check finds the common ancestor of a reorganisation", () 
       }).pipe(Effect.provide(simulated("ancestor-beyond")))
     ))
 
+  it.effect("at most 128 recorded blocks are read again below the replaced one in a cycle", () =>
+    collectingErrors((errors) =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const client = yield* EvmClient.EvmClient
+        yield* sim.advance(110)
+        const head = headOf(sim)
+        const tracked = everyWallet(sim, head)
+        const recent = yield* recordOf(client, tracked, head - 139n, head)
+        yield* sim.reorg(chain, 135)
+        const reads = yield* probeRecord(walkInput(client, tracked, recent), head, 0, 6)
+        assert.deepStrictEqual(numbers(reads), Array.from({ length: 129 }, (_, i) => head - BigInt(i)))
+        const lowest = head - 128n
+        assert.deepStrictEqual(errors, [
+          `chain ${chain}: a reorganisation 129 blocks deep (blocks ${lowest}..${head} replaced), deeper than the 6-block reorganisation window; no recorded block below ${lowest} matched (the record keeps the last 256 blocks): older blocks may have changed unseen`
+        ])
+      }).pipe(Effect.provide(simulated("ancestor-long")))
+    ), 120_000)
+
   it.effect("a recorded block of unknown hash in the window is read once; one below the window is not", () =>
     collectingErrors((errors) =>
       Effect.gen(function*() {
