@@ -7,23 +7,15 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Simulator } from "@chainquery/simulator"
-import { Effect, Logger } from "effect"
+import { Effect } from "effect"
 import { Engine, type WatchEvent } from "../src/index.js"
 import { allEvm, evmTruth, harness, positionOf, type Sim } from "./support/engineHarness.js"
+import { collectingErrors } from "./support/recentRecord.js"
 import { standing } from "./support/standing.js"
 
 const chain = "0x1"
 const head = (sim: Sim) => BigInt(sim.world.evm.chain(chain).head)
 
-
-/** The error lines logged while `body` runs, and its result. */
-const collectingErrors = <A, E, R>(body: (errors: ReadonlyArray<string>) => Effect.Effect<A, E, R>) => {
-  const errors: Array<string> = []
-  const logger = Logger.make(({ logLevel, message }) => {
-    if (logLevel === "Error") errors.push((Array.isArray(message) ? message : [message]).map(String).join(" "))
-  })
-  return body(errors).pipe(Effect.provide(Logger.layer([logger])))
-}
 
 /** `deep`: the depth the error gives; 0: within what is read again, no error. */
 const cases = [

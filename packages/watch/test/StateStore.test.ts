@@ -160,6 +160,65 @@ for (const { name, store: fresh } of implementations) describe(`StateStore in ${
       assert.deepStrictEqual((yield* store.blockEvents("0x1")).map((b) => b.number), [4n])
     }).pipe(Effect.provide(fresh({ keepBlocks: 3 }))))
 
+  it.effect("keepBlocks is a whole number of blocks, at least 1, and 256 unless a finite number is given", () =>
+    Effect.gen(function*() {
+      const blocks = Array.from({ length: 300 }, (_, i) => ({ chain: "0x1" as const, number: BigInt(i + 1), hash: hash(i + 1) }))
+      const kept = (options?: StateStore.Options) =>
+        Effect.gen(function*() {
+          const store = yield* StateStore.StateStore
+          yield* store.commit({ blocks, blockEvents: [{ chain: "0x1", number: 1n, hash: hash(1), events: WatchEvent.fromNftTransfer("0x1", alice, nftTransfer()) }], eventIds: [] })
+          const numbers = (yield* store.blockHashes("0x1")).map((b) => b.number)
+          return { count: numbers.length, lowest: numbers[0], events: (yield* store.blockEvents("0x1")).length }
+        }).pipe(Effect.provide(fresh(options)))
+      assert.deepStrictEqual(yield* kept(), { count: 256, lowest: 45n, events: 1 })
+      assert.deepStrictEqual(yield* kept({ keepBlocks: 2.7 }), { count: 2, lowest: 299n, events: 1 })
+      assert.deepStrictEqual(yield* kept({ keepBlocks: 0 }), { count: 1, lowest: 300n, events: 1 })
+      assert.deepStrictEqual(yield* kept({ keepBlocks: Number.NaN }), { count: 256, lowest: 45n, events: 1 })
+      assert.deepStrictEqual(yield* kept({ keepBlocks: Number.POSITIVE_INFINITY }), { count: 256, lowest: 45n, events: 1 })
+    }))
+
+  it.effect("a batch naming a wallet twice keeps its first since and its last position; a block twice, its last hash", () =>
+    Effect.gen(function*() {
+      const store = yield* StateStore.StateStore
+      yield* store.commit({
+        checkpoints: [{ wallet: evm, position: 10n, hash: hash(10), since: 4n }, { wallet: evm, position: 12n, hash: hash(12), since: 9n }],
+        blocks: [{ chain: "0x1", number: 12n, hash: hash(1) }, { chain: "0x1", number: 12n, hash: hash(12) }],
+        eventIds: []
+      })
+      assert.deepStrictEqual(yield* store.checkpoints, [{ wallet: evm, position: 12n, hash: hash(12), since: 4n }])
+      assert.deepStrictEqual(yield* store.blockHashes("0x1"), [{ chain: "0x1", number: 12n, hash: hash(12) }])
+    }).pipe(Effect.provide(fresh())))
+
+  it.effect("positions are signed 64-bit integers: the bounds are kept exactly, one past them refused with nothing written", () =>
+    Effect.gen(function*() {
+      const store = yield* StateStore.StateStore
+      const top = 2n ** 63n - 1n
+      const bottom = -(2n ** 63n)
+      yield* store.commit({ checkpoints: [{ wallet: evm, position: top, hash: null }, { wallet: base, position: bottom, hash: null }], eventIds: ["a"] })
+      const before = yield* store.checkpoints
+      assert.deepStrictEqual(before.map((c) => c.position), [top, bottom])
+      for (const position of [top + 1n, bottom - 1n]) {
+        const error = yield* Effect.flip(store.commit({ checkpoints: [{ wallet: aptos, position, hash: null }], eventIds: ["b"] }))
+        assert.strictEqual(error.operation, "commit", `${position} refused`)
+      }
+      assert.deepStrictEqual(yield* store.checkpoints, before)
+      assert.strictEqual(Option.getOrThrow(yield* store.lastBatch).sequence, 1)
+    }).pipe(Effect.provide(fresh())))
+
+  it.effect("thousands of checkpoints in one commit are all written", () =>
+    Effect.gen(function*() {
+      const store = yield* StateStore.StateStore
+      const many = Array.from({ length: 4_500 }, (_, i): StateStore.Checkpoint => ({
+        wallet: { family: "evm", chain: "0x1", address: `0x${i.toString(16).padStart(40, "0")}` as WatchedWallet.EvmWallet["address"] },
+        position: BigInt(i),
+        hash: null
+      }))
+      yield* store.commit({ checkpoints: many, eventIds: [] })
+      const read = yield* store.checkpoints
+      assert.strictEqual(read.length, many.length)
+      assert.deepStrictEqual(read.map((c) => c.position).toSorted((a, b) => (a < b ? -1 : 1)), many.map((c) => c.position))
+    }).pipe(Effect.provide(fresh())))
+
   it.effect("a commit is atomic: a failure inside the transaction leaves the previous state", () =>
     Effect.gen(function*() {
       const { commit: write } = yield* StateStore.StateStore

