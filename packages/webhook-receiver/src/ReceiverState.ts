@@ -10,10 +10,15 @@
 import { Schema } from "effect"
 import { Decimal } from "./Decimal.js"
 
+/** A covered-to: a decimal string, or `"-1"` (a chain covered from block 0, its whole range restated). */
+const CoveredTo = Schema.String.check(
+  Schema.isPattern(/^(-1|0|[1-9][0-9]*)$/, { message: "Expected a decimal string of digits (no sign, no leading zero), or -1" })
+)
+
 /**
  * The blocks of one chain covered so far: from `from` (the first block covered, where the chain
  * was first seen) to `to` (the covered-to), inclusive. Right after a reorganisation that restated
- * the whole range, `to` is `from - 1` (nothing covered yet).
+ * the whole range, `to` is `from - 1` (nothing covered yet; `"-1"` for a chain covered from 0).
  *
  * @example
  * ```ts
@@ -23,7 +28,7 @@ import { Decimal } from "./Decimal.js"
  * ```
  * @since 0.3.0
  */
-export const Covered = Schema.Struct({ from: Decimal, to: Decimal }).check(
+export const Covered = Schema.Struct({ from: Decimal, to: CoveredTo }).check(
   Schema.makeFilter((covered) => BigInt(covered.from) <= BigInt(covered.to) + 1n || `from ${covered.from} is after to ${covered.to} + 1`)
 )
 

@@ -5,7 +5,7 @@
  * expectation names the exact sequences and blocks.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { Receive, type ReceiveError, ReceiverState } from "../src/index.js"
 import { aptos, batchRequest, type BatchFields, evm, now, secret, streamId } from "./support/signing.js"
 
@@ -142,6 +142,27 @@ describe("the stream", () => {
       assert.deepStrictEqual((yield* receive(all.state, { sequence: 6, coverage: [evm("0x1", 100, 101)] })).state.coverage, {
         "0x1": { from: "100", to: "101" }
       })
+    }))
+
+  it.effect("a batch of the last sequence processed under another delivery id is AlreadyProcessed, never processed twice", () =>
+    Effect.gen(function*() {
+      const state = after(3, { "0x1": [100, 130] })
+      const again = yield* failure(state, { sequence: 3, deliveryId: "msg_3b", coverage: [evm("0x1", 131, 140)] }, "AlreadyProcessed")
+      assert.deepStrictEqual([again.deliveryId, again.sequence, again.lastSequence], ["msg_3b", 3, 3])
+    }))
+
+  it.effect("the whole range of a chain covered from block 0 restated: to is -1, stored and continued from, in a gap too", () =>
+    Effect.gen(function*() {
+      const state = after(4, { "0x1": [0, 25], "aptos:testnet": [0, 9] })
+      const all = yield* receive(state, { sequence: 5, replaces: [evm("0x1", 0, 25)] })
+      assert.deepStrictEqual(all.state.coverage, { "0x1": { from: "0", to: "-1" }, "aptos:testnet": { from: "0", to: "9" } })
+      const stored = Schema.decodeUnknownSync(ReceiverState.Json)(Schema.encodeSync(ReceiverState.Json)(all.state))
+      const next = yield* receive(stored, { sequence: 6, coverage: [evm("0x1", 0, 30)] })
+      assert.deepStrictEqual(next.state.coverage["0x1"], { from: "0", to: "30" })
+      // The same restatement after a lost batch is a Gap that carries that state.
+      const gap = yield* failure(state, { sequence: 6, replaces: [aptos("testnet", 0, 9)] }, "Gap")
+      assert.deepStrictEqual(gap.state.coverage["aptos:testnet"], { from: "0", to: "-1" })
+      assert.deepStrictEqual(gap.missingSequences, { from: 5, to: 5 })
     }))
 
   it.effect("a bad replaces: ending before the covered-to, after it, of a chain never covered, or before the first covered block", () =>

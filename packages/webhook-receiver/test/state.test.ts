@@ -44,6 +44,7 @@ describe("ReceiverState", () => {
     const valid = { streamId, sequence: 3, lastDeliveryId: "msg_3", coverage: { "0x1": { from: "100", to: "99" } } }
     const is = Schema.is(ReceiverState.ReceiverState)
     assert.isTrue(is(valid))
+    assert.isTrue(is({ ...valid, coverage: { "0x1": { from: "0", to: "-1" } } }))
     for (const bad of [
       { ...valid, sequence: -1 },
       { ...valid, sequence: 1.5 },
@@ -51,6 +52,8 @@ describe("ReceiverState", () => {
       { ...valid, coverage: { "0x1": { from: "x", to: "9" } } },
       { ...valid, coverage: { "0x1": { from: 1, to: 9 } } },
       { ...valid, coverage: { "0x1": { from: "100", to: "98" } } },
+      { ...valid, coverage: { "0x1": { from: "1", to: "-1" } } },
+      { ...valid, coverage: { "0x1": { from: "0", to: "-2" } } },
       { streamId, sequence: 3, coverage: {} }
     ]) {
       assert.isFalse(is(bad), JSON.stringify(bad))
