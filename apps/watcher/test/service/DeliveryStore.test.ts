@@ -7,7 +7,8 @@
  * - `record`: delivered ends a delivery; retry counts the attempt and waits exactly the schedule's
  *   delay, then fails once the schedule is spent; failed fails at once; held keeps it pending;
  *   it answers whether the stream's attempt before failed (no other stream's), and when next;
- * - `successRate` is `None` under 100 attempts, then the rate of the stream's last 100 alone;
+ * - `successRate` is `None` under 100 attempts, then the rate of the stream's last 100 alone, and
+ *   counts only the attempts since the stream was last resumed;
  * - `due` lists the active streams with a pending delivery due, and `wake` makes one due;
  * - `replay` (from an event id, or a time) makes new deliveries of exactly the events from there
  *   on, cut at 500, after the existing sequences; `None` for an unknown event;
@@ -207,6 +208,24 @@ describe("DeliveryStore.successRate", () => {
       yield* recordAll((yield* pendingOf(other)).delivery, times(100, false))
       assert.deepStrictEqual(yield* rateOf(other), Option.some(0))
       assert.deepStrictEqual(yield* rateOf(stream), Option.some(0.79))
+    })))
+})
+
+describe("DeliveryStore.successRate after a resume", () => {
+  it.effect("only the attempts since the stream was resumed count: None until 100 of them, then their rate alone", () =>
+    withStores(Effect.gen(function*() {
+      yield* TestClock.setTime(DateTime.toEpochMillis(t0))
+      const stream = yield* makeStream([evm(alice)])
+      yield* enqueue(transfers(1))
+      const delivery = (yield* pendingOf(stream)).delivery
+      yield* recordAll(delivery, times(100, false))
+      assert.deepStrictEqual(yield* rateOf(stream), Option.some(0))
+      yield* TestClock.adjust(Duration.seconds(1))
+      yield* StreamStore.use((streams) => streams.setStatus(stream, "active", null))
+      yield* recordAll(delivery, times(99, true))
+      assert.deepStrictEqual(yield* rateOf(stream), Option.none(), "the attempts before the resume counted")
+      yield* recordAll(delivery, [false])
+      assert.deepStrictEqual(yield* rateOf(stream), Option.some(0.99))
     })))
 })
 
