@@ -17,6 +17,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { alice, bob } from "../../../../packages/watch/test/fixtures.js"
 import * as Output from "../../src/Output.js"
@@ -226,6 +227,22 @@ describe("DeliveryStore.successRate after a resume", () => {
       assert.deepStrictEqual(yield* rateOf(stream), Option.none(), "the attempts before the resume counted")
       yield* recordAll(delivery, [false])
       assert.deepStrictEqual(yield* rateOf(stream), Option.some(0.99))
+    })))
+})
+
+describe("DeliveryStore: old attempts", () => {
+  it.effect("recording the 50th batch keeps the stream's last 1,000 attempts, so the success rate still has its last 100", () =>
+    withStores(Effect.gen(function*() {
+      const stream = yield* makeStream([evm(alice)])
+      yield* oneEventScans(50)
+      const first = (yield* pendingOf(stream)).delivery
+      yield* recordAll(first, times(1_010, false))
+      const kept = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ count: number }>`SELECT count(*)::int AS count FROM delivery_attempts WHERE stream_id = ${stream}`).pipe(Effect.map(([row]) => row!.count))
+      assert.strictEqual(yield* kept, 1_010, "no trim before the 50th batch")
+      yield* record(yield* deliveryAt(stream, 50), ok)
+      assert.strictEqual(yield* kept, 1_000)
+      assert.deepStrictEqual(yield* rateOf(stream), Option.some(0.01))
     })))
 })
 

@@ -41,4 +41,16 @@ describe("WebhookSender.post on a kept-alive connection the receiver closed", ()
       assert.deepStrictEqual(receiver.closed, ["/c", "/c"])
       assert.strictEqual(receiver.hits.length, 2)
     }))
+
+  it.live("a connection closed without an answer on a new connection is not sent again: Unreachable (the connection was reset)", () =>
+    Effect.gen(function*() {
+      const receiver = yield* scriptedReceiver({ answer: () => "close" })
+      assert.deepStrictEqual(yield* post(receiver.url("/closed")), WebhookSender.SendOutcome.Unreachable({ message: "the connection was reset" }))
+      assert.strictEqual(receiver.hits.length, 1)
+    }))
+
+  it.live("a host that does not resolve is Unreachable: the host does not resolve", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(yield* post("http://no-such-host.invalid/hook"), WebhookSender.SendOutcome.Unreachable({ message: "the host does not resolve" }))
+    }))
 })

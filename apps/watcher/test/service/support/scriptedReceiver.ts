@@ -16,8 +16,8 @@ export interface Hit {
   readonly body: string
 }
 
-/** How to answer: a status, or a status and a `Location` header (a redirect). */
-export type Answer = number | { readonly status: number; readonly location: string }
+/** How to answer: a status, a status and a `Location` header (a redirect), or `"close"`: the connection closed, no answer. */
+export type Answer = number | { readonly status: number; readonly location: string } | "close"
 
 /** The `sequence` of a webhook batch's body. */
 export const sequenceOf = (hit: Hit): number => (JSON.parse(hit.body) as { readonly sequence: number }).sequence
@@ -51,7 +51,8 @@ export const scriptedReceiver = (options: { readonly answer?: (hit: Hit) => Answ
           const hit = { path: request.url ?? "/", headers: request.headers, body: Buffer.concat(chunks).toString("utf8") }
           hits.push(hit)
           const answer = options.answer?.(hit) ?? 200
-          if (typeof answer === "number") response.writeHead(answer, { "content-type": "text/plain" }).end(`answered ${answer}`)
+          if (answer === "close") socket.destroy()
+          else if (typeof answer === "number") response.writeHead(answer, { "content-type": "text/plain" }).end(`answered ${answer}`)
           else response.writeHead(answer.status, { location: answer.location }).end()
         })
       })
