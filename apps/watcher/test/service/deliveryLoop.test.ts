@@ -24,7 +24,7 @@ import { type Delivery, DeliveryStore } from "../../src/service/DeliveryStore.js
 import { deliverDue } from "../../src/service/DeliveryWorker.js"
 import { StreamStore } from "../../src/service/StreamStore.js"
 import { loopLayer, setClock } from "./support/clockedStores.js"
-import { type Hit, scriptedReceiver, sequenceOf } from "./support/scriptedReceiver.js"
+import { type Answer, type Hit, scriptedReceiver, sequenceOf } from "./support/scriptedReceiver.js"
 import { enqueue, evm, makeStream, transfers } from "./support/storeFixtures.js"
 
 /** The tests' start: a time with milliseconds. */
@@ -124,6 +124,7 @@ describe("the delivery loop: retries", () => {
           assert.deepStrictEqual(yield* outcomes(stream), [[1, "pending", 1], [2, "pending", 0]], String(status))
           const [delivery] = yield* deliveriesOf(stream)
           assert.strictEqual(DateTime.formatIso(delivery!.nextAttemptAt!), DateTime.formatIso(DateTime.add(t0, { seconds: 10 })), String(status))
+          assert.deepStrictEqual([delivery!.lastStatus, delivery!.lastError], [status, `HTTP ${status}: answered ${status}`])
         } else {
           assert.deepStrictEqual(sent, [1, 2], `${status}: failed at once, the next batch went`)
           assert.deepStrictEqual(yield* outcomes(stream), [[1, "failed", 1], [2, "delivered", 1]], String(status))
@@ -164,7 +165,7 @@ describe("the delivery loop: order and holding", () => {
   it.effect("in order: a batch waits until the one before it is answered 2xx, though it is due", () =>
     Effect.gen(function*() {
       yield* at(0)
-      let answers = [503, 500, 200]
+      const answers = [503, 500, 200]
       const receiver = yield* scriptedReceiver({ answer: () => answers.shift() ?? 200 })
       const stream = yield* streamTo(receiver.url("/hook"))
       yield* batches(3)
@@ -178,7 +179,6 @@ describe("the delivery loop: order and holding", () => {
       yield* deliverDue(stream)
       assert.deepStrictEqual(sequences(receiver.hits), [1, 1, 1, 2, 3])
       assert.deepStrictEqual(yield* outcomes(stream), [[1, "delivered", 3], [2, "delivered", 1], [3, "delivered", 1]])
-      answers = []
     }).pipe(Effect.provide(loopLayer())))
 })
 
@@ -248,4 +248,37 @@ describe("the delivery loop: a kept-alive connection the receiver closed", () =>
       const stats = yield* DeliveryStore.use((store) => store.stats(stream))
       assert.deepStrictEqual([stats.attempts, stats.successRate, stats.lastError], [2, 1, null])
     }).pipe(Effect.provide(loopLayer())))
+})
+
+describe("the delivery loop: no answer, and a URL refused", () => {
+  it.effect("no answer within --delivery-timeout is retried on the schedule", () =>
+    Effect.gen(function*() {
+      yield* at(0)
+      const answers: Array<Answer> = ["silent"]
+      const receiver = yield* scriptedReceiver({ answer: () => answers.shift() ?? 200 })
+      const silent = yield* streamTo(receiver.url("/silent"))
+      yield* batches(2)
+      yield* deliverDue(silent)
+      assert.deepStrictEqual(yield* outcomes(silent), [[1, "pending", 1], [2, "pending", 0]])
+      const [waiting] = yield* deliveriesOf(silent)
+      assert.deepStrictEqual([waiting!.lastStatus, waiting!.lastError], [null, "no answer within the delivery timeout"])
+      assert.strictEqual(DateTime.formatIso(waiting!.nextAttemptAt!), DateTime.formatIso(DateTime.add(t0, { seconds: 10 })))
+      yield* at(10)
+      yield* deliverDue(silent)
+      assert.deepStrictEqual(sequences(receiver.hits), [1, 1, 2])
+      assert.deepStrictEqual(yield* outcomes(silent), [[1, "delivered", 2], [2, "delivered", 1]])
+    }).pipe(Effect.provide(loopLayer({ deliveryTimeout: Duration.millis(500) }))))
+
+  it.effect("without --allow-private-webhooks, a stream whose URL is private is retried with the reason, and nothing is sent", () =>
+    Effect.gen(function*() {
+      yield* at(0)
+      const receiver = yield* scriptedReceiver()
+      const stream = yield* streamTo(receiver.url("/hook"))
+      yield* batches(1)
+      yield* deliverDue(stream)
+      assert.deepStrictEqual(receiver.hits, [])
+      assert.deepStrictEqual(yield* outcomes(stream), [[1, "pending", 1]])
+      const [refused] = yield* deliveriesOf(stream)
+      assert.match(refused!.lastError!, /^the URL is refused: the host 127\.0\.0\.1 is a private address/)
+    }).pipe(Effect.provide(loopLayer({ allowPrivateWebhooks: false }))))
 })

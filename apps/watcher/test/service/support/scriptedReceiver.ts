@@ -16,8 +16,11 @@ export interface Hit {
   readonly body: string
 }
 
-/** How to answer: a status, a status and a `Location` header (a redirect), or `"close"`: the connection closed, no answer. */
-export type Answer = number | { readonly status: number; readonly location: string } | "close"
+/**
+ * How to answer: a status, a status and a `Location` header (a redirect), `"close"` (the connection
+ * closed, no answer) or `"silent"` (no answer, the connection left open).
+ */
+export type Answer = number | { readonly status: number; readonly location: string } | "close" | "silent"
 
 /** The `sequence` of a webhook batch's body. */
 export const sequenceOf = (hit: Hit): number => (JSON.parse(hit.body) as { readonly sequence: number }).sequence
@@ -52,6 +55,7 @@ export const scriptedReceiver = (options: { readonly answer?: (hit: Hit) => Answ
           hits.push(hit)
           const answer = options.answer?.(hit) ?? 200
           if (answer === "close") socket.destroy()
+          else if (answer === "silent") return
           else if (typeof answer === "number") response.writeHead(answer, { "content-type": "text/plain" }).end(`answered ${answer}`)
           else response.writeHead(answer.status, { location: answer.location }).end()
         })
