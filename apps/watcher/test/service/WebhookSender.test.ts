@@ -191,6 +191,8 @@ describe("WebhookSender.post", () => {
     Effect.gen(function*() {
       const closedPort = yield* Effect.scoped(Effect.map(serve, (server) => server.port))
       assert.deepStrictEqual(yield* post(`http://127.0.0.1:${closedPort}/`), WebhookSender.SendOutcome.Unreachable({ message: "connection refused" }))
+      // A scheme other than http: and https: is not tried.
+      assert.deepStrictEqual(yield* post(`ftp://127.0.0.1:${closedPort}/`), WebhookSender.SendOutcome.Unreachable({ message: "the scheme ftp: is not supported" }))
     }))
 
   it.live("without allowPrivate, a private host is Unreachable and nothing connects: IP literals and a name that resolves to loopback", () =>
