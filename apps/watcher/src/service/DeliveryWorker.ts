@@ -184,7 +184,8 @@ export const deliverDue = (
           yield* Effect.logWarning(`stream ${streamId}: ${reason}`)
         }
       }
-      // A batch that failed for good is kept (replayable) and the next one goes; one to retry waits.
-      if (attempt.result === "retry") return
+      // A batch that failed for good (its retries spent too) is kept (replayable) and the next one
+      // goes; one to retry waits.
+      if (recorded.nextAttemptAt !== null) return
     }
   })

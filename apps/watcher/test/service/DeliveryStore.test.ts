@@ -7,7 +7,8 @@
  * - `record`: delivered ends a delivery; retry counts the attempt and waits exactly the schedule's
  *   delay, then fails once the schedule is spent; failed fails at once; held keeps it pending;
  *   it answers whether the stream's attempt before failed (no other stream's), and when next;
- * - `successRate` is `None` under 100 attempts, then the rate of the stream's last 100 alone;
+ * - `successRate` is `None` under 100 attempts, then the rate of the stream's last 100 alone, and
+ *   counts only the attempts since the stream was last resumed;
  * - `due` lists the active streams with a pending delivery due, and `wake` makes one due;
  * - `replay` (from an event id, or a time) makes new deliveries of exactly the events from there
  *   on, cut at 500, after the existing sequences; `None` for an unknown event;
@@ -16,6 +17,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { alice, bob } from "../../../../packages/watch/test/fixtures.js"
 import * as Output from "../../src/Output.js"
@@ -207,6 +209,40 @@ describe("DeliveryStore.successRate", () => {
       yield* recordAll((yield* pendingOf(other)).delivery, times(100, false))
       assert.deepStrictEqual(yield* rateOf(other), Option.some(0))
       assert.deepStrictEqual(yield* rateOf(stream), Option.some(0.79))
+    })))
+})
+
+describe("DeliveryStore.successRate after a resume", () => {
+  it.effect("only the attempts since the stream was resumed count: None until 100 of them, then their rate alone", () =>
+    withStores(Effect.gen(function*() {
+      yield* TestClock.setTime(DateTime.toEpochMillis(t0))
+      const stream = yield* makeStream([evm(alice)])
+      yield* enqueue(transfers(1))
+      const delivery = (yield* pendingOf(stream)).delivery
+      yield* recordAll(delivery, times(100, false))
+      assert.deepStrictEqual(yield* rateOf(stream), Option.some(0))
+      yield* TestClock.adjust(Duration.seconds(1))
+      yield* StreamStore.use((streams) => streams.setStatus(stream, "active", null))
+      yield* recordAll(delivery, times(99, true))
+      assert.deepStrictEqual(yield* rateOf(stream), Option.none(), "the attempts before the resume counted")
+      yield* recordAll(delivery, [false])
+      assert.deepStrictEqual(yield* rateOf(stream), Option.some(0.99))
+    })))
+})
+
+describe("DeliveryStore: old attempts", () => {
+  it.effect("recording the 50th batch keeps the stream's last 1,000 attempts, so the success rate still has its last 100", () =>
+    withStores(Effect.gen(function*() {
+      const stream = yield* makeStream([evm(alice)])
+      yield* oneEventScans(50)
+      const first = (yield* pendingOf(stream)).delivery
+      yield* recordAll(first, times(1_010, false))
+      const kept = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ count: number }>`SELECT count(*)::int AS count FROM delivery_attempts WHERE stream_id = ${stream}`).pipe(Effect.map(([row]) => row!.count))
+      assert.strictEqual(yield* kept, 1_010, "no trim before the 50th batch")
+      yield* record(yield* deliveryAt(stream, 50), ok)
+      assert.strictEqual(yield* kept, 1_000)
+      assert.deepStrictEqual(yield* rateOf(stream), Option.some(0.01))
     })))
 })
 

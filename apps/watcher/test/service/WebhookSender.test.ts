@@ -112,7 +112,7 @@ describe("WebhookSender.post", () => {
       // What the receiver got verifies, as a receiver's library would check it.
       const arrived = request!.headers as Record<string, string | undefined>
       yield* WebhookSignature.verify({ secret, headers: arrived, body: request!.body.toString("utf8"), now: timestamp })
-      for (const status of [201, 204]) {
+      for (const status of [201, 204, 299]) {
         assert.deepStrictEqual(yield* post(`http://127.0.0.1:${port}/status/${status}`), WebhookSender.SendOutcome.Delivered({ status }))
       }
     }).pipe(Effect.provide(NodeCrypto.layerMac)))
@@ -120,7 +120,17 @@ describe("WebhookSender.post", () => {
   it.live("a 5xx, 408 and 429 are retryable Rejections, 410 is gone, other 4xx are final; detail is the body's first 200 characters", () =>
     Effect.gen(function*() {
       const { port } = yield* serve
-      const expected = [[500, true, false], [503, true, false], [408, true, false], [429, true, false], [410, false, true], [404, false, false], [400, false, false]] as const
+      const expected = [
+        [500, true, false],
+        [503, true, false],
+        [599, true, false],
+        [408, true, false],
+        [429, true, false],
+        [410, false, true],
+        [404, false, false],
+        [400, false, false],
+        [499, false, false]
+      ] as const
       for (const [status, retryable, gone] of expected) {
         const outcome = yield* post(`http://127.0.0.1:${port}/status/${status}`)
         assert.deepStrictEqual(outcome, WebhookSender.SendOutcome.Rejected({ status, retryable, gone, detail: detail(status) }), String(status))
@@ -143,6 +153,13 @@ describe("WebhookSender.post", () => {
       assert.strictEqual(source.received.length, 1)
       assert.strictEqual(target.received.length, 0)
       assert.strictEqual(target.sockets.length, 0)
+      // Every 3xx, with or without a Location.
+      for (const status of [300, 399]) {
+        assert.deepStrictEqual(
+          yield* post(`http://127.0.0.1:${source.port}/status/${status}`),
+          WebhookSender.SendOutcome.Rejected({ status, retryable: false, gone: false, detail: "redirect not followed (no Location); the webhook URL must answer itself" })
+        )
+      }
     }))
 
   it.live("a receiver that does not answer in time: TimedOut, and the connection is dropped", () =>
@@ -174,6 +191,8 @@ describe("WebhookSender.post", () => {
     Effect.gen(function*() {
       const closedPort = yield* Effect.scoped(Effect.map(serve, (server) => server.port))
       assert.deepStrictEqual(yield* post(`http://127.0.0.1:${closedPort}/`), WebhookSender.SendOutcome.Unreachable({ message: "connection refused" }))
+      // A scheme other than http: and https: is not tried.
+      assert.deepStrictEqual(yield* post(`ftp://127.0.0.1:${closedPort}/`), WebhookSender.SendOutcome.Unreachable({ message: "the scheme ftp: is not supported" }))
     }))
 
   it.live("without allowPrivate, a private host is Unreachable and nothing connects: IP literals and a name that resolves to loopback", () =>
