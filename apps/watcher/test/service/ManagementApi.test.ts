@@ -7,15 +7,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { serviceApi } from "./serviceHarness.js"
+import { withApi } from "./support/apiFixtures.js"
 
 const eth = "eth:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
 const polygon = "polygon:0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359"
 const aptos = "aptos:0x1"
 const receiver = "http://127.0.0.1:9/hook"
-
-/** Runs `body` with a fresh service API. */
-const withApi = (body: (api: Effect.Success<ReturnType<typeof serviceApi>>) => Promise<void>) =>
-  Effect.scoped(Effect.flatMap(serviceApi(), (api) => Effect.promise(() => body(api))))
 
 /** Every route, with a body where it takes one. */
 const routes = (id: string) =>

@@ -2,10 +2,12 @@
  * The service's HTTP API on 127.0.0.1 (a free port) over a fresh PostgreSQL database, migrated,
  * with its real stores and middlewares and a simulator for the chains' clients, for tests: `call` sends a request with the API token (or
  * the one given, or none) and reads the JSON answer; `woken` lists the streams whose delivery was
- * woken.
+ * woken; `run` runs an effect with the same stores, config and database as the API (to look behind
+ * an answer, or to play the scanner's and the delivery's part).
  */
 import { NodeCrypto } from "@effect/platform-node"
 import { Context, Duration, Effect, Layer, Redacted, Ref } from "effect"
+import { Mac } from "effect/crypto"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { Simulator } from "@chainquery/simulator"
@@ -31,10 +33,17 @@ export interface Api {
   ) => Promise<{ readonly status: number; readonly body: any; readonly text: string }>
   readonly sql: SqlClient.SqlClient
   readonly woken: Effect.Effect<ReadonlyArray<string>>
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Behind>) => Promise<A>
 }
 
-/** The service's API over a fresh database; `allowPrivateWebhooks` unless told otherwise. */
-export const serviceApi = (options?: { readonly allowPrivateWebhooks?: boolean }) =>
+/** What `run` provides: the API's stores, config and database, and a MAC to sign webhooks with. */
+export type Behind = StreamStore | DeliveryStore | SqlClient.SqlClient | ServiceConfig | Mac.Mac
+
+/**
+ * The service's API over a fresh database; `allowPrivateWebhooks` unless told otherwise; with
+ * `chainsDown`, the chains' clients point at a port where nothing listens (no head can be read).
+ */
+export const serviceApi = (options?: { readonly allowPrivateWebhooks?: boolean; readonly chainsDown?: boolean }) =>
   Effect.gen(function*() {
     const woken = yield* Ref.make<ReadonlyArray<string>>([])
     const config = Layer.succeed(ServiceConfig, {
@@ -51,16 +60,17 @@ export const serviceApi = (options?: { readonly allowPrivateWebhooks?: boolean }
     // The chains' clients read a simulator of the test's own (adding a chain's first wallets reads its head).
     const simulator = yield* Layer.build(Simulator.layer({ host: "127.0.0.1", seed: 2001, indexing: false }))
     const sim = Context.get(simulator, Simulator.Simulator)
+    const down = "http://127.0.0.1:9"
     const clients = clientLayers({
       apiKey: Redacted.make(sim.apiKey),
-      evmBaseUrl: sim.evmUrl,
-      ledgerBaseUrl: sim.ledgerUrl.mainnet,
-      ledgerTestnetBaseUrl: sim.ledgerUrl.testnet,
+      evmBaseUrl: options?.chainsDown === true ? down : sim.evmUrl,
+      ledgerBaseUrl: options?.chainsDown === true ? down : sim.ledgerUrl.mainnet,
+      ledgerTestnetBaseUrl: options?.chainsDown === true ? down : sim.ledgerUrl.testnet,
       allowInsecureHttp: true
     }, { mainnet: true, testnet: true })
     const layer = ServiceHttp.serve({ host: "127.0.0.1", port: 0 }).pipe(
-      Layer.provide(Layer.mergeAll(StreamStore.layer, DeliveryStore.layer).pipe(Layer.provide(plainSecrets))),
-      Layer.provide(Layer.mergeAll(config, wake, Readiness.always, NodeCrypto.layerSecureRandom, clients)),
+      Layer.provideMerge(Layer.mergeAll(StreamStore.layer, DeliveryStore.layer).pipe(Layer.provide(plainSecrets))),
+      Layer.provideMerge(Layer.mergeAll(config, wake, Readiness.always, NodeCrypto.layerSecureRandom, NodeCrypto.layerMac, clients)),
       Layer.provideMerge(database)
     )
     const context = yield* Layer.build(layer)
@@ -83,5 +93,7 @@ export const serviceApi = (options?: { readonly allowPrivateWebhooks?: boolean }
       }
       return { status: response.status, body: parsed, text }
     }
-    return { url, call, sql, woken: Ref.get(woken) } satisfies Api
+    const behind = Context.pick(StreamStore, DeliveryStore, SqlClient.SqlClient, ServiceConfig, Mac.Mac)(context)
+    const run: Api["run"] = (effect) => Effect.runPromise(Effect.provide(effect, behind))
+    return { url, call, sql, woken: Ref.get(woken), run } satisfies Api
   })
