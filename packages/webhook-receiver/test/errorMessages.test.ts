@@ -87,6 +87,8 @@ describe("the messages of the errors", () => {
     const covered = { streamId, sequence: 2, lastDeliveryId: "msg_2", coverage: { "0x1": { from: "100", to: "98" } } }
     assert.throws(() => Schema.decodeUnknownSync(ReceiverState.ReceiverState)(covered), "from 100 is after to 98 + 1")
     assert.throws(() => Schema.decodeUnknownSync(Decimal.Decimal)("-1"), "Expected a decimal string of digits (no sign, no leading zero)")
+    const badTo = { ...covered, coverage: { "0x1": { from: "0", to: "-2" } } }
+    assert.throws(() => Schema.decodeUnknownSync(ReceiverState.ReceiverState)(badTo), "Expected a decimal string of digits (no sign, no leading zero), or -1")
   })
 })
 
