@@ -98,6 +98,23 @@ describe("the body", () => {
       assert.deepStrictEqual(state.coverage, { "0x1": { from: "100", to: "110" } })
     }))
 
+  it.effect("a batch of only its required fields: the optional ones default to false and empty", () =>
+    Effect.gen(function*() {
+      const { batch, state } = yield* receive(request(JSON.stringify({ streamId, deliveryId: "msg_1", sequence: 1, events: [] })))
+      assert.deepStrictEqual(batch, { streamId, deliveryId: "msg_1", sequence: 1, replay: false, heartbeat: false, replaces: [], coverage: [], wallets: [], events: [] })
+      assert.deepStrictEqual(state.coverage, {})
+    }))
+
+  it.effect("a chain id or a network name is all of the field, not a part of it", () =>
+    Effect.gen(function*() {
+      for (const chain of ["x0x1", "0x1g", "0x1 ", "eth0x1"]) {
+        assert.strictEqual((yield* malformed(body({ coverage: [evm(chain, 1, 2)] }))).field, "coverage[0].chain", chain)
+      }
+      for (const network of ["mainnet!", "!mainnet", "main.net"]) {
+        assert.strictEqual((yield* malformed(body({ coverage: [aptos(network, 1, 2)] }))).field, "coverage[0].network", network)
+      }
+    }))
+
   it.effect("wallets added are decoded for both families", () =>
     Effect.gen(function*() {
       const wallets = [{ chain: "0x1", address: "0xabc", coveredFrom: "121" }, { network: "mainnet", address: "0x1::a", coveredFrom: "1001" }]

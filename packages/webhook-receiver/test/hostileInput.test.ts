@@ -124,6 +124,35 @@ describe("hostile headers", () => {
       for (const headers of repeated) assert.isTrue(Exit.isSuccess(yield* outcome({ headers, body: signed.body })), JSON.stringify(headers))
     }))
 
+  it.effect("a header named get, a getter of padded values, a fetch Headers of blank values: read as headers, not as a getter", () =>
+    Effect.gen(function*() {
+      assert.isTrue(Exit.isSuccess(yield* outcome({ headers: { ...signed.headers, get: "x", Get: "y" }, body: signed.body })))
+      const padded: Record<string, string> = { "webhook-id": ` ${id} `, "webhook-timestamp": `${timestamp}\t`, "webhook-signature": ` ${signature}` }
+      assert.isTrue(Exit.isSuccess(yield* outcome({ headers: { get: (name: string) => padded[name] ?? null }, body: signed.body })))
+      for (const name of ["webhook-id", "webhook-timestamp", "webhook-signature"]) {
+        const blank = new Headers(signed.headers)
+        blank.set(name, "  ")
+        const error = yield* refused({ headers: blank, body: signed.body }, "InvalidSignature")
+        assert.deepStrictEqual([error.reason, error.message], ["missing-header", `the request has no ${name} header`])
+        const empty = yield* refused({ headers: { get: (header: string) => (header === name ? " " : padded[header] ?? null) }, body: signed.body }, "InvalidSignature")
+        assert.strictEqual(empty.reason, "missing-header")
+      }
+    }))
+
+  it.effect("the entries of a signature header: joined with a comma, among unknown tokens; an entry with no version is no entry", () =>
+    Effect.gen(function*() {
+      const rotated = sign({ id, timestamp, body: signed.body, secret: "whsec_c2Vjb25kIHNlY3JldCBvZiAyNCBieXRlcw==" })
+      for (const value of [`${signature}, ${rotated}`, `${signature},`, `garbage ${signature}`, `${rotated}  \t ${signature}`]) {
+        assert.isTrue(Exit.isSuccess(yield* outcome({ headers: { ...signed.headers, "webhook-signature": value }, body: signed.body })), value)
+      }
+      for (const value of [`,${signature.slice(3)}`, signature.slice(3), "v1"]) {
+        const error = yield* refused({ headers: { ...signed.headers, "webhook-signature": value }, body: signed.body }, "InvalidSignature")
+        assert.strictEqual(error.reason, "malformed-header", value)
+      }
+      // An entry that is not base64 among none that match: a mismatch, not a defect.
+      assert.strictEqual((yield* refused({ headers: { ...signed.headers, "webhook-signature": "v1,!!!" }, body: signed.body }, "InvalidSignature")).reason, "mismatch")
+    }))
+
   it.effect("a signature header of many entries, none matching, or of entries that are no base64: a mismatch", () =>
     Effect.gen(function*() {
       for (const value of [`${"v1,AAAA ".repeat(20_000)}v1,${"A".repeat(44)}`, "v1,!!! v1,=== v1,", `v1,${signature.slice(3, 20)}`]) {

@@ -96,6 +96,19 @@ describe("the signature", () => {
       assertInvalid(yield* failure({ ...good, headers: { ...good.headers, "webhook-signature": `v2,${good.headers["webhook-signature"]!.slice(3)}` } }), "mismatch")
     }))
 
+  it.effect("a secret read with whitespace around it (a file's newline) is the same secret; a tolerance of 0 and now 0 are settings", () =>
+    Effect.gen(function*() {
+      const signed = batchRequest()
+      for (const padded of [`${secret}\n`, ` ${secret} `, Redacted.make(`\t${encodedSecret}\r\n`)]) {
+        assert.strictEqual((yield* receive(signed, { secret: padded })).batch.sequence, 1)
+      }
+      // A tolerance of 0: the timestamp must be now exactly.
+      assert.strictEqual((yield* receive(signed, { toleranceSeconds: 0 })).batch.sequence, 1)
+      assert.strictEqual((yield* failure(signed, { toleranceSeconds: 0, now: now + 1 }))._tag, "StaleTimestamp")
+      const epoch = batchRequest({}, { timestamp: 0 })
+      assert.strictEqual((yield* receive(epoch, { now: 0 })).batch.sequence, 1)
+    }))
+
   it.effect("a timestamp older than the tolerance is a StaleTimestamp naming the age and the tolerance", () =>
     Effect.gen(function*() {
       const signed = batchRequest({}, { timestamp: now - 301 })

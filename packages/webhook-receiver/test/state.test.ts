@@ -54,6 +54,9 @@ describe("ReceiverState", () => {
       { ...valid, coverage: { "0x1": { from: "100", to: "98" } } },
       { ...valid, coverage: { "0x1": { from: "1", to: "-1" } } },
       { ...valid, coverage: { "0x1": { from: "0", to: "-2" } } },
+      { ...valid, coverage: { "0x1": { from: "0", to: "-10" } } },
+      { ...valid, coverage: { "0x1": { from: "0", to: "5-1" } } },
+      { ...valid, coverage: { "0x1": { from: "0", to: "12a" } } },
       { streamId, sequence: 3, coverage: {} }
     ]) {
       assert.isFalse(is(bad), JSON.stringify(bad))
