@@ -329,6 +329,29 @@ describe("Coverage: heartbeats and progress", () => {
     })))
 })
 
+describe("Coverage: claims", () => {
+  it.effect("a claim states only what is new: nothing when the scan did not move, a reorganisation from the stream's start at the earliest, to what was stated at least", () =>
+    withStores(Effect.gen(function*() {
+      const stream = yield* makeStream([])
+      assert.deepStrictEqual(yield* admit(stream, [evm(alice), evm(bob)]), { added: 2, coveredFrom: [101n, 101n] })
+      const claimOf = (upTo: bigint, lowest?: bigint) =>
+        Effect.map(Coverage.claim("0x1", [{ id: stream, lowest }], Option.some(upTo)), (claims) => claims.get(stream))
+      assert.isUndefined(yield* claimOf(100n), "the scan at the stream's start: nothing to state")
+      assert.deepStrictEqual(yield* claimOf(110n), { coverage: range(101n, 110n) })
+      assert.isUndefined(yield* claimOf(110n), "the scan did not move: nothing to state (no empty range)")
+      assert.isUndefined(yield* claimOf(105n), "a scan behind what was stated states nothing")
+      // A reorganisation from block 106 while the scan stands at 108: it states 106 to 110 again, up to what was stated.
+      assert.deepStrictEqual(yield* claimOf(108n, 106n), { replaces: range(106n, 110n), coverage: range(106n, 110n) })
+      // One reaching below the stream's start replaces from its start only.
+      assert.deepStrictEqual(yield* claimOf(112n, 90n), { replaces: range(101n, 110n), coverage: range(101n, 112n) })
+      const batches = yield* Coverage.announce([stream])
+      assert.deepStrictEqual(batches.get(stream), [
+        { scope: "0x1", address: alice.toLowerCase(), coveredFrom: 101n },
+        { scope: "0x1", address: bob.toLowerCase(), coveredFrom: 101n }
+      ].toSorted((a, b) => a.address < b.address ? -1 : 1), "every wallet added is announced, in address order")
+    })))
+})
+
 describe("DeliveryWorker.body", () => {
   it("states the sequence, replay and heartbeat, the ranges (Aptos in versions) and the wallets, blocks as decimal strings", () => {
     const text = DeliveryWorker.body({
