@@ -20,7 +20,7 @@ const refused = [
   "fc00::1", "fd12:3456::1", "fd00:ec2::254", // unique local, AWS metadata over IPv6
   "fe80::1", "febf::1", "fe80::1%eth0", // link-local
   "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.0.0.5", "::ffff:a9fe:a9fe", "::ffff:192.168.0.1", // IPv4-mapped
-  "64:ff9b::a00:1", "64:ff9b::10.0.0.1", "64:ff9b::7f00:1", "64:FF9B:0:0:0:0:a9fe:a9fe", "64:ff9b::192.168.1.1", // NAT64 to private IPv4
+  "64:ff9b::a00:1", "64:ff9b::10.0.0.1", "64:ff9b::7f00:1", "64:FF9B:0:0:0:0:a9fe:a9fe", "64:ff9b::192.168.1.1", "64:ff9b::", // NAT64 to private IPv4
   "::2", "::10.0.0.1", // IPv4-compatible (deprecated)
   "192.0.0.1", "198.18.0.1", "198.19.255.255", // IETF assignments, benchmarking
   "224.0.0.1", "239.255.255.250", "ff02::1", // multicast
