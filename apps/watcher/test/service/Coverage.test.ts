@@ -302,6 +302,12 @@ describe("Coverage: heartbeats and progress", () => {
       const stats = yield* store.stats(quiet)
       assert.deepStrictEqual([stats.lastDeliveredSequence, stats.coverage], [1, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 150n }]])
       assert.deepStrictEqual((yield* store.progress).map((p) => p.streamId).toSorted(), [quiet, paused, other].toSorted())
+      // Quiet again with no wallet added since: the next heartbeat lists none.
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE streams SET last_batch_at = now() - interval '2 hours' WHERE id = ${quiet}`
+      assert.deepStrictEqual(yield* Heartbeats.makeDue("1 hour"), [quiet])
+      const second = (yield* deliveriesOf(quiet)).find((d) => d.sequence === 2)!
+      assert.deepStrictEqual([second.heartbeat, second.events, second.wallets], [true, 0, []], "no wallet added since: none listed")
     })))
 
   it.effect("a delivered reorganisation moves the covered-to back to before what it replaces, then on to what it covers", () =>
