@@ -20,7 +20,7 @@ const refused = [
   "fc00::1", "fd12:3456::1", "fd00:ec2::254", // unique local, AWS metadata over IPv6
   "fe80::1", "febf::1", "fe80::1%eth0", // link-local
   "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.0.0.5", "::ffff:a9fe:a9fe", "::ffff:192.168.0.1", // IPv4-mapped
-  "64:ff9b::a00:1", "64:ff9b::10.0.0.1", "64:ff9b::7f00:1", "64:FF9B:0:0:0:0:a9fe:a9fe", // NAT64 to private IPv4
+  "64:ff9b::a00:1", "64:ff9b::10.0.0.1", "64:ff9b::7f00:1", "64:FF9B:0:0:0:0:a9fe:a9fe", "64:ff9b::192.168.1.1", "64:ff9b::", // NAT64 to private IPv4
   "::2", "::10.0.0.1", // IPv4-compatible (deprecated)
   "192.0.0.1", "198.18.0.1", "198.19.255.255", // IETF assignments, benchmarking
   "224.0.0.1", "239.255.255.250", "ff02::1", // multicast
@@ -30,6 +30,8 @@ const allowed = [
   "8.8.8.8", "1.1.1.1", "93.184.215.14", "172.15.255.255", "172.32.0.1", "100.63.255.255", "100.128.0.1", "169.253.1.1", "11.0.0.1",
   "2606:4700:4700::1111", "2001:4860:4860::8888", "fbff::1", "fec0::1", "::ffff:8.8.8.8",
   "64:ff9b::808:808", "64:ff9b::8.8.4.4", // NAT64 to public IPv4
+  "64:ff9b::93.184.215.14", "64:ff9b::5db8:d70e", // NAT64 to a public IPv4 of multi-digit bytes, dotted and in hex
+  "64:ff9a::a00:1", "65:ff9b::a00:1", "64:ff9b:1::a00:1", // not the NAT64 prefix 64:ff9b::/96, so not read as 10.0.0.1
   "192.0.1.1", "198.17.255.255", "198.20.0.1", "223.255.255.255"
 ]
 

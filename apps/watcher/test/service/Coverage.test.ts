@@ -302,6 +302,12 @@ describe("Coverage: heartbeats and progress", () => {
       const stats = yield* store.stats(quiet)
       assert.deepStrictEqual([stats.lastDeliveredSequence, stats.coverage], [1, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 150n }]])
       assert.deepStrictEqual((yield* store.progress).map((p) => p.streamId).toSorted(), [quiet, paused, other].toSorted())
+      // Quiet again with no wallet added since: the next heartbeat lists none.
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE streams SET last_batch_at = now() - interval '2 hours' WHERE id = ${quiet}`
+      assert.deepStrictEqual(yield* Heartbeats.makeDue("1 hour"), [quiet])
+      const second = (yield* deliveriesOf(quiet)).find((d) => d.sequence === 2)!
+      assert.deepStrictEqual([second.heartbeat, second.events, second.wallets], [true, 0, []], "no wallet added since: none listed")
     })))
 
   it.effect("a delivered reorganisation moves the covered-to back to before what it replaces, then on to what it covers", () =>
@@ -326,6 +332,29 @@ describe("Coverage: heartbeats and progress", () => {
       const [, second, third] = yield* deliveriesOf(stream)
       assert.deepStrictEqual([second!.replaces, second!.coverage, third!.replaces, third!.coverage], [[range(108n, 110n)], [], [], [range(108n, 112n)]])
       assert.strictEqual((yield* store.stats(stream)).lastDeliveredSequence, 3)
+    })))
+})
+
+describe("Coverage: claims", () => {
+  it.effect("a claim states only what is new: nothing when the scan did not move, a reorganisation from the stream's start at the earliest, to what was stated at least", () =>
+    withStores(Effect.gen(function*() {
+      const stream = yield* makeStream([])
+      assert.deepStrictEqual(yield* admit(stream, [evm(alice), evm(bob)]), { added: 2, coveredFrom: [101n, 101n] })
+      const claimOf = (upTo: bigint, lowest?: bigint) =>
+        Effect.map(Coverage.claim("0x1", [{ id: stream, lowest }], Option.some(upTo)), (claims) => claims.get(stream))
+      assert.isUndefined(yield* claimOf(100n), "the scan at the stream's start: nothing to state")
+      assert.deepStrictEqual(yield* claimOf(110n), { coverage: range(101n, 110n) })
+      assert.isUndefined(yield* claimOf(110n), "the scan did not move: nothing to state (no empty range)")
+      assert.isUndefined(yield* claimOf(105n), "a scan behind what was stated states nothing")
+      // A reorganisation from block 106 while the scan stands at 108: it states 106 to 110 again, up to what was stated.
+      assert.deepStrictEqual(yield* claimOf(108n, 106n), { replaces: range(106n, 110n), coverage: range(106n, 110n) })
+      // One reaching below the stream's start replaces from its start only.
+      assert.deepStrictEqual(yield* claimOf(112n, 90n), { replaces: range(101n, 110n), coverage: range(101n, 112n) })
+      const batches = yield* Coverage.announce([stream])
+      assert.deepStrictEqual(batches.get(stream), [
+        { scope: "0x1", address: alice.toLowerCase(), coveredFrom: 101n },
+        { scope: "0x1", address: bob.toLowerCase(), coveredFrom: 101n }
+      ].toSorted((a, b) => a.address < b.address ? -1 : 1), "every wallet added is announced, in address order")
     })))
 })
 
