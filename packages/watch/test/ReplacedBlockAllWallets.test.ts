@@ -79,6 +79,13 @@ describe("the events of a block, for the wallets that derive it", () => {
     assert.deepStrictEqual(onlyAlice.map((event) => `${event.kind} ${event.wallet}`), [`nft.received ${alice}`])
   })
 
+  it("a transfer with one side watched gives that side's events only", () => {
+    const byAddress = byAddressOf([tracked(alice, 0n, 200n)])
+    assert.deepStrictEqual(eventsOf(chain, byAddress, [bobToAlice(1)], () => true).map((event) => `${event.kind} ${event.wallet}`), [`nft.received ${alice}`])
+    const bobOnly = byAddressOf([tracked(bob, 0n, 200n)])
+    assert.deepStrictEqual(eventsOf(chain, bobOnly, [bobToAlice(1)], () => true).map((event) => `${event.kind} ${event.wallet}`), [`nft.sent ${bob}`])
+  })
+
   it("a transfer to oneself gives that wallet its two events once", () => {
     const byAddress = byAddressOf([tracked(alice, 0n, 200n)])
     const events = eventsOf(chain, byAddress, [bobToAlice(1, oldHash, { from_address: alice })], () => true)
@@ -100,8 +107,17 @@ describe("the events of a block, for the wallets that derive it", () => {
   })
 
   it("chain order: by block, then log index", () => {
-    const events = [bobToAlice(5, oldHash, { block_number: "101" }), bobToAlice(9), bobToAlice(2)].flatMap((t) => WatchEvent.fromNftTransfer(chain, alice, t))
-    assert.deepStrictEqual(events.toSorted(byChainOrder).map((event) => `${event.blockNumber}:${event.logIndex}`), ["100:2", "100:9", "101:5"])
+    const events = [
+      bobToAlice(5, oldHash, { block_number: "101" }),
+      bobToAlice(9),
+      bobToAlice(1, oldHash, { block_number: "103" }),
+      bobToAlice(2),
+      bobToAlice(7, oldHash, { block_number: "99" }),
+      bobToAlice(3, oldHash, { block_number: "102" })
+    ].flatMap((t) => WatchEvent.fromNftTransfer(chain, alice, t))
+    const order = ["99:7", "100:2", "100:9", "101:5", "102:3", "103:1"]
+    assert.deepStrictEqual(events.toSorted(byChainOrder).map((event) => `${event.blockNumber}:${event.logIndex}`), order)
+    assert.deepStrictEqual(events.toReversed().toSorted(byChainOrder).map((event) => `${event.blockNumber}:${event.logIndex}`), order)
   })
 })
 
@@ -144,6 +160,23 @@ describe("a block read again, reconciled with its record", () => {
     assert.deepStrictEqual(result.events, [])
     assert.deepStrictEqual(result.blockEvents.events, printed)
     assert.isFalse(result.changed)
+  })
+
+  it("an NFT event stands by its own id, not by its transaction: moved to another log it is retracted; one that stays is recorded as read now", () => {
+    const printed = printedOf([bobToAlice(1)], [alice])
+    const moved = printedOf([bobToAlice(1, newHash, { log_index: 4 })], [alice]) as ReadonlyArray<WatchEvent.NftEvent>
+    const result = reconcile(chain, 100n, newHash, moved, printed, () => true)
+    assert.deepStrictEqual(result.retractions, printed.map(WatchEvent.retract))
+    assert.deepStrictEqual(result.events, moved)
+    const later = printedOf([bobToAlice(1, newHash, { block_timestamp: "2024-05-01T12:00:19.000Z" })], [alice]) as ReadonlyArray<WatchEvent.NftEvent>
+    assert.deepStrictEqual(reconcile(chain, 100n, newHash, later, printed, () => true).blockEvents.events, later)
+  })
+
+  it("a block whose events are all gone is changed", () => {
+    const result = reconcile(chain, 100n, newHash, [], printedOf([bobToAlice(1)], [alice]), () => true)
+    assert.isTrue(result.changed)
+    assert.deepStrictEqual(result.events, [])
+    assert.deepStrictEqual(result.blockEvents.events, [])
   })
 
   it("a new event listed twice is printed once", () => {
