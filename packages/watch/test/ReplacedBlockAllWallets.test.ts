@@ -86,10 +86,11 @@ describe("the events of a block, for the wallets that derive it", () => {
     assert.deepStrictEqual(eventsOf(chain, bobOnly, [bobToAlice(1)], () => true).map((event) => `${event.kind} ${event.wallet}`), [`nft.sent ${bob}`])
   })
 
-  it("a transfer to oneself gives that wallet its two events once", () => {
+  it("a transfer to oneself gives that wallet its two events once, and none to a wallet not watched", () => {
     const byAddress = byAddressOf([tracked(alice, 0n, 200n)])
     const events = eventsOf(chain, byAddress, [bobToAlice(1, oldHash, { from_address: alice })], () => true)
     assert.deepStrictEqual(events.map((event) => event.kind), ["nft.sent", "nft.received"])
+    assert.deepStrictEqual(eventsOf(chain, byAddress, [bobToAlice(1, oldHash, { to_address: bob })], () => true), [])
   })
 
   it("wallets are grouped by address; the resting ones join only when there are some", () => {
@@ -163,13 +164,15 @@ describe("a block read again, reconciled with its record", () => {
   })
 
   it("an NFT event stands by its own id, not by its transaction: moved to another log it is retracted; one that stays is recorded as read now", () => {
-    const printed = printedOf([bobToAlice(1)], [alice])
-    const moved = printedOf([bobToAlice(1, newHash, { log_index: 4 })], [alice]) as ReadonlyArray<WatchEvent.NftEvent>
-    const result = reconcile(chain, 100n, newHash, moved, printed, () => true)
-    assert.deepStrictEqual(result.retractions, printed.map(WatchEvent.retract))
-    assert.deepStrictEqual(result.events, moved)
-    const later = printedOf([bobToAlice(1, newHash, { block_timestamp: "2024-05-01T12:00:19.000Z" })], [alice]) as ReadonlyArray<WatchEvent.NftEvent>
-    assert.deepStrictEqual(reconcile(chain, 100n, newHash, later, printed, () => true).blockEvents.events, later)
+    for (const side of [alice, bob]) {
+      const printed = printedOf([bobToAlice(1)], [side])
+      const moved = printedOf([bobToAlice(1, newHash, { log_index: 4 })], [side]) as ReadonlyArray<WatchEvent.NftEvent>
+      const result = reconcile(chain, 100n, newHash, moved, printed, () => true)
+      assert.deepStrictEqual(result.retractions, printed.map(WatchEvent.retract), `${printed[0]!.kind} moved`)
+      assert.deepStrictEqual(result.events, moved)
+      const later = printedOf([bobToAlice(1, newHash, { block_timestamp: "2024-05-01T12:00:19.000Z" })], [side]) as ReadonlyArray<WatchEvent.NftEvent>
+      assert.deepStrictEqual(reconcile(chain, 100n, newHash, later, printed, () => true).blockEvents.events, later, `${printed[0]!.kind} read now`)
+    }
   })
 
   it("a block whose events are all gone is changed", () => {
