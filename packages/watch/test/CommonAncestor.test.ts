@@ -47,6 +47,7 @@ describe("the record's check finds the common ancestor of a reorganisation", () 
         assert.isFalse(reads![0]!.replaced)
         assert.isTrue(reads![0]!.sure)
         assert.isFalse(keeps(reads![0]!))
+        assert.deepStrictEqual(yield* probeRecord(input, head, 2, 6), reads, "with confirmations too")
         assert.deepStrictEqual(errors, [])
       }).pipe(Effect.provide(simulated("ancestor-none")))
     ))
@@ -135,6 +136,18 @@ describe("the record's check finds the common ancestor of a reorganisation", () 
       }).pipe(Effect.provide(simulated("ancestor-long")))
     ), 120_000)
 
+  it.effect("blocks recorded after the start (other wallets ahead) are not read: the newest at or before it is", () =>
+    collectingErrors((errors) =>
+      Effect.gen(function*() {
+        const { head, input, recent } = yield* recorded(12)
+        const start = head - 3n
+        assert.deepStrictEqual(numbers(yield* probeRecord(input, start, 0, 6)), [start])
+        const topUnknown = { ...input, recent: { ...recent, hashes: new Map(recent.hashes).set(start, "") } }
+        assert.deepStrictEqual(numbers(yield* probeRecord(topUnknown, start, 0, 6)), [start, start - 1n], "an unknown hash is no probe")
+        assert.deepStrictEqual(errors, [])
+      }).pipe(Effect.provide(simulated("ancestor-start")))
+    ))
+
   it.effect("a recorded block of unknown hash in the window is read once; one below the window is not", () =>
     collectingErrors((errors) =>
       Effect.gen(function*() {
@@ -182,10 +195,40 @@ describe("the record's check finds the common ancestor of a reorganisation", () 
       const ahead = { ...input, recent: { ...recent, hashes: new Map(recent.hashes).set(head + 1n, "0x" + "ee".repeat(32)) } }
       assert.isUndefined(yield* probeRecord(ahead, head + 1n, 0, 6))
       assert.isUndefined(yield* walkDown(ahead, head + 3n, new Set()))
+      assert.isUndefined(yield* below(ahead, head + 3n, new Set(), head + 3n, 6))
+      const aheadUnknown = { ...input, recent: { ...recent, hashes: new Map(recent.hashes).set(head + 1n, "") } }
+      assert.isUndefined(yield* probeRecord(aheadUnknown, head + 1n, 0, 6), "a block of the window not indexed")
     }).pipe(Effect.provide(simulated("ancestor-unindexed"))))
 })
 
 describe("below the lowest block a cycle found replaced", () => {
+  it.effect("a recorded block of unknown hash is no proof either way: read again, passed, and no error", () =>
+    collectingErrors((errors) =>
+      Effect.gen(function*() {
+        const { client, head, recent, tracked } = yield* recorded(8)
+        const hashes = new Map(recent.hashes).set(head - 2n, "")
+        const reads = yield* below(walkInput(client, tracked, { ...recent, hashes }), head - 1n, new Set(), head, 1)
+        assert.deepStrictEqual(numbers(reads), [head - 2n])
+        assert.isTrue(reads![0]!.replaced && !reads![0]!.sure)
+        assert.deepStrictEqual(errors, [], "nothing below was really replaced")
+      }).pipe(Effect.provide(simulated("ancestor-below-unknown")))
+    ))
+
+  it.effect("blocks replaced with nothing printed from them count as deeper too; a depth of exactly the window is no error", () =>
+    collectingErrors((errors) =>
+      Effect.gen(function*() {
+        const { client, head, recent, sim } = yield* recorded(12)
+        const fromBlock = BigInt(yield* sim.reorg(chain, 5))
+        const nobody = walkInput(client, [], { ...recent, printed: new Map() })
+        assert.deepStrictEqual(numbers(yield* below(nobody, head - 1n, new Set(), head, 5)), [head - 2n, head - 3n, head - 4n])
+        assert.deepStrictEqual(errors, [])
+        yield* below(nobody, head - 1n, new Set(), head, 2)
+        assert.deepStrictEqual(errors, [
+          `chain ${chain}: a reorganisation 5 blocks deep (blocks ${fromBlock}..${head} replaced), deeper than the 2-block reorganisation window; read again back to block ${fromBlock - 1n}, the common ancestor`
+        ])
+      }).pipe(Effect.provide(simulated("ancestor-below-nothing")))
+    ))
+
   it.effect("the walk reads down to the ancestor, skipping what the cycle read; an error only deeper than the window", () =>
     collectingErrors((errors) =>
       Effect.gen(function*() {
@@ -232,5 +275,8 @@ describe("a block read again is reconciled for the wallets that cover it", () =>
       assert.isTrue(asReaders.result.events.some((event) => behindAddresses.has(event.wallet)) || asReaders.result.retractions.some((r) => behindAddresses.has(r.wallet)), "read for the readers too")
       const fresh = yield* recordOf(client, tracked, head, head)
       assert.deepStrictEqual(ids(asReaders.result.blockEvents.events), ids(fresh.printed.get(head) ?? []))
+      const nothingOnRecord = (yield* readAgain(walkInput(client, tracked, { ...recent, printed: new Map() }), head))!
+      assert.deepStrictEqual(nothingOnRecord.result.retractions, [])
+      assert.deepStrictEqual(ids(nothingOnRecord.result.events), ids(fresh.printed.get(head) ?? []), "nothing on record: all of it is new")
     }).pipe(Effect.provide(simulated("ancestor-covers"))))
 })

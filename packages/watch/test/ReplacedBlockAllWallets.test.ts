@@ -79,10 +79,18 @@ describe("the events of a block, for the wallets that derive it", () => {
     assert.deepStrictEqual(onlyAlice.map((event) => `${event.kind} ${event.wallet}`), [`nft.received ${alice}`])
   })
 
-  it("a transfer to oneself gives that wallet its two events once", () => {
+  it("a transfer with one side watched gives that side's events only", () => {
+    const byAddress = byAddressOf([tracked(alice, 0n, 200n)])
+    assert.deepStrictEqual(eventsOf(chain, byAddress, [bobToAlice(1)], () => true).map((event) => `${event.kind} ${event.wallet}`), [`nft.received ${alice}`])
+    const bobOnly = byAddressOf([tracked(bob, 0n, 200n)])
+    assert.deepStrictEqual(eventsOf(chain, bobOnly, [bobToAlice(1)], () => true).map((event) => `${event.kind} ${event.wallet}`), [`nft.sent ${bob}`])
+  })
+
+  it("a transfer to oneself gives that wallet its two events once, and none to a wallet not watched", () => {
     const byAddress = byAddressOf([tracked(alice, 0n, 200n)])
     const events = eventsOf(chain, byAddress, [bobToAlice(1, oldHash, { from_address: alice })], () => true)
     assert.deepStrictEqual(events.map((event) => event.kind), ["nft.sent", "nft.received"])
+    assert.deepStrictEqual(eventsOf(chain, byAddress, [bobToAlice(1, oldHash, { to_address: bob })], () => true), [])
   })
 
   it("wallets are grouped by address; the resting ones join only when there are some", () => {
@@ -100,8 +108,17 @@ describe("the events of a block, for the wallets that derive it", () => {
   })
 
   it("chain order: by block, then log index", () => {
-    const events = [bobToAlice(5, oldHash, { block_number: "101" }), bobToAlice(9), bobToAlice(2)].flatMap((t) => WatchEvent.fromNftTransfer(chain, alice, t))
-    assert.deepStrictEqual(events.toSorted(byChainOrder).map((event) => `${event.blockNumber}:${event.logIndex}`), ["100:2", "100:9", "101:5"])
+    const events = [
+      bobToAlice(5, oldHash, { block_number: "101" }),
+      bobToAlice(9),
+      bobToAlice(1, oldHash, { block_number: "103" }),
+      bobToAlice(2),
+      bobToAlice(7, oldHash, { block_number: "99" }),
+      bobToAlice(3, oldHash, { block_number: "102" })
+    ].flatMap((t) => WatchEvent.fromNftTransfer(chain, alice, t))
+    const order = ["99:7", "100:2", "100:9", "101:5", "102:3", "103:1"]
+    assert.deepStrictEqual(events.toSorted(byChainOrder).map((event) => `${event.blockNumber}:${event.logIndex}`), order)
+    assert.deepStrictEqual(events.toReversed().toSorted(byChainOrder).map((event) => `${event.blockNumber}:${event.logIndex}`), order)
   })
 })
 
@@ -144,6 +161,25 @@ describe("a block read again, reconciled with its record", () => {
     assert.deepStrictEqual(result.events, [])
     assert.deepStrictEqual(result.blockEvents.events, printed)
     assert.isFalse(result.changed)
+  })
+
+  it("an NFT event stands by its own id, not by its transaction: moved to another log it is retracted; one that stays is recorded as read now", () => {
+    for (const side of [alice, bob]) {
+      const printed = printedOf([bobToAlice(1)], [side])
+      const moved = printedOf([bobToAlice(1, newHash, { log_index: 4 })], [side]) as ReadonlyArray<WatchEvent.NftEvent>
+      const result = reconcile(chain, 100n, newHash, moved, printed, () => true)
+      assert.deepStrictEqual(result.retractions, printed.map(WatchEvent.retract), `${printed[0]!.kind} moved`)
+      assert.deepStrictEqual(result.events, moved)
+      const later = printedOf([bobToAlice(1, newHash, { block_timestamp: "2024-05-01T12:00:19.000Z" })], [side]) as ReadonlyArray<WatchEvent.NftEvent>
+      assert.deepStrictEqual(reconcile(chain, 100n, newHash, later, printed, () => true).blockEvents.events, later, `${printed[0]!.kind} read now`)
+    }
+  })
+
+  it("a block whose events are all gone is changed", () => {
+    const result = reconcile(chain, 100n, newHash, [], printedOf([bobToAlice(1)], [alice]), () => true)
+    assert.isTrue(result.changed)
+    assert.deepStrictEqual(result.events, [])
+    assert.deepStrictEqual(result.blockEvents.events, [])
   })
 
   it("a new event listed twice is printed once", () => {
