@@ -33,7 +33,9 @@ const strykerFlags = firstFlag === -1 ? [] : args.slice(firstFlag).filter((arg, 
 
 /**
  * Areas: the files of one concern in a package, mutated on their own (a whole package would take
- * hours). `group` names several areas at once.
+ * hours), and optionally the test files that hold its promises (`tests`): every test that imports
+ * the engine's state or reorganisation code replays whole chains, minutes a mutant, where the
+ * area's own tests take seconds. `groups` name several areas at once.
  */
 const areas = {
   delivery: {
@@ -49,10 +51,15 @@ const areas = {
     files: ["ApiHandlers", "ManagementApi", "ApiMiddleware", "Scopes", "AddressPolicy"].map((name) => `src/service/${name}.ts`)
   },
   receiver: { package: "webhook-receiver", files: ["src/**/*.ts", "!src/**/index.ts"] },
-  reorg: { package: "watch", files: ["deepReorg", "recentBlocks", "witness"].map((name) => `src/internal/${name}.ts`) },
+  reorg: {
+    package: "watch",
+    files: ["deepReorg", "recentBlocks", "witness"].map((name) => `src/internal/${name}.ts`),
+    tests: ["ReplacedBlockAllWallets", "CommonAncestor", "Witness"].map((name) => `test/${name}.test.ts`)
+  },
   state: {
     package: "watch",
-    files: ["src/StateStore.ts", "src/PgStateStore.ts", "src/PgCheckpoints.ts", "src/internal/stateTables.ts", "src/internal/memoryTables.ts"]
+    files: ["src/StateStore.ts", "src/PgStateStore.ts", "src/PgCheckpoints.ts", "src/internal/stateTables.ts", "src/internal/memoryTables.ts"],
+    tests: ["StateStore", "StateStoreMemory", "StateStorePg", "PgCheckpoints", "StateFile"].map((name) => `test/${name}.test.ts`)
   }
 }
 const groups = { service: ["delivery", "stores", "api"], engine: ["reorg", "state"] }
@@ -71,11 +78,12 @@ mkdirSync(reports, { recursive: true })
 const stryker = path.join(repoRoot, "node_modules", ".bin", "stryker")
 
 /** Stryker's options for one package (`{ dir, name }`) or area of it (`name`, `files`), run from its folder. */
-const configFor = (pkg, name, files) => ({
+const configFor = (pkg, name, files, tests) => ({
   testRunner: "vitest",
   plugins: ["@stryker-mutator/vitest-runner"],
   vitest: { configFile: "vitest.config.ts" },
   mutate: files,
+  ...(tests === undefined ? {} : { testFiles: tests }),
   // Not copied to the sandbox: what no test reads. `dist` is (tests of a bin run it), so do not
   // build while a run starts; those tests run the unmutated build and cannot catch a mutant.
   ignorePatterns: ["bench", ".vitest-results", ".turbo"],
@@ -141,7 +149,7 @@ for (const name of wanted) {
   const area = areas[name]
   const pkg = packages.find((candidate) => path.basename(candidate.dir) === (area?.package ?? name))
   const configFile = path.join(reports, `${name}.stryker.config.json`)
-  writeFileSync(configFile, JSON.stringify(configFor(pkg, name, area?.files ?? ["src/**/*.ts", "!src/**/index.ts"]), null, 2))
+  writeFileSync(configFile, JSON.stringify(configFor(pkg, name, area?.files ?? ["src/**/*.ts", "!src/**/index.ts"], area?.tests), null, 2))
   const reportFile = path.join(reports, `${name}.json`)
   const incrementalFile = path.join(reports, `${name}.incremental.json`)
   rmSync(reportFile, { force: true })
@@ -155,6 +163,8 @@ for (const name of wanted) {
     interrupted = true
     failed = true
     summaries.push(summaryOf(pkg, name, incrementalFile, true))
+  } else if (result.status === 0) {
+    summaries.push(`${pkg.name}: no report (a dry run only?)`)
   } else {
     failed = true
     summaries.push(`${pkg.name}: stryker failed (exit ${result.status ?? result.signal})`)
