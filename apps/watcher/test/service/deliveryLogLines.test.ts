@@ -7,6 +7,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Effect, Logger } from "effect"
+import { SqlClient } from "effect/sql"
 import { alice } from "../../../../packages/watch/test/fixtures.js"
 import { deliverDue } from "../../src/service/DeliveryWorker.js"
 import { loopLayer, setClock } from "./support/clockedStores.js"
@@ -70,4 +71,19 @@ describe("the delivery loop's log lines", () => {
       const lines = yield* deliverLogged(stream)
       assert.deepStrictEqual(lines.at(-1), ["Warn", `stream ${stream}: 75% of the last 100 attempts succeeded (under 80%): resume the stream once the receiver is fixed`])
     }).pipe(Effect.provide(loopLayer({ minSuccessRate: 0.8 }))))
+
+  it.effect("a stream whose secret this runner cannot open (sealed, and no key): nothing is sent, an ERROR says why", () =>
+    Effect.gen(function*() {
+      yield* at(0)
+      const receiver = yield* scriptedReceiver()
+      const stream = yield* makeStream([evm(alice)], { url: receiver.url("/hook") })
+      yield* enqueue(transfers(1))
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE streams SET secret = 'enc:v1:AAAA:BBBB' WHERE id = ${stream}`
+      const lines = yield* deliverLogged(stream)
+      assert.strictEqual(lines.length, 1)
+      assert.strictEqual(lines[0]![0], "Error")
+      assert.match(lines[0]![1], new RegExp(`^stream ${stream}: not delivered: .*--secrets-key`))
+      assert.deepStrictEqual(receiver.hits, [])
+    }).pipe(Effect.provide(loopLayer())))
 })
