@@ -135,6 +135,12 @@ describe("the delivery loop: retries", () => {
       yield* deliverDue(unreachable)
       assert.deepStrictEqual(yield* outcomes(unreachable), [[1, "pending", 1], [2, "pending", 0]], "connection refused")
       assert.strictEqual((yield* deliveriesOf(unreachable))[0]!.lastError, "connection refused")
+      // An answer with no body: the last error is the status alone.
+      const bare = yield* scriptedReceiver({ answer: () => ({ status: 503 }) })
+      const quiet = yield* streamTo(bare.url("/hook"))
+      yield* enqueue(transfers(1, { from: 100 }))
+      yield* deliverDue(quiet)
+      assert.strictEqual((yield* deliveriesOf(quiet))[0]!.lastError, "HTTP 503")
     }).pipe(Effect.provide(loopLayer())))
 })
 

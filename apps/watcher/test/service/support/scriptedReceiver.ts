@@ -17,10 +17,11 @@ export interface Hit {
 }
 
 /**
- * How to answer: a status, a status and a `Location` header (a redirect), `"close"` (the connection
+ * How to answer: a status (with a short body), a status alone (no body) or with a `Location` header
+ * (a redirect), `"close"` (the connection
  * closed, no answer) or `"silent"` (no answer, the connection left open).
  */
-export type Answer = number | { readonly status: number; readonly location: string } | "close" | "silent"
+export type Answer = number | { readonly status: number; readonly location?: string } | "close" | "silent"
 
 /** The `sequence` of a webhook batch's body. */
 export const sequenceOf = (hit: Hit): number => (JSON.parse(hit.body) as { readonly sequence: number }).sequence
@@ -57,7 +58,7 @@ export const scriptedReceiver = (options: { readonly answer?: (hit: Hit) => Answ
           if (answer === "close") socket.destroy()
           else if (answer === "silent") return
           else if (typeof answer === "number") response.writeHead(answer, { "content-type": "text/plain" }).end(`answered ${answer}`)
-          else response.writeHead(answer.status, { location: answer.location }).end()
+          else response.writeHead(answer.status, answer.location === undefined ? {} : { location: answer.location }).end()
         })
       })
       server.on("connection", (socket) => sockets.push(socket))
