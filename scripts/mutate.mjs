@@ -40,7 +40,22 @@ const strykerFlags = firstFlag === -1 ? [] : args.slice(firstFlag).filter((arg, 
 const areas = {
   delivery: {
     package: "watcher",
-    files: ["DeliveryStore", "DeliveryWorker", "DeliverySlots", "Outbox", "WebhookSender", "WebhookSignature", "Statistics"].map((name) => `src/service/${name}.ts`)
+    files: ["DeliveryStore", "DeliveryWorker", "DeliverySlots", "Outbox", "WebhookSender", "WebhookSignature", "Statistics"].map((name) => `src/service/${name}.ts`),
+    tests: [
+      "DeliverySlots",
+      "DeliveryStore",
+      "Outbox",
+      "WebhookSender",
+      "WebhookSignature",
+      "batchOnTheWire",
+      "deliveryLogLines",
+      "deliveryLoop",
+      "keptAliveConnection",
+      "outboxBacklog",
+      "resumeRate",
+      "tlsReceiver",
+      "webhookBody"
+    ].map((name) => `test/service/${name}.test.ts`)
   },
   stores: {
     package: "watcher",
