@@ -10,6 +10,7 @@ import * as http from "node:http"
 import type { AddressInfo, Socket } from "node:net"
 import * as WebhookSender from "../../src/service/WebhookSender.js"
 import * as WebhookSignature from "../../src/service/WebhookSignature.js"
+import { refusedUrl } from "./support/scriptedReceiver.js"
 
 interface Received {
   readonly method: string | undefined
@@ -187,12 +188,11 @@ describe("WebhookSender.post", () => {
       yield* allClosed(sockets)
     }))
 
-  it.live("a closed port is Unreachable: connection refused", () =>
+  it.live("a port nobody listens on is Unreachable: connection refused", () =>
     Effect.gen(function*() {
-      const closedPort = yield* Effect.scoped(Effect.map(serve, (server) => server.port))
-      assert.deepStrictEqual(yield* post(`http://127.0.0.1:${closedPort}/`), WebhookSender.SendOutcome.Unreachable({ message: "connection refused" }))
+      assert.deepStrictEqual(yield* post(refusedUrl("/")), WebhookSender.SendOutcome.Unreachable({ message: "connection refused" }))
       // A scheme other than http: and https: is not tried.
-      assert.deepStrictEqual(yield* post(`ftp://127.0.0.1:${closedPort}/`), WebhookSender.SendOutcome.Unreachable({ message: "the scheme ftp: is not supported" }))
+      assert.deepStrictEqual(yield* post("ftp://127.0.0.1:9/"), WebhookSender.SendOutcome.Unreachable({ message: "the scheme ftp: is not supported" }))
     }))
 
   it.live("without allowPrivate, a private host is Unreachable and nothing connects: IP literals and a name that resolves to loopback", () =>

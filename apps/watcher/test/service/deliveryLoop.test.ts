@@ -24,7 +24,7 @@ import { type Delivery, DeliveryStore } from "../../src/service/DeliveryStore.js
 import { deliverDue } from "../../src/service/DeliveryWorker.js"
 import { StreamStore } from "../../src/service/StreamStore.js"
 import { loopLayer, setClock } from "./support/clockedStores.js"
-import { type Answer, type Hit, scriptedReceiver, sequenceOf } from "./support/scriptedReceiver.js"
+import { type Answer, type Hit, refusedUrl, scriptedReceiver, sequenceOf } from "./support/scriptedReceiver.js"
 import { enqueue, evm, makeStream, transfers } from "./support/storeFixtures.js"
 
 /** The tests' start: a time with milliseconds. */
@@ -110,11 +110,10 @@ describe("the delivery loop: retries", () => {
           return status >= 300 && status < 400 ? { status, location: elsewhere.url("/hook") } : status
         }
       })
-      const closedPort = yield* Effect.scoped(Effect.map(scriptedReceiver(), (closed) => closed.url("/hook")))
       const retried = [500, 503, 408, 429]
       const failed = [400, 401, 404, 413, 422, 301, 302, 307, 308]
       const streams = yield* Effect.forEach([...retried, ...failed], (status) => Effect.map(streamTo(receiver.url(`/status/${status}`)), (id) => [status, id] as const))
-      const unreachable = yield* streamTo(closedPort)
+      const unreachable = yield* streamTo(refusedUrl("/hook"))
       yield* batches(2)
       for (const [status, stream] of streams) {
         yield* deliverDue(stream)

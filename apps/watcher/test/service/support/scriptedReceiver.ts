@@ -9,6 +9,12 @@ import { Effect } from "effect"
 import * as http from "node:http"
 import type { AddressInfo, Socket } from "node:net"
 
+/**
+ * A URL where nothing listens: port 9 (discard) of 127.0.0.1. Not the port of a server just
+ * closed, which another test's server (two test files run at once) may be given meanwhile.
+ */
+export const refusedUrl = (path: string): string => `http://127.0.0.1:9${path}`
+
 /** A request as it arrived. */
 export interface Hit {
   readonly path: string
