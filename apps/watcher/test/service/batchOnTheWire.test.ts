@@ -54,13 +54,16 @@ describe("a webhook batch as the receiver gets it", () => {
       const receiver = yield* scriptedReceiver()
       const streams = yield* StreamStore
       const stream = (yield* streams.create({ url: receiver.url("/hook"), description: "", events: null, scopes: null, confirmations: 0 }, Redacted.make(`whsec_${encoded}`))).id
-      yield* streams.addWallets(stream, [evm(alice)])
+      // Covered from block 0, as the API's admission would answer it: the wallet is announced once.
+      yield* streams.addWallets(stream, [evm(alice)], [0n])
       const scanned = transfers(1_234)
       const lone = transfers(1, { from: 5_000 })
       yield* enqueue(scanned)
       yield* enqueue(lone)
       yield* deliverDue(stream)
       assert.deepStrictEqual(receiver.hits.map(shape), [[1, false, false, 500], [2, false, false, 500], [3, false, false, 234], [4, false, false, 1]])
+      // The wallet added is announced once: on the last batch of the scan cut in three, not on each.
+      assert.deepStrictEqual(receiver.hits.map((hit) => bodyOf(hit).wallets.length), [0, 0, 1, 0], "the new wallet listed once, on the scan's last batch")
       const lines = [...scanned, ...lone].map(Output.json)
       const firstBodies = receiver.hits.map((hit) => hit.body.slice(hit.body.indexOf("\"events\":[") + "\"events\":[".length, -2))
       assert.deepStrictEqual(firstBodies, [lines.slice(0, 500), lines.slice(500, 1_000), lines.slice(1_000, 1_234), lines.slice(1_234)].map((part) => part.join(",")))
