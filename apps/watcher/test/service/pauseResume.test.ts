@@ -15,14 +15,33 @@ import { deliverDue } from "../../src/service/DeliveryWorker.js"
 import { ServiceConfig } from "../../src/service/ServiceConfig.js"
 import { type Status, StreamStore } from "../../src/service/StreamStore.js"
 import { type Api, serviceApi } from "./serviceHarness.js"
-import { recordingReceiver, rowsOf } from "./support/apiFixtures.js"
+import { rowsOf } from "./support/apiFixtures.js"
+import { scriptedReceiver } from "./support/scriptedReceiver.js"
 import { enqueue, evm, transfers } from "./support/storeFixtures.js"
 
+/** A receiver answering `reply.status` (settable) to every request, and the batches it got: stream, sequence, events' ids. */
+interface Receiver {
+  readonly url: string
+  readonly reply: { status: number }
+  readonly received: ReadonlyArray<{ readonly streamId: string; readonly sequence: number; readonly events: ReadonlyArray<string> }>
+}
+
 /** Runs `body` with a fresh API and a receiver. */
-const withReceiver = (body: (api: Api, receiver: Effect.Success<typeof recordingReceiver>) => Promise<void>) =>
+const withReceiver = (body: (api: Api, receiver: Receiver) => Promise<void>) =>
   Effect.scoped(Effect.gen(function*() {
-    const receiver = yield* recordingReceiver
+    const reply = { status: 200 }
+    const scripted = yield* scriptedReceiver({ answer: () => reply.status })
     const api = yield* serviceApi()
+    const receiver: Receiver = {
+      url: scripted.url("/hook"),
+      reply,
+      get received() {
+        return scripted.hits.map((hit) => {
+          const batch = JSON.parse(hit.body) as { streamId: string; sequence: number; events: Array<{ id: string }> }
+          return { streamId: batch.streamId, sequence: batch.sequence, events: batch.events.map((event) => event.id) }
+        })
+      }
+    }
     yield* Effect.promise(() => body(api, receiver))
   }))
 

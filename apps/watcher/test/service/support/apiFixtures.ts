@@ -1,11 +1,9 @@
 /**
  * What the tests of the management API share: a fresh API per test (`withApi`), the scanners' plan
- * of a chain as the scanner reads it (`planOf`), row counts, and a webhook receiver on 127.0.0.1
- * whose answer a test chooses and which records every batch it gets.
+ * of a chain as the scanner reads it (`planOf`) and row counts.
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { createServer, type Server } from "node:http"
 import { readingsFor } from "../../../src/service/Scanner.js"
 import type { Scope } from "../../../src/service/Scopes.js"
 import { StreamStore } from "../../../src/service/StreamStore.js"
@@ -37,47 +35,3 @@ export const rowsOf = (table: string, streamId?: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(table)}
       WHERE ${streamId === undefined ? sql.literal("true") : sql`stream_id = ${streamId}`}`).pipe(Effect.map((rows) => rows[0]!.n))
-
-/** A batch the receiver got: the stream, its sequence and its events' ids. */
-export interface Received {
-  readonly streamId: string
-  readonly sequence: number
-  readonly events: ReadonlyArray<string>
-}
-
-/** The receiver of `recordingReceiver`: where it listens, what it got, and the status it answers (settable). */
-export interface Receiver {
-  readonly url: string
-  readonly received: Array<Received>
-  readonly reply: { status: number }
-}
-
-/** A webhook receiver on 127.0.0.1 answering `reply.status` to every request and recording what it got; closed with the scope. */
-export const recordingReceiver = Effect.acquireRelease(
-  Effect.promise(() =>
-    new Promise<Receiver & { readonly server: Server }>((resolve) => {
-      const received: Array<Received> = []
-      const reply = { status: 200 }
-      const server = createServer((request, response) => {
-        const chunks: Array<Buffer> = []
-        request.on("data", (chunk: Buffer) => chunks.push(chunk))
-        request.on("end", () => {
-          const batch = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { streamId: string; sequence: number; events: Array<{ id: string }> }
-          received.push({ streamId: batch.streamId, sequence: batch.sequence, events: batch.events.map((event) => event.id) })
-          response.writeHead(reply.status).end()
-        })
-      })
-      server.listen(0, "127.0.0.1", () => {
-        const address = server.address()
-        resolve({ url: `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/hook`, received, reply, server })
-      })
-    })
-  ),
-  ({ server }) =>
-    Effect.promise(() =>
-      new Promise<void>((done) => {
-        server.closeAllConnections()
-        server.close(() => done())
-      })
-    )
-)
