@@ -35,11 +35,16 @@ const strykerFlags = firstFlag === -1 ? [] : args.slice(firstFlag).filter((arg, 
  * Areas: the files of one concern in a package, mutated on their own (a whole package would take
  * hours), and optionally the test files that hold its promises (`tests`): every test that imports
  * the engine's state or reorganisation code replays whole chains, minutes a mutant, where the
- * area's own tests take seconds. `groups` name several areas at once.
+ * area's own tests take seconds. `staticMutants: false` leaves out the mutants of code that runs
+ * once, when a module loads (the service's API definition, its schemas and SQL constants): Stryker
+ * can only test such a mutant by running every test of the area again in a fresh process, a
+ * minute each over PostgreSQL, hours an area; they are counted as "ignored". `groups` name several
+ * areas at once.
  */
 const areas = {
   delivery: {
     package: "watcher",
+    staticMutants: false,
     files: ["DeliveryStore", "DeliveryWorker", "DeliverySlots", "Outbox", "WebhookSender", "WebhookSignature", "Statistics"].map((name) => `src/service/${name}.ts`),
     tests: [
       "DeliverySlots",
@@ -59,11 +64,44 @@ const areas = {
   },
   stores: {
     package: "watcher",
-    files: ["StreamStore", "Coverage", "Heartbeats", "StreamSecrets"].map((name) => `src/service/${name}.ts`)
+    staticMutants: false,
+    files: ["StreamStore", "Coverage", "Heartbeats", "StreamSecrets"].map((name) => `src/service/${name}.ts`),
+    tests: [
+      "Coverage",
+      "StreamSecrets",
+      "DeliveryStore",
+      "Outbox",
+      "ManagementApi",
+      "batchOnTheWire",
+      "patchReplans",
+      "streamChanges",
+      "walletBaseline",
+      "walletRemoval",
+      "pauseResume",
+      "replayAndStats",
+      "resumeRate"
+    ].map((name) => `test/service/${name}.test.ts`)
   },
   api: {
     package: "watcher",
-    files: ["ApiHandlers", "ManagementApi", "ApiMiddleware", "Scopes", "AddressPolicy"].map((name) => `src/service/${name}.ts`)
+    staticMutants: false,
+    files: ["ApiHandlers", "ManagementApi", "ApiMiddleware", "Scopes", "AddressPolicy"].map((name) => `src/service/${name}.ts`),
+    tests: [
+      "AddressPolicy",
+      "ManagementApi",
+      "apiErrors",
+      "chainNames",
+      "deliveriesView",
+      "headUnreadable",
+      "pageLimits",
+      "patchReplans",
+      "pauseResume",
+      "replayAndStats",
+      "resumeRate",
+      "streamChanges",
+      "walletBaseline",
+      "walletRemoval"
+    ].map((name) => `test/service/${name}.test.ts`)
   },
   receiver: { package: "webhook-receiver", files: ["src/**/*.ts", "!src/**/index.ts"] },
   reorg: {
@@ -93,12 +131,13 @@ mkdirSync(reports, { recursive: true })
 const stryker = path.join(repoRoot, "node_modules", ".bin", "stryker")
 
 /** Stryker's options for one package (`{ dir, name }`) or area of it (`name`, `files`), run from its folder. */
-const configFor = (pkg, name, files, tests) => ({
+const configFor = (pkg, name, files, tests, staticMutants = true) => ({
   testRunner: "vitest",
   plugins: ["@stryker-mutator/vitest-runner"],
   vitest: { configFile: "vitest.config.ts" },
   mutate: files,
   ...(tests === undefined ? {} : { testFiles: tests }),
+  ignoreStatic: !staticMutants,
   // Not copied to the sandbox: what no test reads. `dist` is (tests of a bin run it), so do not
   // build while a run starts; those tests run the unmutated build and cannot catch a mutant.
   ignorePatterns: ["bench", ".vitest-results", ".turbo"],
@@ -164,7 +203,7 @@ for (const name of wanted) {
   const area = areas[name]
   const pkg = packages.find((candidate) => path.basename(candidate.dir) === (area?.package ?? name))
   const configFile = path.join(reports, `${name}.stryker.config.json`)
-  writeFileSync(configFile, JSON.stringify(configFor(pkg, name, area?.files ?? ["src/**/*.ts", "!src/**/index.ts"], area?.tests), null, 2))
+  writeFileSync(configFile, JSON.stringify(configFor(pkg, name, area?.files ?? ["src/**/*.ts", "!src/**/index.ts"], area?.tests, area?.staticMutants), null, 2))
   const reportFile = path.join(reports, `${name}.json`)
   const incrementalFile = path.join(reports, `${name}.incremental.json`)
   rmSync(reportFile, { force: true })

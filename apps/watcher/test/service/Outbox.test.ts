@@ -19,6 +19,7 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { alice, aptosAlice, aptosTransfer, bob, nftTransfer, trade } from "../../../../packages/watch/test/fixtures.js"
 import * as Output from "../../src/Output.js"
+import * as Coverage from "../../src/service/Coverage.js"
 import { DeliveryStore } from "../../src/service/DeliveryStore.js"
 import * as Outbox from "../../src/service/Outbox.js"
 import { StreamStore } from "../../src/service/StreamStore.js"
@@ -125,6 +126,34 @@ describe("Outbox.enqueue", () => {
       yield* assertOneBatch(confirmed, [receivedOnEth, sentOnEth])
       yield* assertOneBatch(received, [receivedOnEth])
       yield* assertOneBatch(polygon, [receivedOnPolygon])
+    })))
+
+  it.effect("an Aptos event's block is its ledger version: what the wallet is covered from, what a batch replaces", () =>
+    withStores(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const streams = yield* StreamStore
+      const stream = yield* makeStream([])
+      const wallets = [aptos(aptosAlice, "mainnet")]
+      // Admitted as the API admits: the scan places alice at version 500, so she is covered from 501.
+      const admitted = yield* sql.withTransaction(Effect.gen(function*() {
+        assert.isTrue(yield* streams.lock(stream))
+        return yield* streams.addWallets(stream, wallets, yield* Coverage.admit(stream, 0, wallets, () => Effect.succeed(500n)))
+      }))
+      assert.deepStrictEqual(admitted.coveredFrom, [501n])
+      yield* sql`UPDATE watch_checkpoints SET position = 700 WHERE namespace = 'scan:aptos:mainnet:0'`
+      const at = (version: string) => WatchEvent.fromAptosTransfer("mainnet", aptosAlice, aptosTransfer({ transaction_version: version }))[0]!
+      const scan = (events: ReadonlyArray<WatchEvent.WatchEvent>) =>
+        sql.withTransaction(Outbox.enqueue({ scope: "aptos:mainnet", confirmations: 0, events }))
+      assert.deepStrictEqual(yield* scan([at("400"), at("600")]), [stream])
+      assert.deepStrictEqual((yield* storedEvents(stream)).map((row) => row.event_id), [at("600").id], "version 400 is before alice's coverage")
+      // An event at a version the stream was told about: the batch replaces from that version.
+      yield* scan([at("650")])
+      const { items } = yield* (yield* DeliveryStore).list(stream, { limit: 10 })
+      const range = (from: bigint, to: bigint) => ({ scope: "aptos:mainnet", from, to })
+      assert.deepStrictEqual(items.map((d) => [d.sequence, d.replaces, d.coverage]), [
+        [1, [], [range(501n, 700n)]],
+        [2, [range(650n, 700n)], [range(650n, 700n)]]
+      ])
     })))
 
   it.effect("a retraction goes only to the streams that received the event it retracts", () =>
