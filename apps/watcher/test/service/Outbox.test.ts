@@ -54,6 +54,12 @@ const nftEvent = (wallet: typeof alice, overrides: Record<string, unknown>, chai
 
 const sendsToBob = { from_address: alice, to_address: bob }
 
+/** Alice's Aptos token deposit at ledger version `version`. */
+const aptosDeposit = (version: string) => WatchEvent.fromAptosTransfer("mainnet", aptosAlice, aptosTransfer({ transaction_version: version }))[0]!
+
+/** A range of Aptos mainnet versions, as a delivery states it. */
+const aptosRange = (from: bigint, to: bigint) => ({ scope: "aptos:mainnet", from, to })
+
 describe("Outbox.cut", () => {
   it("cuts 0, 1, 500, 501 and 1,234 events into ranges of at most 500, from the first position", () => {
     assert.strictEqual(Outbox.maxEventsPerDelivery, 500)
@@ -141,18 +147,16 @@ describe("Outbox.enqueue", () => {
       }))
       assert.deepStrictEqual(admitted.coveredFrom, [501n])
       yield* sql`UPDATE watch_checkpoints SET position = 700 WHERE namespace = 'scan:aptos:mainnet:0'`
-      const at = (version: string) => WatchEvent.fromAptosTransfer("mainnet", aptosAlice, aptosTransfer({ transaction_version: version }))[0]!
       const scan = (events: ReadonlyArray<WatchEvent.WatchEvent>) =>
         sql.withTransaction(Outbox.enqueue({ scope: "aptos:mainnet", confirmations: 0, events }))
-      assert.deepStrictEqual(yield* scan([at("400"), at("600")]), [stream])
-      assert.deepStrictEqual((yield* storedEvents(stream)).map((row) => row.event_id), [at("600").id], "version 400 is before alice's coverage")
+      assert.deepStrictEqual(yield* scan([aptosDeposit("400"), aptosDeposit("600")]), [stream])
+      assert.deepStrictEqual((yield* storedEvents(stream)).map((row) => row.event_id), [aptosDeposit("600").id], "version 400 is before alice's coverage")
       // An event at a version the stream was told about: the batch replaces from that version.
-      yield* scan([at("650")])
+      yield* scan([aptosDeposit("650")])
       const { items } = yield* (yield* DeliveryStore).list(stream, { limit: 10 })
-      const range = (from: bigint, to: bigint) => ({ scope: "aptos:mainnet", from, to })
       assert.deepStrictEqual(items.map((d) => [d.sequence, d.replaces, d.coverage]), [
-        [1, [], [range(501n, 700n)]],
-        [2, [range(650n, 700n)], [range(650n, 700n)]]
+        [1, [], [aptosRange(501n, 700n)]],
+        [2, [aptosRange(650n, 700n)], [aptosRange(650n, 700n)]]
       ])
     })))
 
