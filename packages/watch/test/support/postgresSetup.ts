@@ -50,6 +50,13 @@ const runAs = (): { uid: number; gid: number } | undefined => {
   }
 }
 
+/**
+ * The server's data is thrown away after the run: it need not survive a crash, so nothing waits for
+ * the disk (no fsync at commit or checkpoint, no full pages in the WAL). Tests create a database
+ * each, and each CREATE DATABASE would otherwise wait for a checkpoint's fsyncs.
+ */
+const throwaway = ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
+
 export default async function setup(project: TestProject) {
   const given: DatabaseUrl | undefined = process.env["DATABASE_URL"]
   if (given !== undefined && given !== "") {
@@ -66,7 +73,7 @@ export default async function setup(project: TestProject) {
   const server = await (async () => {
     try {
       execFileSync(initdb, [`--pgdata=${pgdata}`, "--auth=trust", "--username=postgres", "--encoding=UTF8", "--locale=C"], { stdio: "pipe", ...user })
-      const child = spawn(postgres, ["-D", pgdata, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="], {
+      const child = spawn(postgres, ["-D", pgdata, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", ...throwaway], {
         // Its own process group: a Ctrl-C on the run reaches vitest, whose teardown stops it.
         detached: true,
         stdio: ["ignore", "pipe", "pipe"],
