@@ -213,6 +213,42 @@ describe("Coverage: writers of one scan", () => {
       assert.strictEqual((yield* deliveriesOf(stream)).length, 1, "the commit fanned its event out")
     })), 60_000)
 
+  it.live("forgetting wallets waits for the scan's lock (held by a commit), then forgets them", () =>
+    withStores(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      for (const forget of [Coverage.forgetUnheld("0x1", 0, [evm(alice)]), Coverage.forgetAllUnheld("0x1", 0)]) {
+        const stream = yield* makeStream([])
+        yield* admit(stream, [evm(alice)])
+        yield* (yield* StreamStore).removeWallets(stream, [evm(alice)])
+        // A scan's commit holds the scan's lock until `release`.
+        const locked = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const commit = yield* Effect.forkChild(sql.withTransaction(Effect.gen(function*() {
+          yield* Coverage.lockScans(["0x1"], 0)
+          yield* Deferred.succeed(locked, undefined)
+          yield* Deferred.await(release)
+        })))
+        yield* Deferred.await(locked)
+        const forgetting = yield* Effect.forkChild(forget)
+        // Either the forgetting is seen waiting for the lock, or it ended without it.
+        const seen = yield* Effect.raceFirst(
+          Effect.as(Fiber.await(forgetting), "ended while the scan's lock was held"),
+          sql<{ waiting: number }>`SELECT count(*)::int AS waiting FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`.pipe(
+            Effect.flatMap(([row]) => (row?.waiting ?? 0) > 0 ? Effect.succeed("waiting") : Effect.fail("not waiting yet")),
+            Effect.retry(Schedule.spaced("20 millis")),
+            Effect.timeout("30 seconds")
+          )
+        )
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(commit)
+        yield* Fiber.join(forgetting)
+        assert.strictEqual(seen, "waiting")
+        const left = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM watch_checkpoints WHERE namespace = ${namespace} AND wallet = ${alice}`
+        assert.strictEqual(left[0]!.n, 0, "alice forgotten once the lock was free")
+      }
+    })), 60_000)
+
   it.effect("a scan that starts forgets every wallet no stream holds, in its own namespace only", () =>
     withStores(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
