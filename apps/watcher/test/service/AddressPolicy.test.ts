@@ -1,11 +1,14 @@
 /**
  * AddressPolicy: every refused class of address (IPv4, IPv6, IPv4-mapped), public addresses
  * accepted, URLs refused for their scheme, credentials, host or what the host resolves to (with
- * an injected lookup, so no test needs the network), and the connection-time lookup guard.
+ * an injected lookup, so no test needs the network; the system's resolver with the machine's own
+ * name, which it answers without one), and the connection-time lookup guard.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import type { LookupAddress } from "node:dns"
+import { lookup } from "node:dns/promises"
+import { hostname } from "node:os"
 import * as AddressPolicy from "../../src/service/AddressPolicy.js"
 
 const refused = [
@@ -112,6 +115,22 @@ describe("AddressPolicy.checkUrl", () => {
         yield* refusal(url, "is the local machine", { allowPrivate: false, lookup: lookupFrom(table, asked) })
       }
       assert.deepStrictEqual(asked, [])
+    }))
+
+  it.effect("without a lookup given, asks the system's resolver for every address of the name", () =>
+    Effect.gen(function*() {
+      // The machine's own name resolves without the network (hosts file, or the resolver's own
+      // answer for it), most often to a loopback or private address; what the test expects is
+      // what the system answers here.
+      const name = hostname()
+      const addresses = yield* Effect.promise(() => lookup(name, { all: true }).catch(() => []))
+      const outcome = yield* AddressPolicy.checkUrl(`https://${name}/hook`, { allowPrivate: false }).pipe(
+        Effect.map(() => "accepted"),
+        Effect.catchTag("UnsafeWebhookUrl", (error) => Effect.succeed(error.reason))
+      )
+      if (addresses.length === 0) assert.include(outcome, "does not resolve")
+      else if (addresses.some(({ address }) => AddressPolicy.isPrivateAddress(address))) assert.include(outcome, "resolves to a private address")
+      else assert.strictEqual(outcome, "accepted")
     }))
 
   it.effect("refuses what is not an absolute http(s) URL", () =>
