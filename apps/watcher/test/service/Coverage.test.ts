@@ -175,22 +175,41 @@ describe("Coverage: the scan's lowest checkpoint", () => {
     })))
 })
 
+/** Runs `inside` in a transaction that first takes the scan's lock (of "0x1" at 0 confirmations), as a scan's commit does; its fiber, once the lock is held. */
+const underScanLock = <A, E, R>(inside: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const locked = yield* Deferred.make<void>()
+    const fiber = yield* Effect.forkChild(sql.withTransaction(Effect.gen(function*() {
+      yield* Coverage.lockScans(["0x1"], 0)
+      yield* Deferred.succeed(locked, undefined)
+      return yield* inside
+    })))
+    yield* Deferred.await(locked)
+    return fiber
+  })
+
+/** Succeeds once a session of the test's database waits for an advisory lock (a scan's); fails after 30 s. */
+const waitingForScanLock = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ waiting: number }>`SELECT count(*)::int AS waiting FROM pg_stat_activity
+    WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`.pipe(
+    Effect.flatMap(([row]) => (row?.waiting ?? 0) > 0 ? Effect.void : Effect.fail("not waiting yet")),
+    Effect.retry(Schedule.spaced("20 millis")),
+    Effect.timeout("30 seconds")
+  ))
+
 describe("Coverage: writers of one scan", () => {
   it.live("a scan's commit takes the scan's lock before it touches a checkpoint: forgetting under the lock never deadlocks with it", () =>
     withStores(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const stream = yield* makeStream([])
       yield* admit(stream, [evm(alice)])
-      const locked = yield* Deferred.make<void>()
       const probe = yield* Deferred.make<void>()
       // As forgetting does: the scan's lock, then the wallets' rows.
-      const forgetting = yield* Effect.forkChild(sql.withTransaction(Effect.gen(function*() {
-        yield* Coverage.lockScans(["0x1"], 0)
-        yield* Deferred.succeed(locked, undefined)
-        yield* Deferred.await(probe)
-        return yield* sql`SELECT wallet FROM watch_checkpoints WHERE namespace = ${namespace} AND wallet = ${alice} FOR UPDATE NOWAIT`
-      })))
-      yield* Deferred.await(locked)
+      const forgetting = yield* underScanLock(Effect.andThen(
+        Deferred.await(probe),
+        sql`SELECT wallet FROM watch_checkpoints WHERE namespace = ${namespace} AND wallet = ${alice} FOR UPDATE NOWAIT`
+      ))
       const event = received(101n)
       const committing = yield* Effect.forkChild(
         Effect.flatMap(StateStore.StateStore, (store) =>
@@ -199,12 +218,7 @@ describe("Coverage: writers of one scan", () => {
           )
       )
       // Once the commit waits for the scan's lock, alice's row must still be free.
-      yield* sql<{ waiting: number }>`SELECT count(*)::int AS waiting FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`.pipe(
-        Effect.flatMap(([row]) => (row?.waiting ?? 0) > 0 ? Effect.void : Effect.fail("not waiting yet")),
-        Effect.retry(Schedule.spaced("20 millis")),
-        Effect.timeout("30 seconds")
-      )
+      yield* waitingForScanLock
       yield* Deferred.succeed(probe, undefined)
       assert.strictEqual((yield* Fiber.join(forgetting)).length, 1, "the row was free while the commit waited")
       yield* Fiber.join(committing)
@@ -221,24 +235,13 @@ describe("Coverage: writers of one scan", () => {
         yield* admit(stream, [evm(alice)])
         yield* (yield* StreamStore).removeWallets(stream, [evm(alice)])
         // A scan's commit holds the scan's lock until `release`.
-        const locked = yield* Deferred.make<void>()
         const release = yield* Deferred.make<void>()
-        const commit = yield* Effect.forkChild(sql.withTransaction(Effect.gen(function*() {
-          yield* Coverage.lockScans(["0x1"], 0)
-          yield* Deferred.succeed(locked, undefined)
-          yield* Deferred.await(release)
-        })))
-        yield* Deferred.await(locked)
+        const commit = yield* underScanLock(Deferred.await(release))
         const forgetting = yield* Effect.forkChild(forget)
         // Either the forgetting is seen waiting for the lock, or it ended without it.
         const seen = yield* Effect.raceFirst(
           Effect.as(Fiber.await(forgetting), "ended while the scan's lock was held"),
-          sql<{ waiting: number }>`SELECT count(*)::int AS waiting FROM pg_stat_activity
-            WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`.pipe(
-            Effect.flatMap(([row]) => (row?.waiting ?? 0) > 0 ? Effect.succeed("waiting") : Effect.fail("not waiting yet")),
-            Effect.retry(Schedule.spaced("20 millis")),
-            Effect.timeout("30 seconds")
-          )
+          Effect.as(waitingForScanLock, "waiting")
         )
         yield* Deferred.succeed(release, undefined)
         yield* Fiber.join(commit)

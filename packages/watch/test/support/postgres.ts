@@ -36,8 +36,8 @@ export const freshDatabaseName = Effect.acquireRelease(
     const name = `chainquery_test_${randomBytes(6).toString("hex")}`
     // PostgreSQL 15 and later copy the template through the WAL by default; copying its files is
     // faster for a template this small (a DATABASE_URL of an older server knows one way only).
-    const [{ version }] = yield* sql<{ version: number }>`SELECT current_setting('server_version_num')::int AS version`
-    yield* sql.unsafe(`CREATE DATABASE ${name}${version >= 150_000 ? " STRATEGY = FILE_COPY" : ""}`)
+    const [server] = yield* sql<{ version: number }>`SELECT current_setting('server_version_num')::int AS version`
+    yield* sql.unsafe(`CREATE DATABASE ${name}${(server?.version ?? 0) >= 150_000 ? " STRATEGY = FILE_COPY" : ""}`)
     return name
   }).pipe(Effect.provide(admin)),
   (name) => Effect.ignore(Effect.provide(Effect.flatMap(PgClient.PgClient, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)), admin))
