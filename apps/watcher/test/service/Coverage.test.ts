@@ -35,7 +35,7 @@ import * as Heartbeats from "../../src/service/Heartbeats.js"
 import * as Scanner from "../../src/service/Scanner.js"
 import * as Statistics from "../../src/service/Statistics.js"
 import { StreamStore } from "../../src/service/StreamStore.js"
-import { aptos, carol, enqueue, evm, makeStream, storedEvents, withStores } from "./support/storeFixtures.js"
+import { aptos, carol, enqueue, evm, makeStream, storedDeliveries, storedEvents, withStores } from "./support/storeFixtures.js"
 
 const namespace = "scan:0x1:0"
 
@@ -117,6 +117,41 @@ describe("Coverage: admission", () => {
       const rows = yield* sql<{ wallet: string; position: string }>`SELECT wallet, position::text FROM watch_checkpoints
         WHERE namespace = 'scan:aptos:mainnet:0' ORDER BY wallet`
       assert.deepStrictEqual(rows.map((row) => [row.wallet, row.position]), [[aptosAlice, "500"], [aptosBob, "900"]].toSorted())
+      // A head read below the scan's lowest checkpoint (a lagging node) does not place a wallet below it.
+      const late = yield* makeStream([])
+      const carolAptos = aptos(`0x${"ca".repeat(32)}` as typeof aptosAlice, "mainnet")
+      assert.deepStrictEqual(yield* admit(late, [carolAptos], 300n), { added: 1, coveredFrom: [501n] })
+    })))
+
+  it.effect("a held wallet ahead of what the stream was told starts after its own checkpoint; the stream's coverage at its lowest wallet", () =>
+    withStores(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const told = yield* makeStream([])
+      yield* admit(told, [evm(alice)])
+      const holder = yield* makeStream([])
+      yield* admit(holder, [evm(bob)])
+      // The scan has alice at 100 and bob, held by the other stream, at 200.
+      yield* sql`UPDATE watch_checkpoints SET position = 200 WHERE namespace = ${namespace} AND wallet = ${bob}`
+      // Told up to 100, the stream adds carol (placed below the scan's lowest, from 101) and bob (from 201, not 101).
+      assert.deepStrictEqual(yield* admit(told, [evm(carol), evm(bob)]), { added: 2, coveredFrom: [101n, 201n] })
+      // A first admission lists its latest wallet first: the stream's coverage starts at its lowest.
+      const fresh = yield* makeStream([])
+      assert.deepStrictEqual(yield* admit(fresh, [evm(bob), evm(carol)]), { added: 2, coveredFrom: [201n, 100n] })
+      const [row] = yield* sql<{ covered_from: string; batched_to: string }>`SELECT covered_from::text, batched_to::text FROM stream_coverage
+        WHERE stream_id = ${fresh}`
+      assert.deepStrictEqual([row?.covered_from, row?.batched_to], ["100", "99"])
+    })))
+
+  it.effect("a wallet removed but not yet forgotten, ahead of the scan, keeps its checkpoint when added again", () =>
+    withStores(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const first = yield* makeStream([])
+      yield* admit(first, [evm(alice), evm(carol)])
+      yield* sql`UPDATE watch_checkpoints SET position = CASE WHEN wallet = ${alice} THEN 200 ELSE 150 END WHERE namespace = ${namespace}`
+      yield* (yield* StreamStore).removeWallets(first, [evm(alice)])
+      // The scan still has alice at 200 (its lowest held is carol's 150): her events from 201 are what a stream can be told.
+      const second = yield* makeStream([])
+      assert.deepStrictEqual(yield* admit(second, [evm(alice)]), { added: 1, coveredFrom: [201n] })
     })))
 
   it.effect("the coverage of a chain the stream no longer receives ends", () =>
@@ -334,6 +369,7 @@ describe("Coverage: heartbeats and progress", () => {
         [beat!.sequence, beat!.heartbeat, beat!.events, beat!.coverage, beat!.wallets],
         [1, true, 0, [range(101n, 150n)], [{ scope: "0x1", address: alice, coveredFrom: 101n }]]
       )
+      assert.deepStrictEqual(yield* storedDeliveries(quiet), [[1, 1, 0, 0, false]], "an empty range: from the next position, to the one before")
       const store = yield* DeliveryStore
       const pending = Option.getOrThrow(yield* store.next(quiet))
       assert.deepStrictEqual(pending.bodies, [])
