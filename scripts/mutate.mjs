@@ -68,6 +68,7 @@ const areas = {
     files: ["StreamStore", "Coverage", "Heartbeats", "StreamSecrets"].map((name) => `src/service/${name}.ts`),
     tests: [
       "Coverage",
+      "StreamStore",
       "StreamSecrets",
       "DeliveryStore",
       "Outbox",

@@ -236,14 +236,15 @@ describe("the management API", () => {
         ["POST", `/v1/streams/${stream.id}/wallets`, { wallet: [eth] }, "wallet", /wallet is not a field of this request \(and 1 more problem\)/],
         ["POST", `/v1/streams/${stream.id}/wallets`, { wallets: eth }, "wallets", /Expected array/],
         ["GET", `/v1/streams/${stream.id}/wallets?cursor=!!`, undefined, "cursor", /nextCursor/],
-        // A wallet cursor's every part is checked: a NUL inside, a bad or padded base64url, a wrong number of parts.
+        // A wallet cursor's every part is checked: a NUL inside, a bad or padded base64url, a wrong number of parts, no array, an address not a string.
         ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", "0x\u0000ab"])}`, undefined, "cursor", /nextCursor/],
         ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1\u0000", "0xab"])}`, undefined, "cursor", /nextCursor/],
         ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", "0xab"])}%3D`, undefined, "cursor", /nextCursor/],
         ["GET", `/v1/streams/${stream.id}/wallets?cursor=%3F${walletCursor(["0x1", "0xab"])}`, undefined, "cursor", /nextCursor/],
         ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1"])}`, undefined, "cursor", /nextCursor/],
-        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", "0xab", "0xcd"])}`, undefined, "cursor", /nextCursor/],
-        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor({ scope: "0x1", address: "0xab" })}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", "0xab", "0xab"])}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor({ 0: "0x1", 1: "0xab", length: 2 })}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", ["0xab"]])}`, undefined, "cursor", /nextCursor/],
         ["GET", `/v1/streams/${stream.id}/deliveries?status=lost`, undefined, "status", /"pending" \| "delivered" \| "failed"/],
         ["GET", `/v1/streams/${stream.id}/deliveries?cursor=-1`, undefined, "cursor", /nextCursor/],
         ["GET", `/v1/streams/${stream.id}/deliveries?cursor=1%00`, undefined, "cursor", /without NUL characters/],

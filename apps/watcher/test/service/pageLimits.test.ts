@@ -36,6 +36,9 @@ describe("the API's limits", () => {
         const all = await api.call("GET", `${path}?limit=1000`)
         assert.strictEqual(all.body[key].length, key === "wallets" ? 102 : 101, `${path}: limit=1000`)
         assert.isNull(all.body.nextCursor)
+        const exact = await api.call("GET", `${path}?limit=${all.body[key].length}`)
+        assert.strictEqual(exact.body[key].length, all.body[key].length)
+        assert.isNull(exact.body.nextCursor, `${path}: a page that holds the rest exactly has no next page`)
         for (const limit of [0, 1001, -1]) {
           const refused = await api.call("GET", `${path}?limit=${limit}`)
           assert.strictEqual(refused.status, 400, `${path}?limit=${limit}`)

@@ -28,6 +28,7 @@ describe("PATCH and DELETE of a stream", () => {
       const view = { url: created.url, description: created.description, events: created.events, chains: created.chains, confirmations: 3, status: "active" }
       const changes = [
         [{ url: "https://example.com/new" }, { url: "https://example.com/new" }],
+        [{ description: "second" }, { description: "second" }],
         [{ description: "" }, { description: "" }],
         [{ events: ["trade.sold", "nft.sent", "trade.sold"] }, { events: ["trade.sold", "nft.sent"] }],
         [{ chains: ["base", "aptos", "base"] }, { chains: ["base", "aptos"] }],
