@@ -9,7 +9,8 @@
  *   another key, nor without a key; a plain one opens as it is, key or not;
  * - `prepare`: the first key is recorded and the plain rows sealed (then nothing to do); no key,
  *   or another key, on a sealed database fails with `missing` or `mismatch` and changes nothing;
- *   a database never sealed is fine without a key.
+ *   a database never sealed is fine without a key; a key is recorded at the first start, even
+ *   before any stream exists.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { NodeCrypto } from "@effect/platform-node"
@@ -45,7 +46,9 @@ describe("StreamSecrets", () => {
     const base64 = Buffer.alloc(32, 1).toString("base64")
     assert.deepStrictEqual(Redacted.value(parseKey(Redacted.make(`${base64}\n`))!), new Uint8Array(32).fill(1))
     assert.deepStrictEqual(Redacted.value(parseKey(Redacted.make(` ${"ab".repeat(32)} `))!), new Uint8Array(32).fill(0xab))
-    for (const bad of [Buffer.alloc(31, 1).toString("base64"), Buffer.alloc(33, 1).toString("base64"), "ab".repeat(31), "ab".repeat(33), "zz".repeat(32), ""]) {
+    const bads = [Buffer.alloc(31, 1).toString("base64"), Buffer.alloc(33, 1).toString("base64"), "ab".repeat(31), "ab".repeat(33), "zz".repeat(32), ""]
+    // A valid key with something before or after it is no key.
+    for (const bad of [...bads, `A${base64}`, `${base64}A`]) {
       assert.isUndefined(parseKey(Redacted.make(bad)), JSON.stringify(bad))
     }
   })
@@ -67,6 +70,8 @@ describe("StreamSecrets", () => {
       assert.strictEqual(yield* failure(keyB, "str_a", first), "mismatch", "another key")
       assert.strictEqual(yield* failure(undefined, "str_a", first), "missing", "no key")
       assert.strictEqual(yield* failure(keyA, "str_a", "enc:v2:abc:def"), "format", "a later format")
+      assert.strictEqual(yield* failure(keyA, "str_a", `${first}!`), "format", "more after the sealed text")
+      assert.strictEqual(yield* failure(keyA, "str_a", `enc:v2:${first}`), "format", "a sealed text inside a later format")
       for (const key of [keyA, undefined]) {
         const plain = yield* withKey(key, Effect.flatMap(StreamSecrets, (s) => s.open("str_a", Redacted.value(secret))))
         assert.strictEqual(Redacted.value(plain), Redacted.value(secret))
@@ -101,6 +106,16 @@ describe("StreamSecrets", () => {
       // rows is refused, not recorded (which would lock the right key out).
       yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM secrets_key`)
       assert.strictEqual(yield* refused(keyB), "mismatch")
+      assert.strictEqual(yield* refused(undefined), "missing", "sealed rows without a record of the key still need it")
       assert.strictEqual(yield* withKey(keyA, Effect.flatMap(StreamSecrets, (s) => s.prepare)), 0, "the right key is still taken")
+    })))
+
+  it.effect("prepare: the first key is recorded before any stream exists; another key, or none, is refused later", () =>
+    run(Effect.gen(function*() {
+      const prepare = (key: Redacted.Redacted<Uint8Array> | undefined) => withKey(key, Effect.flatMap(StreamSecrets, (s) => s.prepare))
+      assert.strictEqual(yield* prepare(keyA), 0)
+      assert.strictEqual(yield* Effect.flip(prepare(keyB)).pipe(Effect.map((error) => error.reason)), "mismatch")
+      assert.strictEqual(yield* Effect.flip(prepare(undefined)).pipe(Effect.map((error) => error.reason)), "missing")
+      assert.strictEqual(yield* prepare(keyA), 0)
     })))
 })
