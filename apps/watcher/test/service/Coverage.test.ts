@@ -431,6 +431,17 @@ describe("Coverage: claims", () => {
         { scope: "0x1", address: bob.toLowerCase(), coveredFrom: 101n }
       ].toSorted((a, b) => a.address < b.address ? -1 : 1), "every wallet added is announced, in address order")
     })))
+
+  it.effect("a batch announces its new wallets in chain, then address order, whatever order they were added in", () =>
+    withStores(Effect.gen(function*() {
+      const stream = yield* makeStream([])
+      for (const wallet of [evm(carol), evm(alice, "0x89"), evm(bob), evm(alice)]) yield* admit(stream, [wallet])
+      const announced = (yield* Coverage.announce([stream])).get(stream) ?? []
+      assert.deepStrictEqual(
+        announced.map((wallet) => [wallet.scope, wallet.address]),
+        [["0x1", alice.toLowerCase()], ["0x1", bob.toLowerCase()], ["0x1", carol.toLowerCase()], ["0x89", alice.toLowerCase()]]
+      )
+    })))
 })
 
 describe("DeliveryWorker.body", () => {
