@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll } from "vitest"
 import { loadSqlite } from "../src/internal/sqlite.js"
 import { PgStateStore, StateStore, WatchedWallet, WatchEvent } from "../src/index.js"
-import { alice, aptosAlice, nftTransfer, summary } from "./fixtures.js"
+import { alice, aptosAlice, bob, nftTransfer, summary } from "./fixtures.js"
 import { freshDatabase } from "./support/postgres.js"
 
 const child = fileURLToPath(new URL("./support/commit-and-die.mjs", import.meta.url))
@@ -37,6 +37,15 @@ const base: WatchedWallet.EvmWallet = { family: "evm", chain: "0x2105", address:
 const aptos: WatchedWallet.AptosWallet = { family: "aptos", network: "testnet", address: aptosAlice }
 const ids = (events: ReadonlyArray<{ readonly id: string }>) => events.map((event) => event.id)
 const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`
+
+/** Block `n` of 0x1, and the events read from it. */
+const blockOf = (n: number) => ({ chain: "0x1" as const, number: BigInt(n), hash: hash(n) })
+const eventsOf = (n: number) => ({
+  ...blockOf(n),
+  events: WatchEvent.fromNftTransfer("0x1", alice, nftTransfer({ block_number: String(n), block_hash: hash(n), log_index: n }))
+})
+/** A backfill of `wallet` half done. */
+const progress = (wallet: WatchedWallet.EvmWallet) => ({ wallet, label: "2024-05-01", origin: 250n, through: 270n, fromDate: null, upTo: 300n, since: 10n })
 
 /** The checkpoints, the hashes of 0x1, the DeFi snapshot of `evm` and the last batch. */
 const readBack = Effect.gen(function*() {
@@ -74,6 +83,17 @@ for (const { name, store: fresh } of implementations) describe(`StateStore in ${
       assert.isTrue(Option.isNone(yield* store.checkpoint(evm)))
       assert.deepStrictEqual(yield* store.blockHashes("0x1"), [])
       assert.isTrue(Option.isNone(yield* store.defiSnapshot(evm)))
+      assert.isTrue(Option.isNone(yield* store.lastBatch))
+      assert.deepStrictEqual(yield* store.pendingEvents, [], "no write-ahead events")
+      assert.deepStrictEqual(yield* store.blockEvents("0x1"), [])
+      assert.deepStrictEqual(yield* store.backfills, [])
+    }).pipe(Effect.provide(fresh())))
+
+  it.effect("settle before any commit changes nothing (and does not fail)", () =>
+    Effect.gen(function*() {
+      const store = yield* StateStore.StateStore
+      yield* store.settle(1)
+      assert.deepStrictEqual(yield* store.pendingEvents, [])
       assert.isTrue(Option.isNone(yield* store.lastBatch))
     }).pipe(Effect.provide(fresh())))
 
@@ -141,6 +161,9 @@ for (const { name, store: fresh } of implementations) describe(`StateStore in ${
       assert.deepStrictEqual((yield* store.blockHashes("0x89")).map((b) => b.hash), [hash(9)])
       yield* store.commit({ forgetBlocks: [{ chain: "0x1", fromBlock: 4n }], blocks: [{ chain: "0x1", number: 4n, hash: hash(44) }], eventIds: [] })
       assert.deepStrictEqual((yield* store.blockHashes("0x1")).map((b) => b.hash), [hash(3), hash(44)])
+      // Forgotten and not written again: the hash of the block it starts from goes too.
+      yield* store.commit({ forgetBlocks: [{ chain: "0x1", fromBlock: 4n }], eventIds: [] })
+      assert.deepStrictEqual((yield* store.blockHashes("0x1")).map((b) => b.hash), [hash(3)])
     }).pipe(Effect.provide(fresh({ keepBlocks: 3 }))))
 
   it.effect("keeps the events emitted per recent block: replaced, removed when empty, forgotten and pruned like the hashes", () =>
@@ -159,6 +182,24 @@ for (const { name, store: fresh } of implementations) describe(`StateStore in ${
       yield* store.commit({ forgetBlocks: [{ chain: "0x1", fromBlock: 5n }], eventIds: [] })
       assert.deepStrictEqual((yield* store.blockEvents("0x1")).map((b) => b.number), [4n])
     }).pipe(Effect.provide(fresh({ keepBlocks: 3 }))))
+
+  it.effect("reads a chain's blocks (hashes and events) in block order, whatever order they were committed in", () =>
+    Effect.gen(function*() {
+      const store = yield* StateStore.StateStore
+      yield* store.commit({ blocks: [5, 3].map(blockOf), blockEvents: [5, 3].map(eventsOf), eventIds: [] })
+      yield* store.commit({ blocks: [4, 1].map(blockOf), blockEvents: [4, 1].map(eventsOf), eventIds: [] })
+      assert.deepStrictEqual((yield* store.blockHashes("0x1")).map((b) => b.number), [1n, 3n, 4n, 5n])
+      assert.deepStrictEqual((yield* store.blockEvents("0x1")).map((b) => b.number), [1n, 3n, 4n, 5n])
+    }).pipe(Effect.provide(fresh())))
+
+  it.effect("a finished backfill forgets that wallet's progress only, not another's on the same chain", () =>
+    Effect.gen(function*() {
+      const store = yield* StateStore.StateStore
+      const bobEvm: WatchedWallet.EvmWallet = { ...evm, address: bob }
+      yield* store.commit({ backfills: [evm, bobEvm, base].map(progress), eventIds: [] })
+      yield* store.commit({ backfillsDone: [evm], eventIds: [] })
+      assert.deepStrictEqual((yield* store.backfills).map((b) => WatchedWallet.key(b.wallet)), [WatchedWallet.key(bobEvm), WatchedWallet.key(base)])
+    }).pipe(Effect.provide(fresh())))
 
   it.effect("keepBlocks is a whole number of blocks, at least 1, and 256 unless a finite number is given", () =>
     Effect.gen(function*() {
