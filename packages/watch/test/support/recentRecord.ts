@@ -14,11 +14,14 @@ import { allEvm, type Sim } from "./engineHarness.js"
 
 export const chain = "0x1"
 
-/** A simulator of one chain with history and no indexing lag (no NFT transfers at `activityScale` 0), and an `EvmClient` on it. */
-export const simulated = (seed: string, activityScale = 1) =>
+/**
+ * A simulator of one chain with history and no indexing lag (no NFT transfers at `activityScale` 0),
+ * and an `EvmClient` on it. With `indexing` given, the same world (same seed) served with that lag.
+ */
+export const simulated = (seed: string, activityScale = 1, indexing: Simulator.Options["indexing"] = false) =>
   Layer.effect(EvmClient.EvmClient, Effect.flatMap(Simulator.Simulator, (sim) => EvmClient.make({ baseUrl: sim.evmUrl, apiKey: sim.apiKey }))).pipe(
     Layer.provide(FetchHttpClient.layer),
-    Layer.provideMerge(Simulator.layer({ seed, indexing: false, chains: [chain], wallets: 30, history: 40, activityScale }))
+    Layer.provideMerge(Simulator.layer({ seed, indexing, chains: [chain], wallets: 30, history: 40, activityScale }))
   )
 
 export const headOf = (sim: Sim) => BigInt(sim.world.evm.chain(chain).head)
