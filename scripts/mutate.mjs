@@ -108,12 +108,14 @@ const areas = {
   reorg: {
     package: "watch",
     files: ["deepReorg", "recentBlocks", "witness"].map((name) => `src/internal/${name}.ts`),
-    tests: ["ReplacedBlockAllWallets", "CommonAncestor", "Witness"].map((name) => `test/${name}.test.ts`)
+    tests: ["ReplacedBlockAllWallets", "CommonAncestor", "Witness", "NotIndexedBlockStopsCheck"].map((name) => `test/${name}.test.ts`)
   },
   state: {
     package: "watch",
     files: ["src/StateStore.ts", "src/PgStateStore.ts", "src/PgCheckpoints.ts", "src/internal/stateTables.ts", "src/internal/memoryTables.ts"],
-    tests: ["StateStore", "StateStoreMemory", "StateStorePg", "PgCheckpoints", "StateFile"].map((name) => `test/${name}.test.ts`)
+    tests: ["StateStore", "StateStoreMemory", "StateStorePg", "PgCheckpoints", "StateFile", "ForgetRefusesPlannedCommit", "PlacementsLockInKeyOrder"].map((name) =>
+      `test/${name}.test.ts`
+    )
   }
 }
 const groups = { service: ["delivery", "stores", "api"], engine: ["reorg", "state"] }
