@@ -74,6 +74,7 @@ describe("the management API", () => {
       assert.notProperty(got.body, "secret", "the secret is shown at creation only")
       const all = await api.call("POST", "/v1/streams", { body: { url: receiver } })
       assert.strictEqual(all.body.chains.length, 27, "every chain and Aptos network when chains are left out")
+      assert.strictEqual(all.body.description, "", "no description when it is left out")
       assert.deepStrictEqual(
         all.body.events,
         ["nft.received", "nft.sent", "trade.bought", "trade.sold", "aptos.token.in", "aptos.token.out", "retracted"],
@@ -230,6 +231,8 @@ describe("the management API", () => {
         ["GET", "/v1/streams?limit=ten", undefined, "limit", /number/],
         ["GET", "/v1/streams?cursor=abc", undefined, "cursor", /nextCursor of the previous page/],
         ["GET", "/v1/streams?cursor=str_%00", undefined, "cursor", /without NUL characters/],
+        ["GET", "/v1/streams?cursor=xstr_000000000000000000000", undefined, "cursor", /nextCursor/],
+        ["GET", "/v1/streams?cursor=str_000000000000000000000x", undefined, "cursor", /nextCursor/],
         ["GET", "/v1/streams/nope", undefined, "id", /str_/],
         ["PATCH", `/v1/streams/${stream.id}`, { chains: [] }, "chains", /at least one chain/],
         ["PATCH", `/v1/streams/${stream.id}`, { url: "http://user:pw@example.com/" }, "url", /credentials/],

@@ -8,6 +8,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
 import { alice } from "../../../../packages/watch/test/fixtures.js"
 import { type Attempt, DeliveryStore } from "../../src/service/DeliveryStore.js"
 import { StreamStore } from "../../src/service/StreamStore.js"
@@ -52,7 +53,10 @@ describe("replay and stats", () => {
         [{ fromTime: between }, 1, 2],
         [{ fromEventId: e1!.id }, 1, 3],
         [{ fromEventId: e3!.id }, 1, 1],
-        [{ fromTime: "2999-01-01T00:00:00Z" }, 0, 0]
+        [{ fromTime: "2999-01-01T00:00:00Z" }, 0, 0],
+        // The bounds of a time taken: the first moment of 1970, the last of 9999.
+        [{ fromTime: "1970-01-01T00:00:00Z" }, 1, 3],
+        [{ fromTime: "9999-12-31T23:59:59Z" }, 0, 0]
       ]
       for (const [body, deliveries, events] of replays) {
         const answer = await api.call("POST", `/v1/streams/${id}/replay`, { body })
@@ -61,9 +65,14 @@ describe("replay and stats", () => {
       }
       const all = (await api.call("GET", `/v1/streams/${id}/deliveries`)).body.deliveries as Array<{ sequence: number; replay: boolean; events: number }>
       assert.deepStrictEqual(all.map((d) => [d.sequence, d.replay, d.events]), [
-        [1, false, 1], [2, false, 1], [3, false, 1], [4, true, 2], [5, true, 2], [6, true, 3], [7, true, 1]
+        [1, false, 1], [2, false, 1], [3, false, 1], [4, true, 2], [5, true, 2], [6, true, 3], [7, true, 1], [8, true, 3]
       ])
-      assert.deepStrictEqual(await api.run(api.woken), [id, id, id, id, id], "each replay wakes the stream's delivery")
+      assert.deepStrictEqual(await api.run(api.woken), [id, id, id, id, id, id, id], "each replay wakes the stream's delivery")
+      for (const fromTime of ["1969-12-31T23:59:59Z", "+010000-01-01T00:00:00Z"]) {
+        const refused = await api.call("POST", `/v1/streams/${id}/replay`, { body: { fromTime } })
+        assert.strictEqual(refused.status, 400, fromTime)
+        assert.match(refused.body.message, /from 1970 to 9999/)
+      }
       const { body: other } = await api.call("POST", "/v1/streams", { body: { url: receiver } })
       const foreign = await api.call("POST", `/v1/streams/${other.id}/replay`, { body: { fromEventId: e1!.id } })
       assert.strictEqual(foreign.status, 400, "another stream's event is not this one's")
@@ -102,5 +111,9 @@ describe("replay and stats", () => {
       assert.match(stats.lastErrorAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
       assert.deepStrictEqual(stats.coverage.map((c: { chain: string; coveredTo: string | null }) => [c.chain, c.coveredTo]), [["polygon", null]])
       assert.match(stats.coverage[0].coveredFrom, /^[1-9][0-9]*$/)
+      // Once a batch stating the coverage was delivered: covered to its block, as a decimal string.
+      await api.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE stream_coverage SET delivered_to = 123456789012 WHERE stream_id = ${id}`))
+      const delivered = (await api.call("GET", `/v1/streams/${id}/stats`)).body
+      assert.deepStrictEqual(delivered.coverage.map((c: { chain: string; coveredTo: string | null }) => [c.chain, c.coveredTo]), [["polygon", "123456789012"]])
     }))
 })

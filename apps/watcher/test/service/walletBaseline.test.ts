@@ -3,10 +3,14 @@
  * checkpoint"), over the real API, stores and the simulator's chains: on a chain no scan of the
  * stream's confirmations reads yet, from the safe head (a stream with confirmations starts that
  * many blocks lower); on Aptos, a later wallet never starts below the Aptos head read for it, even
- * where a scan reads already.
+ * where a scan reads already; a wallet an older service stored without the block is answered
+ * with `coveredFrom: null` when added again.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { StreamStore } from "../../src/service/StreamStore.js"
 import { withApi } from "./support/apiFixtures.js"
+import { evm } from "./support/storeFixtures.js"
+import { alice } from "../../../../packages/watch/test/fixtures.js"
 
 const receiver = "http://127.0.0.1:9/hook"
 
@@ -33,5 +37,14 @@ describe("the block a new wallet is covered from", () => {
       assert.strictEqual(second.status, 200, second.text)
       const [a, b] = [BigInt(first.body.coverage[0].coveredFrom), BigInt(second.body.coverage[0].coveredFrom)]
       assert.isTrue(b >= a, `the second wallet from ${b}, not below the first's ${a}`)
+    }))
+
+  it.live("a wallet stored by an older service, without its block, is answered with coveredFrom null when added again", () =>
+    withApi(async (api) => {
+      const { body: stream } = await api.call("POST", "/v1/streams", { body: { url: receiver, chains: ["eth"] } })
+      await api.run(StreamStore.use((streams) => streams.addWallets(stream.id, [evm(alice)])))
+      const again = await api.call("POST", `/v1/streams/${stream.id}/wallets`, { body: { wallets: [`eth:${alice}`] } })
+      assert.strictEqual(again.status, 200, again.text)
+      assert.deepStrictEqual([again.body.added, again.body.coverage], [0, [{ wallet: `eth:${alice.toLowerCase()}`, coveredFrom: null }]])
     }))
 })
