@@ -5,7 +5,8 @@
  * name, which it answers without one), and the connection-time lookup guard.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
 import type { LookupAddress } from "node:dns"
 import { lookup } from "node:dns/promises"
 import { hostname } from "node:os"
@@ -131,6 +132,16 @@ describe("AddressPolicy.checkUrl", () => {
       if (addresses.length === 0) assert.include(outcome, "does not resolve")
       else if (addresses.some(({ address }) => AddressPolicy.isPrivateAddress(address))) assert.include(outcome, "resolves to a private address")
       else assert.strictEqual(outcome, "accepted")
+    }))
+
+  it.effect("a lookup with no answer in 5 seconds is a name that does not resolve", () =>
+    Effect.gen(function*() {
+      const checking = yield* Effect.forkChild(
+        AddressPolicy.checkUrl("https://silent.example.com/hook", { allowPrivate: false, lookup: () => new Promise(() => {}) }).pipe(Effect.flip)
+      )
+      yield* TestClock.adjust("5 seconds")
+      const error = yield* Fiber.join(checking)
+      assert.include(error.reason, "the host silent.example.com does not resolve")
     }))
 
   it.effect("refuses what is not an absolute http(s) URL", () =>
