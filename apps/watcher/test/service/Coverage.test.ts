@@ -35,6 +35,7 @@ import * as Heartbeats from "../../src/service/Heartbeats.js"
 import * as Scanner from "../../src/service/Scanner.js"
 import * as Statistics from "../../src/service/Statistics.js"
 import { StreamStore } from "../../src/service/StreamStore.js"
+import { underScanLock, waitingForScanLock } from "./support/scanLock.js"
 import { aptos, carol, enqueue, evm, makeStream, storedDeliveries, storedEvents, withStores } from "./support/storeFixtures.js"
 
 const namespace = "scan:0x1:0"
@@ -209,29 +210,6 @@ describe("Coverage: the scan's lowest checkpoint", () => {
       assert.deepStrictEqual(left.map((row) => [row.wallet, row.position]), [[bob, "109"], [carol, "109"]].toSorted())
     })))
 })
-
-/** Runs `inside` in a transaction that first takes the scan's lock (of "0x1" at 0 confirmations), as a scan's commit does; its fiber, once the lock is held. */
-const underScanLock = <A, E, R>(inside: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const locked = yield* Deferred.make<void>()
-    const fiber = yield* Effect.forkChild(sql.withTransaction(Effect.gen(function*() {
-      yield* Coverage.lockScans(["0x1"], 0)
-      yield* Deferred.succeed(locked, undefined)
-      return yield* inside
-    })))
-    yield* Deferred.await(locked)
-    return fiber
-  })
-
-/** Succeeds once a session of the test's database waits for an advisory lock (a scan's); fails after 30 s. */
-const waitingForScanLock = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ waiting: number }>`SELECT count(*)::int AS waiting FROM pg_stat_activity
-    WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`.pipe(
-    Effect.flatMap(([row]) => (row?.waiting ?? 0) > 0 ? Effect.void : Effect.fail("not waiting yet")),
-    Effect.retry(Schedule.spaced("20 millis")),
-    Effect.timeout("30 seconds")
-  ))
 
 describe("Coverage: writers of one scan", () => {
   it.live("a scan's commit takes the scan's lock before it touches a checkpoint: forgetting under the lock never deadlocks with it", () =>

@@ -10,11 +10,12 @@
  * - deliveries are cut at 500 events with contiguous sequences and position ranges (`cut` itself
  *   on 0, 1, 500, 501 and 1,234 events), and a later enqueue continues both counters;
  * - a transaction rolled back after `enqueue` leaves no event, no delivery, and the counters as
- *   they were.
+ *   they were;
+ * - an Aptos event's block is its ledger version; a scan's commit waits for the scan's lock.
  */
 import { WatchEvent } from "@chainquery/watch"
 import { assert, describe, it } from "@effect/vitest"
-import { DateTime, Effect } from "effect"
+import { DateTime, Deferred, Effect, Fiber } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { alice, aptosAlice, aptosTransfer, bob, nftTransfer, trade } from "../../../../packages/watch/test/fixtures.js"
@@ -23,6 +24,7 @@ import * as Coverage from "../../src/service/Coverage.js"
 import { DeliveryStore } from "../../src/service/DeliveryStore.js"
 import * as Outbox from "../../src/service/Outbox.js"
 import { StreamStore } from "../../src/service/StreamStore.js"
+import { underScanLock, waitingForScanLock } from "./support/scanLock.js"
 import {
   aptos,
   carol,
@@ -159,6 +161,22 @@ describe("Outbox.enqueue", () => {
         [2, [aptosRange(650n, 700n)], [aptosRange(650n, 700n)]]
       ])
     })))
+
+  it.live("a scan's commit waits for the scan's lock (held by wallets being added), then fans out", () =>
+    withStores(Effect.gen(function*() {
+      const stream = yield* makeStream([evm(alice)])
+      const release = yield* Deferred.make<void>()
+      const adding = yield* underScanLock(Deferred.await(release))
+      const committing = yield* Effect.forkChild(enqueue(transfers(1)))
+      const seen = yield* Effect.raceFirst(
+        Effect.as(Fiber.await(committing), "committed while the scan's lock was held"),
+        Effect.as(waitingForScanLock, "waiting")
+      )
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(adding)
+      assert.deepStrictEqual(yield* Fiber.join(committing), [stream])
+      assert.strictEqual(seen, "waiting")
+    })), 60_000)
 
   it.effect("a retraction goes only to the streams that received the event it retracts", () =>
     withStores(Effect.gen(function*() {
