@@ -24,7 +24,7 @@
  */
 import { StateStore, type WatchedWallet, WatchEvent } from "@chainquery/watch"
 import { assert, describe, it } from "@effect/vitest"
-import { Deferred, Duration, Effect, Fiber, Option, Schedule } from "effect"
+import { Deferred, Duration, Effect, Fiber, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { alice, aptosAlice, aptosBob, bob, collection, nftTransfer } from "../../../../packages/watch/test/fixtures.js"
