@@ -47,6 +47,7 @@ const areas = {
     staticMutants: false,
     files: ["DeliveryStore", "DeliveryWorker", "DeliverySlots", "Outbox", "WebhookSender", "WebhookSignature", "Statistics"].map((name) => `src/service/${name}.ts`),
     tests: [
+      "Coverage",
       "DeliverySlots",
       "DeliveryStore",
       "Outbox",
@@ -57,6 +58,9 @@ const areas = {
       "deliveryLoop",
       "keptAliveConnection",
       "outboxBacklog",
+      "deliveriesView",
+      "pauseResume",
+      "replayAndStats",
       "resumeRate",
       "tlsReceiver",
       "webhookBody"
