@@ -19,7 +19,7 @@ interface Received {
   readonly body: Buffer
 }
 
-/** Answers by path: `/status/<code>`, `/big` (a 500 with 1 MB), `/redirect?to=<url>`, `/silent`, `/partial`, else 200. */
+/** Answers by path: `/status/<code>`, `/big` (a 500 with 1 MB), `/redirect?to=<url>`, `/silent`, `/partial`, `/endless` (100 KiB that never end), else 200. */
 const answer = (request: http.IncomingMessage, response: http.ServerResponse) => {
   const url = new URL(request.url ?? "/", "http://test")
   if (url.pathname.startsWith("/status/")) {
@@ -31,6 +31,9 @@ const answer = (request: http.IncomingMessage, response: http.ServerResponse) =>
   } else if (url.pathname === "/redirect") {
     response.writeHead(302, { location: url.searchParams.get("to") ?? "/" })
     response.end()
+  } else if (url.pathname === "/endless") {
+    response.writeHead(200, { "content-type": "text/plain" })
+    response.write("x".repeat(100 * 1024))
   } else if (url.pathname === "/partial") {
     response.writeHead(200, { "content-type": "text/plain" })
     response.write("partial")
@@ -176,6 +179,13 @@ describe("WebhookSender.post", () => {
       yield* allClosed(sockets)
       // A status that came before the timeout is the outcome, though the body never ends.
       assert.deepStrictEqual(yield* post(`http://127.0.0.1:${port}/partial`, { timeout: "300 millis" }), WebhookSender.SendOutcome.Delivered({ status: 200 }))
+    }))
+
+  it.live("a body past 64 KiB is not read on: the outcome comes at once, not at the timeout, and the connection is dropped", () =>
+    Effect.gen(function*() {
+      const { port, sockets } = yield* serve
+      assert.deepStrictEqual(yield* post(`http://127.0.0.1:${port}/endless`, { timeout: "1 hour" }), WebhookSender.SendOutcome.Delivered({ status: 200 }))
+      yield* allClosed(sockets)
     }))
 
   it.live("interrupting the request drops the connection", () =>
