@@ -77,6 +77,7 @@ const areas = {
       "DeliveryStore",
       "Outbox",
       "ManagementApi",
+      "pageLimits",
       "batchOnTheWire",
       "patchReplans",
       "streamChanges",

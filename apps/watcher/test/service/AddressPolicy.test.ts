@@ -8,8 +8,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 import type { LookupAddress } from "node:dns"
-import { lookup } from "node:dns/promises"
-import { hostname } from "node:os"
+import * as dns from "node:dns/promises"
+import * as os from "node:os"
 import * as AddressPolicy from "../../src/service/AddressPolicy.js"
 
 const refused = [
@@ -123,8 +123,8 @@ describe("AddressPolicy.checkUrl", () => {
       // The machine's own name resolves without the network (hosts file, or the resolver's own
       // answer for it), most often to a loopback or private address; what the test expects is
       // what the system answers here.
-      const name = hostname()
-      const addresses = yield* Effect.promise(() => lookup(name, { all: true }).catch(() => []))
+      const name = os.hostname()
+      const addresses = yield* Effect.promise(() => dns.lookup(name, { all: true }).catch(() => []))
       const outcome = yield* AddressPolicy.checkUrl(`https://${name}/hook`, { allowPrivate: false }).pipe(
         Effect.map(() => "accepted"),
         Effect.catchTag("UnsafeWebhookUrl", (error) => Effect.succeed(error.reason))

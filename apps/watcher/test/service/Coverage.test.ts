@@ -131,13 +131,13 @@ describe("Coverage: admission", () => {
       yield* admit(told, [evm(alice)])
       const holder = yield* makeStream([])
       yield* admit(holder, [evm(bob)])
-      // The scan has alice at 100 and bob, held by the other stream, at 200.
-      yield* sql`UPDATE watch_checkpoints SET position = 200 WHERE namespace = ${namespace} AND wallet = ${bob}`
-      // Told up to 100, the stream adds carol (placed below the scan's lowest, from 101) and bob (from 201, not 101).
-      assert.deepStrictEqual(yield* admit(told, [evm(carol), evm(bob)]), { added: 2, coveredFrom: [101n, 201n] })
+      // The scan has alice at 100 and bob, held by the other stream, at 101: one block past what the stream was told.
+      yield* sql`UPDATE watch_checkpoints SET position = 101 WHERE namespace = ${namespace} AND wallet = ${bob}`
+      // Told up to 100, the stream adds carol (placed below the scan's lowest, from 101) and bob (from 102, not 101).
+      assert.deepStrictEqual(yield* admit(told, [evm(carol), evm(bob)]), { added: 2, coveredFrom: [101n, 102n] })
       // A first admission lists its latest wallet first: the stream's coverage starts at its lowest.
       const fresh = yield* makeStream([])
-      assert.deepStrictEqual(yield* admit(fresh, [evm(bob), evm(carol)]), { added: 2, coveredFrom: [201n, 100n] })
+      assert.deepStrictEqual(yield* admit(fresh, [evm(bob), evm(carol)]), { added: 2, coveredFrom: [102n, 100n] })
       const [row] = yield* sql<{ covered_from: string; batched_to: string }>`SELECT covered_from::text, batched_to::text FROM stream_coverage
         WHERE stream_id = ${fresh}`
       assert.deepStrictEqual([row?.covered_from, row?.batched_to], ["100", "99"])

@@ -39,6 +39,9 @@ const insertStream = (id: string, stored: string) =>
 
 const storedRows = Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: string; secret: string }>`SELECT id, secret FROM streams ORDER BY id`)
 
+/** Prepares the database with the secrets of `key` (none: plain), as a service starting with it does. */
+const prepare = (key: Redacted.Redacted<Uint8Array> | undefined) => withKey(key, Effect.flatMap(StreamSecrets, (s) => s.prepare))
+
 const run = <A, E>(self: Effect.Effect<A, E, SqlClient.SqlClient>) => self.pipe(Effect.provide(database), Effect.orDie)
 
 describe("StreamSecrets", () => {
@@ -112,7 +115,6 @@ describe("StreamSecrets", () => {
 
   it.effect("prepare: the first key is recorded before any stream exists; another key, or none, is refused later", () =>
     run(Effect.gen(function*() {
-      const prepare = (key: Redacted.Redacted<Uint8Array> | undefined) => withKey(key, Effect.flatMap(StreamSecrets, (s) => s.prepare))
       assert.strictEqual(yield* prepare(keyA), 0)
       assert.strictEqual(yield* Effect.flip(prepare(keyB)).pipe(Effect.map((error) => error.reason)), "mismatch")
       assert.strictEqual(yield* Effect.flip(prepare(undefined)).pipe(Effect.map((error) => error.reason)), "missing")

@@ -45,5 +45,8 @@ describe("StreamStore", () => {
       yield* sql`UPDATE streams SET event_kinds = ARRAY['nft.received', 'nft.minted'] WHERE id = ${id}`
       assert.deepStrictEqual(Option.getOrThrow(yield* streams.get(id)).events, ["nft.received"])
       assert.deepStrictEqual(yield* streams.scansOn("0x1"), [{ confirmations: 0, kinds: [["nft.received"]] }])
+      // A stream of every kind (none stored) asks its scans for all of them.
+      yield* makeStream([evm(alice)])
+      assert.deepStrictEqual(yield* streams.scansOn("0x1"), [{ confirmations: 0, kinds: [["nft.received"], null] }])
     })))
 })

@@ -75,7 +75,12 @@ describe("serve: the states of a stream", () => {
       const attempts = receiver.attempts.filter((a) => a.streamId === failing.id).length
       assert.isAtLeast(attempts, 100, "not before 100 attempts")
       assert.isAtMost(attempts, 101)
-      assert.match((await status(service, failing)).statusReason, /^1\d(\.\d)?% of the last 100 attempts succeeded \(under 70%\)/)
+      // About one in ten: the receiver counts the requests it answered, the service the attempts it
+      // recorded, and the two may differ by one on a loaded machine (9% was seen once), so the
+      // window may hold a success more or fewer than every tenth request's.
+      const reason = (await status(service, failing)).statusReason as string
+      assert.match(reason, /^(\d{1,2}(\.\d)?)% of the last 100 attempts succeeded \(under 70%\)/)
+      assert.approximately(Number.parseFloat(reason), 10, 2, reason)
       const stats = (await call(service, "GET", `/v1/streams/${failing.id}/stats`)).body
       assert.isBelow(stats.successRate, 0.7)
       assert.strictEqual(stats.lastError, "HTTP 503")
