@@ -19,8 +19,8 @@
  *   replaced range), as the API's stats show them;
  * - the planner's statistics are refreshed after a bulk addition only;
  * - a scan's commit takes the scan's lock before any checkpoint, as forgetting wallets does (so
- *   the two never deadlock);
- * - the webhook body states all of it, blocks as decimal strings, Aptos ranges in versions.
+ *   the two never deadlock).
+ * The webhook body that states all of it: `webhookBody.test.ts`.
  */
 import { StateStore, type WatchedWallet, WatchEvent } from "@chainquery/watch"
 import { assert, describe, it } from "@effect/vitest"
@@ -30,7 +30,6 @@ import { TestClock } from "effect/testing"
 import { alice, aptosAlice, aptosBob, bob, collection, nftTransfer } from "../../../../packages/watch/test/fixtures.js"
 import * as Coverage from "../../src/service/Coverage.js"
 import { DeliveryStore } from "../../src/service/DeliveryStore.js"
-import * as DeliveryWorker from "../../src/service/DeliveryWorker.js"
 import * as Heartbeats from "../../src/service/Heartbeats.js"
 import * as Scanner from "../../src/service/Scanner.js"
 import * as Statistics from "../../src/service/Statistics.js"
@@ -420,32 +419,4 @@ describe("Coverage: claims", () => {
         [["0x1", alice.toLowerCase()], ["0x1", bob.toLowerCase()], ["0x1", carol.toLowerCase()], ["0x89", alice.toLowerCase()]]
       )
     })))
-})
-
-describe("DeliveryWorker.body", () => {
-  it("states the sequence, replay and heartbeat, the ranges (Aptos in versions) and the wallets, blocks as decimal strings", () => {
-    const text = DeliveryWorker.body({
-      streamId: "str_1",
-      deliveryId: "msg_1",
-      sequence: 3,
-      heartbeat: true,
-      replaces: [range(9n, 10n)],
-      coverage: [range(9n, 12n), { scope: "aptos:mainnet", from: 5n, to: 7n }],
-      wallets: [{ scope: "aptos:testnet", address: "0x1", coveredFrom: 4n }],
-      events: ['{"id":"e"}']
-    })
-    assert.deepStrictEqual(JSON.parse(text), {
-      streamId: "str_1",
-      deliveryId: "msg_1",
-      sequence: 3,
-      replay: false,
-      heartbeat: true,
-      replaces: [{ chain: "0x1", fromBlock: "9", toBlock: "10" }],
-      coverage: [{ chain: "0x1", fromBlock: "9", toBlock: "12" }, { network: "mainnet", fromVersion: "5", toVersion: "7" }],
-      wallets: [{ network: "testnet", address: "0x1", coveredFrom: "4" }],
-      events: [{ id: "e" }]
-    })
-    assert.strictEqual(DeliveryWorker.body({ streamId: "s", deliveryId: "d", sequence: 1, events: [] }),
-      '{"streamId":"s","deliveryId":"d","sequence":1,"replay":false,"heartbeat":false,"replaces":[],"coverage":[],"wallets":[],"events":[]}')
-  })
 })

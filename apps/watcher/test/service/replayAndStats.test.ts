@@ -9,23 +9,16 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { alice } from "../../../../packages/watch/test/fixtures.js"
 import { type Attempt, DeliveryStore } from "../../src/service/DeliveryStore.js"
-import { StreamStore } from "../../src/service/StreamStore.js"
 import type { Api } from "./serviceHarness.js"
-import { withApi } from "./support/apiFixtures.js"
-import { enqueue, evm, transfers } from "./support/storeFixtures.js"
+import { aliceStream, withApi } from "./support/apiFixtures.js"
+import { enqueue, transfers } from "./support/storeFixtures.js"
 
 const receiver = "http://127.0.0.1:9/hook"
 const polygon = "polygon:0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359"
 
 /** A stream holding alice on eth from block 0 and a polygon wallet added as a user does; its id. */
-const streamOf = async (api: Api): Promise<string> => {
-  const { body: stream } = await api.call("POST", "/v1/streams", { body: { url: receiver, events: ["nft.received"] } })
-  await api.run(StreamStore.use((streams) => streams.addWallets(stream.id, [evm(alice)], [0n])))
-  assert.strictEqual((await api.call("POST", `/v1/streams/${stream.id}/wallets`, { body: { wallets: [polygon] } })).status, 200)
-  return stream.id
-}
+const streamOf = (api: Api): Promise<string> => aliceStream(api, [polygon])
 
 /** Records `attempt` on the stream's next pending delivery. */
 const attemptNext = (api: Api, streamId: string, attempt: Attempt) =>

@@ -6,11 +6,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect } from "effect"
-import { alice } from "../../../../packages/watch/test/fixtures.js"
 import { DeliveryStore } from "../../src/service/DeliveryStore.js"
-import { StreamStore } from "../../src/service/StreamStore.js"
-import { planOf, rowsOf, withApi } from "./support/apiFixtures.js"
-import { enqueue, evm, transfers } from "./support/storeFixtures.js"
+import { aliceStream, planOf, rowsOf, withApi } from "./support/apiFixtures.js"
+import { enqueue, transfers } from "./support/storeFixtures.js"
 
 const receiver = "http://127.0.0.1:9/hook"
 const address = "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
@@ -71,11 +69,8 @@ describe("PATCH and DELETE of a stream", () => {
     withApi(async (api) => {
       const ids: Array<string> = []
       for (let i = 0; i < 2; i++) {
-        const { body: stream } = await api.call("POST", "/v1/streams", { body: { url: receiver, events: ["nft.received"] } })
         // alice covered from block 0 (the events' blocks), and a wallet on polygon added as a user does (its coverage starts).
-        await api.run(StreamStore.use((streams) => streams.addWallets(stream.id, [evm(alice)], [0n])))
-        await api.call("POST", `/v1/streams/${stream.id}/wallets`, { body: { wallets: [polygon] } })
-        ids.push(stream.id)
+        ids.push(await aliceStream(api, [polygon]))
       }
       await api.run(enqueue(transfers(2)))
       await api.run(Effect.gen(function*() {

@@ -7,7 +7,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { alice } from "../../../../packages/watch/test/fixtures.js"
 import { StreamStore } from "../../src/service/StreamStore.js"
-import { planOf, rowsOf, withApi } from "./support/apiFixtures.js"
+import { aliceStream, planOf, rowsOf, withApi } from "./support/apiFixtures.js"
 import { enqueue, evm, transfers } from "./support/storeFixtures.js"
 
 const receiver = "http://127.0.0.1:9/hook"
@@ -17,9 +17,7 @@ describe("removing a wallet", () => {
     withApi(async (api) => {
       const ids: Array<string> = []
       for (let i = 0; i < 2; i++) {
-        const { body: stream } = await api.call("POST", "/v1/streams", { body: { url: receiver, events: ["nft.received"] } })
-        await api.run(StreamStore.use((streams) => streams.addWallets(stream.id, [evm(alice)], [0n])))
-        ids.push(stream.id)
+        ids.push(await aliceStream(api))
       }
       const [leaving, staying] = ids as [string, string]
       assert.deepStrictEqual(await api.run(enqueue(transfers(1))), ids.toSorted(), "both streams get alice's event")

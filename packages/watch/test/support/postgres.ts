@@ -29,15 +29,25 @@ export const databaseUrlFor = (database: string): string => {
 /** A client of the run's server's `postgres` database, for CREATE and DROP DATABASE. */
 const admin = Layer.unwrap(Effect.sync(() => PgClient.layer({ url: Redacted.make(inject("databaseUrl")) })))
 
+/** The strategy clause of CREATE DATABASE, read from the server once per test file. */
+let strategy: string | undefined
+
+/**
+ * PostgreSQL 15 and later copy the template through the WAL by default; copying its files is
+ * faster for a template this small (a DATABASE_URL of an older server knows one way only).
+ */
+const strategyOf = (sql: PgClient.PgClient) =>
+  strategy !== undefined ? Effect.succeed(strategy) : sql<{ version: number }>`SELECT current_setting('server_version_num')::int AS version`.pipe(
+    Effect.map(([server]) => (server?.version ?? 0) >= 150_000 ? " STRATEGY = FILE_COPY" : ""),
+    Effect.tap((clause) => Effect.sync(() => { strategy = clause }))
+  )
+
 /** Creates a database with a fresh name; drops it (closing what is still connected) when the scope closes. */
 export const freshDatabaseName = Effect.acquireRelease(
   Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
     const name = `chainquery_test_${randomBytes(6).toString("hex")}`
-    // PostgreSQL 15 and later copy the template through the WAL by default; copying its files is
-    // faster for a template this small (a DATABASE_URL of an older server knows one way only).
-    const [server] = yield* sql<{ version: number }>`SELECT current_setting('server_version_num')::int AS version`
-    yield* sql.unsafe(`CREATE DATABASE ${name}${(server?.version ?? 0) >= 150_000 ? " STRATEGY = FILE_COPY" : ""}`)
+    yield* sql.unsafe(`CREATE DATABASE ${name}${yield* strategyOf(sql)}`)
     return name
   }).pipe(Effect.provide(admin)),
   (name) => Effect.ignore(Effect.provide(Effect.flatMap(PgClient.PgClient, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)), admin))
