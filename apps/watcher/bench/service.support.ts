@@ -35,7 +35,7 @@ process.on("exit", () => {
 })
 
 /** A TCP port of 127.0.0.1 no one listens on right now. */
-const freePort = Effect.callback<number, BenchFailure>((resume) => {
+export const freePort = Effect.callback<number, BenchFailure>((resume) => {
   const server = createServer()
   server.once("error", (error) => resume(Effect.fail(fail(`no free port: ${error.message}`))))
   server.listen(0, "127.0.0.1", () => {
@@ -137,6 +137,8 @@ export interface ServeOptions {
   readonly memory?: "lean" | "fast" | undefined
   /** More flags (`--cluster` and its addresses, for instance). */
   readonly extraArgs?: ReadonlyArray<string> | undefined
+  /** Flags of Node itself, before the program (`--inspect=127.0.0.1:PORT`, for instance). */
+  readonly nodeArgs?: ReadonlyArray<string> | undefined
 }
 
 /** A running `serve` process. */
@@ -184,6 +186,23 @@ const stop = (child: ChildProcess) =>
   ).pipe(Effect.ensuring(Effect.sync(() => children.delete(child))))
 
 /**
+ * `node ...args` with `env` added to this process's environment, its stdout and stderr piped;
+ * stopped when the scope closes (SIGTERM, then SIGKILL after 10 s), and killed if this process exits first.
+ */
+export const node = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Effect.Effect<ChildProcess, never, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const started = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+      children.add(started)
+      return started
+    }),
+    stop
+  )
+
+/** The built CLI (`dist/bin.js`), for `node([cli, "watch", ...])`. */
+export const cli = bin
+
+/**
  * Starts `node ../dist/bin.js serve` on `options.databaseUrl` against the simulator, waits for
  * `listening on http://HOST:PORT`; stops it when the scope closes.
  */
@@ -191,6 +210,7 @@ export const serve = (options: ServeOptions): Effect.Effect<Service, BenchFailur
   Effect.gen(function*() {
     const token = randomBytes(24).toString("hex")
     const args = [
+      ...(options.nodeArgs ?? []),
       bin,
       "serve",
       "--port",
@@ -213,14 +233,7 @@ export const serve = (options: ServeOptions): Effect.Effect<Service, BenchFailur
       ...(options.memory === undefined ? [] : ["--memory", options.memory]),
       ...(options.extraArgs ?? [])
     ]
-    const child = yield* Effect.acquireRelease(
-      Effect.sync(() => {
-        const started = spawn(process.execPath, args, { env: { ...process.env, DATABASE_URL: options.databaseUrl }, stdio: ["ignore", "pipe", "pipe"] })
-        children.add(started)
-        return started
-      }),
-      stop
-    )
+    const child = yield* node(args, { DATABASE_URL: options.databaseUrl })
     const warnings: Array<string> = []
     const tail: Array<string> = []
     let partial = ""
@@ -285,8 +298,11 @@ export interface Receiver {
 /** A receiver on 127.0.0.1 for the scope that answers 200 at once. */
 export const receiver: Effect.Effect<Receiver, BenchFailure, Scope.Scope> = Effect.suspend(() => slowReceiver(0))
 
-/** A receiver on 127.0.0.1 for the scope that takes `delayMs` to answer each request (200). */
-export const slowReceiver = (delayMs: number): Effect.Effect<Receiver, BenchFailure, Scope.Scope> => Effect.gen(function*() {
+/**
+ * A receiver on 127.0.0.1 for the scope that takes `delayMs` to answer each request, with the
+ * status `status()` gives at that moment (200 unless given: a receiver down for a while answers 503).
+ */
+export const slowReceiver = (delayMs: number, status: () => number = () => 200): Effect.Effect<Receiver, BenchFailure, Scope.Scope> => Effect.gen(function*() {
   let events = 0
   let requests = 0
   let lastAt = 0
@@ -294,7 +310,7 @@ export const slowReceiver = (delayMs: number): Effect.Effect<Receiver, BenchFail
   const answer = (response: http.ServerResponse) => {
     lastAt = performance.now()
     answered.push(lastAt)
-    response.writeHead(200, { "content-type": "text/plain" }).end("ok")
+    response.writeHead(status(), { "content-type": "text/plain" }).end("ok")
   }
   const server = http.createServer((request, response) => {
     const chunks: Array<Buffer> = []

@@ -26,7 +26,7 @@ import * as Scanner from "./Scanner.js"
 import * as Scopes from "./Scopes.js"
 import { DeliveryWake, ServiceConfig } from "./ServiceConfig.js"
 import * as Heartbeats from "./Heartbeats.js"
-import { recordBacklog, recordProgress } from "./ServiceMetrics.js"
+import { recordBacklog, recordProgress, reportProcessMemory } from "./ServiceMetrics.js"
 import type { StreamStore } from "./StreamStore.js"
 
 /**
@@ -137,13 +137,15 @@ const sweeper = Singleton.make(
 )
 
 /**
- * On every runner, every interval: the outbox's backlog and the receivers' progress, read from the
- * database, so that each runner's `/metrics` tells the same, wherever the streams are delivered.
+ * On every runner: its own memory (read when the metrics are), and every interval the outbox's
+ * backlog and the receivers' progress, read from the database, so that each runner's `/metrics`
+ * tells the same, wherever the streams are delivered.
  */
 const gauges = Layer.effectDiscard(
   Effect.gen(function*() {
     const store = yield* DeliveryStore
     const config = yield* ServiceConfig
+    yield* reportProcessMemory
     yield* Effect.flatMap(store.backlog, recordBacklog).pipe(
       Effect.andThen(Effect.flatMap(store.progress, recordProgress)),
       Effect.catchCause((cause) => Effect.logWarning(`service metrics: ${Cause.pretty(cause)}`)),

@@ -2,11 +2,14 @@
  * The service's own metrics, beside the engine's (`chainquery_watch_*`, per scan) and the
  * transport's (`chainquery_requests_total`, `chainquery_compute_units_total`,
  * `chainquery_rate_limited_total`), all at `/metrics` and over OTLP: webhook attempts by outcome,
- * and the outbox's depth and oldest pending delivery (read every interval by the sweeper).
+ * the outbox's depth and oldest pending delivery (read every interval by the sweeper), each
+ * stream's progress (its series removed with the stream), and the process's memory
+ * (`process_resident_memory_bytes`, `nodejs_heap_size_used_bytes`, ...: the names of Prometheus's
+ * Node client, so that existing dashboards and alerts apply).
  *
  * @since 0.2.0
  */
-import { Effect, Metric } from "effect"
+import { Effect, Metric, type Scope } from "effect"
 import type { Attempt, Progress } from "./DeliveryStore.js"
 import { nameOf } from "./Scopes.js"
 
@@ -57,9 +60,14 @@ const coveredTo = Metric.gauge("chainquery_stream_covered_to", {
   description: "Per stream and chain: the last block (Aptos: ledger version) of the last batch delivered"
 })
 
+/** The per-stream series recorded last, by a key of their own: a stream's are removed once it is gone. */
+let progressSeries: ReadonlyMap<string, Metric.Metric<number, unknown>> = new Map()
+
 /**
  * Records each stream's progress: its last delivered sequence, and per chain its covered-to
- * block (a chain with no batch delivered yet is left out).
+ * block (a chain with no batch delivered yet is left out). The series of a stream (or a chain of
+ * it) missing from `progress`, deleted since the last call, are removed: the metrics hold the
+ * streams there are, not every stream there ever was.
  *
  * @example
  * ```ts
@@ -70,11 +78,59 @@ const coveredTo = Metric.gauge("chainquery_stream_covered_to", {
  * @since 0.3.0
  */
 export const recordProgress = (progress: ReadonlyArray<Progress>): Effect.Effect<void> =>
-  Effect.forEach(progress, (stream) =>
-    Effect.andThen(
-      Metric.update(Metric.withAttributes(deliveredSequence, { stream: stream.streamId }), stream.deliveredSequence ?? 0),
-      Effect.forEach(stream.coverage, (chain) =>
-        chain.coveredTo === null
-          ? Effect.void
-          : Metric.update(Metric.withAttributes(coveredTo, { stream: stream.streamId, chain: nameOf(chain.scope) }), Number(chain.coveredTo)), { discard: true })
-    ), { discard: true })
+  Effect.suspend(() => {
+    const values = new Map<string, readonly [Metric.Metric<number, unknown>, number]>()
+    for (const stream of progress) {
+      const sequenceOf = progressSeries.get(stream.streamId) ?? Metric.withAttributes(deliveredSequence, { stream: stream.streamId })
+      values.set(stream.streamId, [sequenceOf, stream.deliveredSequence ?? 0])
+      for (const chain of stream.coverage) {
+        if (chain.coveredTo === null) continue
+        const key = `${stream.streamId} ${chain.scope}`
+        values.set(key, [progressSeries.get(key) ?? Metric.withAttributes(coveredTo, { stream: stream.streamId, chain: nameOf(chain.scope) }), Number(chain.coveredTo)])
+      }
+    }
+    const gone = [...progressSeries].flatMap(([key, series]) => (values.has(key) ? [] : [series]))
+    progressSeries = new Map([...values].map(([key, [series]]) => [key, series] as const))
+    return Effect.andThen(
+      Effect.forEach(gone, Metric.remove, { discard: true }),
+      Effect.forEach(values.values(), ([series, value]) => Metric.update(series, value), { discard: true })
+    )
+  })
+
+/** The process's memory: gauges read when `/metrics` (or an OTLP export) reads them. */
+const memoryGauges: ReadonlyArray<readonly [Metric.Gauge<number>, () => number]> = [
+  [Metric.gauge("process_resident_memory_bytes", { description: "Resident memory of the process (RSS), in bytes" }), () => process.memoryUsage.rss()],
+  [
+    Metric.gauge("nodejs_heap_size_used_bytes", { description: "V8 heap in use, in bytes (live objects and garbage not yet collected)" }),
+    () => process.memoryUsage().heapUsed
+  ],
+  [Metric.gauge("nodejs_heap_size_total_bytes", { description: "V8 heap reserved, in bytes" }), () => process.memoryUsage().heapTotal],
+  [
+    Metric.gauge("nodejs_external_memory_bytes", { description: "Memory of C++ objects bound to JavaScript objects (buffers), in bytes" }),
+    () => process.memoryUsage().external
+  ]
+]
+
+/**
+ * Reports the process's memory at `/metrics` for the scope: resident set, V8 heap used and
+ * reserved, external, each read when the metrics are. Over weeks `nodejs_heap_size_used_bytes`
+ * saws between collections around a level floor; a rising floor is a leak (SERVE.md, "Memory over time").
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { ServiceMetrics } from "@chainquery/watcher"
+ *
+ * const reported = Effect.scoped(ServiceMetrics.reportProcessMemory)
+ * ```
+ * @since 0.5.0
+ */
+export const reportProcessMemory: Effect.Effect<void, never, Scope.Scope> = Effect.gen(function*() {
+  const context = yield* Effect.context<never>()
+  for (const [gauge, read] of memoryGauges) {
+    yield* Effect.acquireRelease(
+      Effect.sync(() => Metric.registerUnsafe(gauge, context, { get: () => ({ value: read() }), update: () => {}, modify: () => {} })),
+      (registration) => Effect.sync(() => registration.remove())
+    )
+  }
+})

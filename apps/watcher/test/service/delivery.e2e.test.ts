@@ -9,6 +9,7 @@
  * The streams' success rate is below the 70% that puts a stream in error, by design of the
  * receiver: the tests run with `--min-success-rate 0` (the rule has its own test).
  */
+import { readFileSync } from "node:fs"
 import { afterAll, assert, describe, it } from "vitest"
 import { drive, seeded, sleep, withSimulator } from "../e2e/support/e2e.js"
 import { freshDatabase, Receiver, serveArgs, type Service, startService, until } from "./support/serveE2e.js"
@@ -78,6 +79,14 @@ describe("serve: delivery end to end", () => {
       assert.strictEqual(value(/^chainquery_outbox_oldest_pending_seconds (\S+)$/m), 0)
       assert.isAbove(total(/^chainquery_requests_total\{[^}]*operation="getNFTTransfersByBlock"[^}]*status="200"[^}]*\} (\S+)$/m), 10)
       assert.isAbove(total(/^chainquery_compute_units_total\{[^}]*operation="getNFTTransfersByBlock"[^}]*\} (\S+)$/m), 10)
+      // The process's memory, as Prometheus's Node client names it: its resident set is what the
+      // kernel says (within a factor of 2: read moments apart), its heap used within its heap.
+      const kernelRss = Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${service.process.child.pid}/status`, "utf8"))![1]) * 1024
+      const rss = value(/^process_resident_memory_bytes (\S+)$/m)
+      assert.isTrue(rss > kernelRss / 2 && rss < kernelRss * 2, `process_resident_memory_bytes ${rss}, VmRSS ${kernelRss}`)
+      const heapUsed = value(/^nodejs_heap_size_used_bytes (\S+)$/m)
+      assert.isTrue(heapUsed > 1e6 && heapUsed <= value(/^nodejs_heap_size_total_bytes (\S+)$/m), `heap used ${heapUsed}`)
+      assert.isAbove(value(/^nodejs_external_memory_bytes (\S+)$/m), 0)
       const stopped = await service.process.stop("SIGTERM")
       assert.strictEqual(stopped.code, 0, service.process.stderr.slice(-2000))
     })
