@@ -4,12 +4,14 @@
  * a day of Ethereum), printing every few minutes each process's resident memory and its live
  * heap (the V8 heap still used after a full collection, asked over the inspector it was started
  * with), then the slope per hour after warm-up and the growth of the live heap between the end
- * of warm-up and the end. Goal: at most 2% for each. Exits 1 when the goal is not met, 2 on a bad flag.
+ * of warm-up and the end. Goal: at most 2% for each. Exits 0 when it is met, 1 when not, 2 on a bad
+ * flag, 3 when the run could not be measured (a process exited, calls of the mix failed).
  *
  * The mix runs every path of `serve` that keeps state:
  * - a stream of 500 busy wallets delivering to a receiver that answers at once;
  * - a stream of 100 of them whose receiver answers 503 for 3 minutes in every 10 (retries, the
- *   success rate putting the stream in `error`, resumed here every 30 s), replayed every 10 minutes;
+ *   success rate putting the stream in `error` (`--min-success-rate 95`), resumed here every 30 s),
+ *   replayed every 10 minutes;
  * - a stream of 20 wallets with no activity, kept alive by heartbeats (`--heartbeat 20s`);
  * - a stream whose 50 wallets turn over every minute (25 removed, 25 others added);
  * - a stream created every minute with 30 wallets and deleted two minutes later;
@@ -26,7 +28,8 @@
  */
 import { Simulator } from "@chainquery/simulator"
 import { DurationInput } from "@chainquery/schema"
-import { Duration, Effect, Result } from "effect"
+import { NodeRuntime } from "@effect/platform-node"
+import { Cause, Duration, Effect, Exit, Result } from "effect"
 import { createHash } from "node:crypto"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
@@ -42,7 +45,8 @@ const usage = `usage: ./run soak-memory -- [--duration 1h] [--warmup 15m] [--sam
   --sample-every D  how often memory is read (at least 10s; default 5m, or a sixth of --duration when shorter)
   --block-time D    the simulator's block time (at least 100ms; default 500ms)
   --max-growth P    the live heap's largest growth allowed after warm-up, in percent (default 2)
-  --snapshots DIR   write heap snapshots of both processes at the start, the end of warm-up and the end into DIR`
+  --snapshots DIR   write heap snapshots of both processes at the start, the end of warm-up and the end into DIR
+exits 0 when the goal is met, 1 when not, 2 on a bad flag, 3 when the run could not be measured`
 
 const badFlag = (message: string): never => {
   console.error(`soak-memory: ${message}\n${usage}`)
@@ -84,8 +88,8 @@ const warmup = durationFlag("warmup", flags.warmup, Duration.min(Duration.divide
 if (!Duration.isLessThan(warmup, duration)) badFlag(`--warmup must be less than --duration (${Duration.format(duration)}), got ${JSON.stringify(flags.warmup)}`)
 const sampleEvery = durationFlag("sample-every", flags["sample-every"], Duration.min(Duration.minutes(5), Duration.divideUnsafe(duration, 6)), "10 seconds")
 const blockTime = durationFlag("block-time", flags["block-time"], Duration.millis(500), "100 millis")
-const maxGrowth = flags["max-growth"] === undefined ? 2 : Number(flags["max-growth"])
-if (!Number.isFinite(maxGrowth) || maxGrowth < 0) badFlag(`--max-growth must be a percentage >= 0, got ${JSON.stringify(flags["max-growth"])}`)
+const maxGrowth = flags["max-growth"] === undefined ? 2 : /^\d+(\.\d+)?$/.test(flags["max-growth"]) ? Number(flags["max-growth"]) : -1
+if (maxGrowth < 0) badFlag(`--max-growth must be a percentage >= 0, got ${JSON.stringify(flags["max-growth"])}`)
 const snapshots = flags.snapshots === undefined ? undefined : path.resolve(flags.snapshots)
 
 const busyWallets = 500
@@ -112,16 +116,24 @@ interface Sample {
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1)
 const minutes = (millis: number) => millis / 60_000
 
+/** A call to a process's inspector; a failure (the process gone, no answer) fails the run. */
+const inspecting = <A>(what: string, call: () => Promise<A>) =>
+  Effect.tryPromise({ try: call, catch: (cause) => new BenchFailure({ message: `${what}: ${cause instanceof Error ? cause.message : String(cause)}` }) })
+
 /** The live heap: the least of three readings a second apart (a reading may catch a batch being built). */
 const liveHeap = (process: Measured) =>
   Effect.gen(function*() {
     const readings: Array<number> = []
     for (let i = 0; i < 3; i++) {
       if (i > 0) yield* Effect.sleep(1000)
-      readings.push(yield* Effect.promise(() => process.inspector.liveHeap()))
+      readings.push(yield* inspecting(`the live heap of ${process.name}`, () => process.inspector.liveHeap()))
     }
     return Math.min(...readings)
   })
+
+/** The inspector of the process started with `--inspect=127.0.0.1:${port}`, closed with the scope. */
+const inspectorOn = (name: string, port: number) =>
+  Effect.acquireRelease(inspecting(`the inspector of ${name}`, () => Inspector.connect(port)), (inspector) => Effect.sync(() => inspector.close()))
 
 /** The slope of `values` over `at` (least squares), per unit of `at`. */
 const slope = (at: ReadonlyArray<number>, values: ReadonlyArray<number>) => {
@@ -167,12 +179,14 @@ const program = Effect.gen(function*() {
     sim: { evmUrl: sim.evmUrl, ledgerUrl: sim.ledgerUrl, apiKey: sim.apiKey },
     interval: "500ms",
     nodeArgs: [`--inspect=127.0.0.1:${servePort}`],
-    extraArgs: ["--heartbeat", "20s", "--retry-schedule", "1s,5s,15s,30s,1m,2m,5m"]
+    // A stream whose last 100 attempts succeeded less than 95% goes in `error`: the failing
+    // receiver's outage (about 6 failed attempts) puts its stream there, and the mix resumes it.
+    extraArgs: ["--heartbeat", "20s", "--retry-schedule", "1s,5s,15s,30s,1m,2m,5m", "--min-success-rate", "95"]
   })
 
   const dir = yield* Effect.acquireRelease(
     Effect.sync(() => mkdtempSync(path.join(os.tmpdir(), "watcher-soak-memory-"))),
-    (made) => Effect.sync(() => rmSync(made, { recursive: true, force: true }))
+    (made) => Effect.sync(() => rmSync(made, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }))
   )
   const walletsFile = path.join(dir, "wallets.txt")
   writeFileSync(walletsFile, busy.slice(0, cliWallets).map(spec).join("\n") + "\n")
@@ -185,13 +199,18 @@ const program = Effect.gen(function*() {
   watcher.stdout!.setEncoding("utf8")
   watcher.stdout!.on("data", (chunk: string) => (cliEvents += chunk.split("\n").length - 1))
   watcher.stderr!.resume()
-  watcher.once("exit", (code, signal) => console.error(`soak-memory: the CLI watcher exited (${code ?? signal})`))
+  /** Fails once either measured process exits: the run cannot go on without it. */
+  const processExited = Effect.raceFirst(
+    Effect.map(service.exited, (how) => `serve exited (${how}) during the run`),
+    Effect.callback<string>((resume) => {
+      watcher.once("exit", (code, signal) => resume(Effect.succeed(`the CLI watcher exited (${code ?? signal}) during the run`)))
+    })
+  ).pipe(Effect.flatMap((message) => Effect.fail(new BenchFailure({ message }))))
 
   const measured: ReadonlyArray<Measured> = [
-    { name: "serve", pid: service.pid, inspector: yield* Effect.promise(() => Inspector.connect(servePort)) },
-    { name: "CLI watcher", pid: watcher.pid!, inspector: yield* Effect.promise(() => Inspector.connect(cliPort)) }
+    { name: "serve", pid: service.pid, inspector: yield* inspectorOn("serve", servePort) },
+    { name: "CLI watcher", pid: watcher.pid!, inspector: yield* inspectorOn("the CLI watcher", cliPort) }
   ]
-  yield* Effect.addFinalizer(() => Effect.sync(() => measured.forEach((process) => process.inspector.close())))
 
   const create = (url: string) => Effect.map(service.api<StreamCreated>("POST", "/v1/streams", { url, chains: ["eth"] }), (stream) => stream.id)
   const add = (id: string, addresses: ReadonlyArray<string>) => service.api("POST", `/v1/streams/${id}/wallets`, { wallets: addresses.map(spec) })
@@ -224,21 +243,32 @@ const program = Effect.gen(function*() {
       yield* remove(turningStream, outgoing)
       yield* add(turningStream, incoming)
       const id = yield* create(steady.url)
-      yield* add(id, turningPool.slice((round * 7) % (turningPool.length - shortLivedWallets)).slice(0, shortLivedWallets))
       shortLived.push(id)
+      yield* add(id, turningPool.slice((round * 7) % (turningPool.length - shortLivedWallets)).slice(0, shortLivedWallets))
       if (shortLived.length > 2) yield* service.api("DELETE", `/v1/streams/${shortLived.shift()!}`)
     }))
   yield* repeat(90_000, (round) => Effect.asVoid(sim.reorg("0x1", 1 + (round % 3))))
+  let resumes = 0
   yield* repeat(30_000, () =>
     Effect.gen(function*() {
       const { streams } = yield* service.api<{ readonly streams: ReadonlyArray<StreamView> }>("GET", "/v1/streams?limit=1000")
-      for (const stream of streams) if (stream.status === "error") yield* service.api("POST", `/v1/streams/${stream.id}/resume`)
+      for (const stream of streams) {
+        if (stream.status !== "error") continue
+        yield* service.api("POST", `/v1/streams/${stream.id}/resume`)
+        resumes++
+      }
     }))
-  yield* repeat(600_000, () => service.api("POST", `/v1/streams/${failingStream}/replay`, { fromTime: new Date(Date.now() - 120_000).toISOString() }))
+  let replays = 0
+  yield* repeat(600_000, () =>
+    Effect.andThen(
+      service.api("POST", `/v1/streams/${failingStream}/replay`, { fromTime: new Date(Date.now() - 120_000).toISOString() }),
+      Effect.sync(() => replays++)
+    ))
 
   console.log(
     `soak-memory: serve and the CLI watcher for ${Duration.format(duration)}, a block every ${Duration.format(blockTime)}, ` +
-      `memory read every ${Duration.format(sampleEvery)}, judged after ${Duration.format(warmup)} of warm-up (PostgreSQL: ${server.kind})`
+      `memory read every ${Duration.format(sampleEvery)}, judged after ${Duration.format(warmup)} of warm-up (PostgreSQL: ${server.kind})` +
+      (snapshots === undefined ? "" : `; heap snapshots in ${snapshots} (they take memory of their own: judge a run without them)`)
   )
   console.log(`  ${"minute".padStart(6)}${measured.map((process) => `${`${process.name} rss`.padStart(18)}${`${process.name} heap`.padStart(18)}`).join("")}${"blocks".padStart(9)}${"webhooks".padStart(10)}${"events".padStart(9)}${"cli events".padStart(12)}`)
 
@@ -261,7 +291,7 @@ const program = Effect.gen(function*() {
     return sample
   })
   const snapshot = (label: string) =>
-    snapshots === undefined ? Effect.void : Effect.promise(async () => {
+    snapshots === undefined ? Effect.void : inspecting(`a heap snapshot into ${snapshots}`, async () => {
       mkdirSync(snapshots, { recursive: true })
       for (const process of measured) await process.inspector.snapshot(path.join(snapshots, `${process.name.replace(/\W+/g, "-")}-${label}.heapsnapshot`))
     })
@@ -273,17 +303,20 @@ const program = Effect.gen(function*() {
   const times = [...new Set([...Array.from({ length: Math.floor(end / every) + 1 }, (_, i) => i * every), warmedAt, end])].toSorted((a, b) => a - b)
   // A first snapshot before the first reading: the live heap is a few MiB larger after the first
   // one (the profiler's own), which must not count as growth.
-  yield* snapshot("start")
   let warmed: Sample | undefined
-  for (const at of times) {
-    yield* Effect.sleep(Math.max(0, at - elapsed()))
-    const sample = yield* take
-    if (at === warmedAt) {
-      warmed = sample
-      yield* snapshot("warm")
+  const sampling = Effect.gen(function*() {
+    yield* snapshot("start")
+    for (const at of times) {
+      yield* Effect.sleep(Math.max(0, at - elapsed()))
+      const sample = yield* take
+      if (at === warmedAt) {
+        warmed = sample
+        yield* snapshot("warm")
+      }
     }
-  }
-  yield* snapshot("end")
+    yield* snapshot("end")
+  })
+  yield* Effect.raceFirst(sampling, processExited)
   const last = samples.at(-1)!
   const judged = samples.filter((sample) => sample.minute >= warmed!.minute)
 
@@ -302,20 +335,36 @@ const program = Effect.gen(function*() {
         `(goal <= ${maxGrowth}%: ${ok ? "met" : "NOT met"}); slope ${mib(heapSlope)} MiB/h live heap, ${mib(rssSlope)} MiB/h resident`
     )
   })
-  console.log(`  ${steady.requests() + failing.requests()} webhooks (${failing.requests()} to the failing receiver), ${cliEvents} events printed by the CLI, ${sim.world.evm.chain("0x1").head - firstBlock} blocks`)
-  if (troubles.length > 0) console.log(`  ${troubles.length} calls of the mix failed:\n    ${troubles.slice(0, 10).join("\n    ")}`)
+  console.log(
+    `  ${steady.requests() + failing.requests()} webhooks (${failing.requests()} to the failing receiver), ${resumes} streams resumed from error, ` +
+      `${replays} replays, ${cliEvents} events printed by the CLI, ${sim.world.evm.chain("0x1").head - firstBlock} blocks`
+  )
   const warnings = service.warnings()
   console.log(`  serve logged ${warnings.length} warnings or errors${warnings.length > 0 ? `, the last: ${warnings.at(-1)!.slice(0, 300)}` : ""}`)
   console.log(`  ran in ${minutes(Date.now() - started).toFixed(1)} min`)
+  if (troubles.length > 0) {
+    return yield* new BenchFailure({ message: `${troubles.length} calls of the mix failed, so it did not run as planned:\n  ${troubles.slice(0, 10).join("\n  ")}` })
+  }
   return met
 })
 
-const met = await Effect.runPromise(
+// Exit codes: 0 the goal met, 1 not met, 2 a bad flag (above), 3 the run could not be measured
+// (a process exited, the mix failed). Ctrl-C or SIGTERM stops the processes and drops the database.
+NodeRuntime.runMain(
   Effect.scoped(program).pipe(
     Effect.provide(Simulator.layer({ seed: "watcher-soak-memory", wallets: pool, activityScale: 2, blockTime, indexing: false, chains: ["0x1"] }))
-  )
-).catch((error: unknown) => {
-  console.error(`soak-memory: ${error instanceof Error ? error.message : String(error)}`)
-  return false
-})
-process.exit(met ? 0 : 1)
+  ),
+  {
+    disableErrorReporting: true,
+    teardown: (exit, onExit) => {
+      if (Exit.isSuccess(exit)) return onExit(exit.value ? 0 : 1)
+      const failure = exit.cause.reasons.find(Cause.isFailReason)
+      if (failure === undefined && exit.cause.reasons.every(Cause.isInterruptReason)) {
+        console.error("soak-memory: stopped")
+        return onExit(130)
+      }
+      console.error(`soak-memory: ${failure === undefined ? Cause.pretty(exit.cause) : failure.error instanceof BenchFailure ? failure.error.message : String(failure.error)}`)
+      onExit(3)
+    }
+  }
+)

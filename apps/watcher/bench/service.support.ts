@@ -89,7 +89,7 @@ const embedded = Effect.gen(function*() {
       chmodSync(made, 0o755)
       return made
     }),
-    (made) => Effect.sync(() => rmSync(made, { recursive: true, force: true }))
+    (made) => Effect.sync(() => rmSync(made, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }))
   )
   const port = yield* freePort
   const password = randomBytes(18).toString("base64url")
@@ -151,6 +151,8 @@ export interface Service {
   readonly warnings: () => ReadonlyArray<string>
   /** Stops it now (SIGTERM; SIGKILL after 10 s), rather than when the scope closes. */
   readonly stop: Effect.Effect<void>
+  /** Succeeds once the process has exited, with its exit code or signal. */
+  readonly exited: Effect.Effect<string>
 }
 
 /** A field of `/proc/<pid>/status` in bytes (`VmRSS`, `VmHWM`). */
@@ -199,7 +201,7 @@ export const node = (args: ReadonlyArray<string>, env: Record<string, string> = 
     stop
   )
 
-/** The built CLI (`dist/bin.js`), for `node([cli, "watch", ...])`. */
+/** The built CLI (`dist/bin.js`), for `node([cli, "--wallets-file", ...])`. */
 export const cli = bin
 
 /**
@@ -215,8 +217,6 @@ export const serve = (options: ServeOptions): Effect.Effect<Service, BenchFailur
       "serve",
       "--port",
       "0",
-      "--api-token",
-      token,
       "--allow-private-webhooks",
       "--evm-base-url",
       options.sim.evmUrl,
@@ -224,8 +224,6 @@ export const serve = (options: ServeOptions): Effect.Effect<Service, BenchFailur
       options.sim.ledgerUrl.mainnet,
       "--ledger-testnet-base-url",
       options.sim.ledgerUrl.testnet,
-      "--api-key",
-      options.sim.apiKey,
       "--interval",
       options.interval,
       "--log-format",
@@ -233,7 +231,8 @@ export const serve = (options: ServeOptions): Effect.Effect<Service, BenchFailur
       ...(options.memory === undefined ? [] : ["--memory", options.memory]),
       ...(options.extraArgs ?? [])
     ]
-    const child = yield* node(args, { DATABASE_URL: options.databaseUrl })
+    // The secrets in its environment, not on its command line (which every user of the machine can read).
+    const child = yield* node(args, { DATABASE_URL: options.databaseUrl, CHAINQUERY_API_TOKEN: token, MORALIS_API_KEY: options.sim.apiKey })
     const warnings: Array<string> = []
     const tail: Array<string> = []
     let partial = ""
@@ -279,7 +278,11 @@ export const serve = (options: ServeOptions): Effect.Effect<Service, BenchFailur
         },
         catch: (cause) => fail(reason(cause))
       })
-    return { url, pid: child.pid!, api, warnings: () => warnings, stop: stop(child) } satisfies Service
+    const exited = Effect.callback<string>((resume) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.succeed(String(child.exitCode ?? child.signalCode)))
+      child.once("exit", (code, signal) => resume(Effect.succeed(String(code ?? signal))))
+    })
+    return { url, pid: child.pid!, api, warnings: () => warnings, stop: stop(child), exited } satisfies Service
   })
 
 /** A local webhook receiver: answers 200 to every request as soon as it has read it, counting the events. */

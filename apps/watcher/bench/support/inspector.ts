@@ -8,7 +8,6 @@
  *   const live = await inspector.liveHeap()   // bytes still used after a full collection
  *   await inspector.snapshot("serve-15m.heapsnapshot")
  */
-import { once } from "node:events"
 import { createWriteStream } from "node:fs"
 
 /** A connection to one process's inspector. */
@@ -31,21 +30,28 @@ interface Reply {
 /** The debugger URL of the process listening on `port`, polled for up to `timeoutMs` (it may still be starting). */
 const debuggerUrl = async (port: number, timeoutMs: number): Promise<string> => {
   const deadline = Date.now() + timeoutMs
-  for (;;) {
+  let last: unknown = "no target listed"
+  while (Date.now() < deadline) {
     try {
-      const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json() as ReadonlyArray<{ readonly webSocketDebuggerUrl: string }>
+      const response = await fetch(`http://127.0.0.1:${port}/json/list`, { signal: AbortSignal.timeout(5_000) })
+      const targets = await response.json() as ReadonlyArray<{ readonly webSocketDebuggerUrl: string }>
       if (targets[0] !== undefined) return targets[0].webSocketDebuggerUrl
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`no inspector on 127.0.0.1:${port} after ${timeoutMs} ms: ${String(error)}`, { cause: error })
+      last = error
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
+  throw new Error(`no inspector on 127.0.0.1:${port} after ${timeoutMs} ms: ${String(last)}`, { cause: last })
 }
 
 /** Connects to the inspector of the process started with `--inspect=127.0.0.1:${port}`. */
 export const connect = async (port: number, timeoutMs = 30_000): Promise<Inspector> => {
   const socket = new WebSocket(await debuggerUrl(port, timeoutMs))
-  await once(socket, "open")
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the inspector on port ${port} did not open within ${timeoutMs} ms`)), timeoutMs)
+    socket.addEventListener("open", () => (clearTimeout(timer), resolve()), { once: true })
+    socket.addEventListener("error", () => (clearTimeout(timer), reject(new Error(`the inspector on port ${port} refused the connection`))), { once: true })
+  })
   let next = 0
   const pending = new Map<number, { readonly resolve: (result: Record<string, unknown>) => void; readonly reject: (error: Error) => void }>()
   let onChunk: ((chunk: string) => void) | undefined
@@ -62,15 +68,33 @@ export const connect = async (port: number, timeoutMs = 30_000): Promise<Inspect
     for (const waiting of pending.values()) waiting.reject(new Error(`the inspector on port ${port} closed`))
     pending.clear()
   })
-  const call = (method: string, params: Record<string, unknown> = {}) =>
+  /** One call; fails when the process is gone (its socket closed) or takes longer than `waitMs`. */
+  const call = (method: string, params: Record<string, unknown> = {}, waitMs = 120_000) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
+      if (socket.readyState !== WebSocket.OPEN) return reject(new Error(`the inspector on port ${port} is closed (its process exited?)`))
       const id = ++next
-      pending.set(id, { resolve, reject })
+      const timer = setTimeout(() => {
+        pending.delete(id)
+        reject(new Error(`${method}: no answer from the inspector on port ${port} within ${waitMs} ms`))
+      }, waitMs)
+      pending.set(id, {
+        resolve: (result) => {
+          clearTimeout(timer)
+          resolve(result)
+        },
+        reject: (error) => {
+          clearTimeout(timer)
+          reject(error)
+        }
+      })
       socket.send(JSON.stringify({ id, method, params }))
     })
   await call("HeapProfiler.enable")
   return {
     liveHeap: async () => {
+      // V8 keeps the last console messages (up to 1,000) for DevTools once an inspector is there,
+      // with the values logged: the service's log lines, which it would not keep without one.
+      await call("Runtime.discardConsoleEntries")
       await call("HeapProfiler.collectGarbage")
       await call("HeapProfiler.collectGarbage")
       const usage = await call("Runtime.getHeapUsage")
@@ -78,14 +102,17 @@ export const connect = async (port: number, timeoutMs = 30_000): Promise<Inspect
     },
     snapshot: async (file) => {
       const out = createWriteStream(file)
+      let failed: Error | undefined
+      out.on("error", (error) => (failed ??= error))
       onChunk = (chunk) => out.write(chunk)
       try {
-        await call("HeapProfiler.takeHeapSnapshot", { reportProgress: false, captureNumericValue: false })
+        await call("HeapProfiler.takeHeapSnapshot", { reportProgress: false, captureNumericValue: false }, 600_000)
       } finally {
         onChunk = undefined
         out.end()
-        await once(out, "close")
+        if (!out.closed) await new Promise<void>((resolve) => out.once("close", () => resolve()))
       }
+      if (failed !== undefined) throw new Error(`cannot write the heap snapshot ${file}: ${failed.message}`, { cause: failed })
     },
     close: () => socket.close()
   }

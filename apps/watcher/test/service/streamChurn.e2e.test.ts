@@ -69,5 +69,5 @@ describe("serve: streams that come and go", () => {
       assert.deepStrictEqual([...living].toSorted(), [[kept, 2], [previous!, 2]].toSorted(), "a delivered sequence and a covered-to block per living stream")
       assert.strictEqual(new Set(receiver.attempts.map((a) => a.streamId)).size, 13, "every stream had deliveries")
     })
-  }, 240_000)
+  }, 400_000)
 })
