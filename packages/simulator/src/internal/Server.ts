@@ -121,8 +121,11 @@ export const start = Effect.fnUntraced(function*(options: ServerOptions) {
   const address = yield* Effect.acquireRelease(listen(server, options.host, options.port), () =>
     Effect.andThen(Effect.sync(() => frontDoor.close()), close(server)))
   if (options.blockTime !== undefined) {
+    // A block every `blockTime`, on a fixed cadence: the first one `blockTime` after the start,
+    // and making a block does not stretch the time to the next (the delay and a spaced schedule
+    // together made the blocks twice as far apart as asked).
     yield* Effect.forkScoped(
-      Effect.sync(() => world.advance()).pipe(Effect.delay(options.blockTime), Effect.repeat(Schedule.spaced(options.blockTime)))
+      Effect.andThen(Effect.sleep(options.blockTime), Effect.repeat(Effect.sync(() => world.advance()), Schedule.fixed(options.blockTime)))
     )
   }
   return { url: `http://${options.host}:${address.port}`, world, frontDoor, fastPath } satisfies Running
