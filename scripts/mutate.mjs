@@ -43,9 +43,9 @@ const strykerFlags = firstFlag === -1 ? [] : args.slice(firstFlag).filter((arg, 
  */
 const areas = {
   delivery: {
-    package: "watcher",
+    package: "watch-service",
     staticMutants: false,
-    files: ["DeliveryStore", "DeliveryWorker", "DeliverySlots", "Outbox", "WebhookSender", "WebhookSignature", "Statistics"].map((name) => `src/service/${name}.ts`),
+    files: ["store/DeliveryStore", "delivery/DeliveryWorker", "delivery/DeliverySlots", "store/Outbox", "delivery/WebhookSender", "delivery/WebhookSignature", "store/Statistics"].map((name) => `src/${name}.ts`),
     tests: [
       "Coverage",
       "DeliverySlots",
@@ -64,12 +64,12 @@ const areas = {
       "resumeRate",
       "tlsReceiver",
       "webhookBody"
-    ].map((name) => `test/service/${name}.test.ts`)
+    ].map((name) => `test/${name}.test.ts`)
   },
   stores: {
-    package: "watcher",
+    package: "watch-service",
     staticMutants: false,
-    files: ["StreamStore", "Coverage", "Heartbeats", "StreamSecrets"].map((name) => `src/service/${name}.ts`),
+    files: ["store/StreamStore", "store/Coverage", "delivery/Heartbeats", "store/StreamSecrets"].map((name) => `src/${name}.ts`),
     tests: [
       "Coverage",
       "StreamStore",
@@ -86,12 +86,12 @@ const areas = {
       "pauseResume",
       "replayAndStats",
       "resumeRate"
-    ].map((name) => `test/service/${name}.test.ts`)
+    ].map((name) => `test/${name}.test.ts`)
   },
   api: {
-    package: "watcher",
+    package: "watch-service",
     staticMutants: false,
-    files: ["ApiHandlers", "ManagementApi", "ApiMiddleware", "Scopes", "AddressPolicy"].map((name) => `src/service/${name}.ts`),
+    files: ["api/ApiHandlers", "api/ManagementApi", "api/ApiMiddleware", "model/Scopes", "delivery/AddressPolicy"].map((name) => `src/${name}.ts`),
     tests: [
       "AddressPolicy",
       "ManagementApi",
@@ -107,7 +107,7 @@ const areas = {
       "streamChanges",
       "walletBaseline",
       "walletRemoval"
-    ].map((name) => `test/service/${name}.test.ts`)
+    ].map((name) => `test/${name}.test.ts`)
   },
   receiver: { package: "webhook-receiver", files: ["src/**/*.ts", "!src/**/index.ts"] },
   reorg: {
@@ -154,7 +154,7 @@ const configFor = (pkg, name, files, tests, staticMutants = true) => ({
   // A mutant times out after 1.5x its tests' time in the first run plus 2 s (Stryker's default is
   // 5 s): a mutant that stops a TestClock test from ending would otherwise cost 5 s more each.
   timeoutMS: 2000,
-  // The first run of an area's tests (apps/watcher's over PostgreSQL) takes minutes on 2 cores.
+  // The first run of an area's tests (watch-service's over PostgreSQL) takes minutes on 2 cores.
   dryRunTimeoutMinutes: 30,
   reporters: ["clear-text", "progress-append-only", "json"],
   jsonReporter: { fileName: path.join(reports, `${name}.json`) },

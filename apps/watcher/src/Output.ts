@@ -78,8 +78,6 @@ export interface Options {
  */
 export type BlockTime = (chain: Chain.ChainId, blockNumber: bigint) => DateTime.Utc | undefined
 
-const encodeEvent = Schema.encodeSync(WatchEvent)
-
 /**
  * One event as a JSON line (without the newline): the schema's exact encoding.
  *
@@ -93,7 +91,7 @@ const encodeEvent = Schema.encodeSync(WatchEvent)
  * ```
  * @since 0.1.0
  */
-export const json = (event: WatchEvent): string => JSON.stringify(encodeEvent(event))
+export const json = (event: WatchEvent): string => WatchEvents.toJson(event)
 
 /**
  * Decodes a JSON line written by {@link json} back to the event.
@@ -109,9 +107,7 @@ export const json = (event: WatchEvent): string => JSON.stringify(encodeEvent(ev
  * ```
  * @since 0.1.0
  */
-export const fromJson = (line: string): Effect.Effect<WatchEvent, Schema.SchemaError> => decodeJson(line)
-
-const decodeJson = Schema.decodeUnknownEffect(Schema.fromJsonString(WatchEvent))
+export const fromJson = (line: string): Effect.Effect<WatchEvent, Schema.SchemaError> => WatchEvents.fromJson(line)
 
 /**
  * A short form of an address or hash: `0x1234…abcd` (strings of 14 characters or fewer are kept).

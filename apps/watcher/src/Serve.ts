@@ -9,14 +9,14 @@
 import { Duration, Effect, Option, Redacted, Result } from "effect"
 import { Command } from "effect/cli"
 import { badInput } from "./internal/badInput.js"
-import * as ClusterFlags from "./internal/clusterFlags.js"
+import * as ClusterFlags from "./serve/clusterFlags.js"
 import * as Flags from "./internal/flags.js"
-import { useHeapMode } from "./internal/heapMode.js"
-import * as ServeFlags from "./internal/serveFlags.js"
+import { useHeapMode } from "./serve/heapMode.js"
+import * as ServeFlags from "./serve/serveFlags.js"
 import { secretOf } from "./internal/secretSource.js"
 import { apiKeyOf, refusedBaseUrl } from "./internal/serviceAccess.js"
-import * as ServiceMain from "./service/ServiceMain.js"
-import * as StreamSecrets from "./service/StreamSecrets.js"
+import * as ServiceMain from "./ServiceMain.js"
+import { StreamSecrets } from "@chainquery/watch-service"
 
 /** The shortest API token accepted: a short one can be guessed. */
 const minimumTokenLength = 16

@@ -15,13 +15,11 @@ import { Console as NodeConsole } from "node:console"
 import { Writable } from "node:stream"
 import { CliError, Command } from "effect/cli"
 import { EngineError, StateStore } from "@chainquery/watch"
+import { EmbeddedDatabase, ServiceCluster, StreamSecrets } from "@chainquery/watch-service"
 import * as Cli from "./Cli.js"
 import { OutputError } from "./EventWriter.js"
 import { presenter } from "./internal/invocationErrors.js"
 import { exitOnSecondSignal } from "./internal/secondSignal.js"
-import { EmbeddedDatabaseError } from "./service/EmbeddedDatabase.js"
-import { ClusterDatabase } from "./service/ServiceCluster.js"
-import { SecretsKeyError } from "./service/StreamSecrets.js"
 import { version } from "./Version.js"
 
 const isBadInput = (error: unknown): boolean =>
@@ -32,9 +30,16 @@ const isBadInput = (error: unknown): boolean =>
 /** Our own failures, whose message says it all. */
 const isKnown = (
   error: unknown
-): error is StateStore.StateStoreError | EngineError.EngineError | OutputError | ClusterDatabase | SecretsKeyError | EmbeddedDatabaseError =>
+): error is
+  | StateStore.StateStoreError
+  | EngineError.EngineError
+  | OutputError
+  | ServiceCluster.ClusterDatabase
+  | StreamSecrets.SecretsKeyError
+  | EmbeddedDatabase.EmbeddedDatabaseError =>
   error instanceof StateStore.StateStoreError || error instanceof EngineError.EngineError || error instanceof OutputError ||
-  error instanceof ClusterDatabase || error instanceof SecretsKeyError || error instanceof EmbeddedDatabaseError
+  error instanceof ServiceCluster.ClusterDatabase || error instanceof StreamSecrets.SecretsKeyError ||
+  error instanceof EmbeddedDatabase.EmbeddedDatabaseError
 
 /**
  * stdout is the event stream: what the command line library prints there (help after a bad flag)

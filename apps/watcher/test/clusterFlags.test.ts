@@ -7,7 +7,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Option, Result } from "effect"
 import { hostname } from "node:os"
-import { type ClusterFlags, clusterOf, parseRunnerAddress } from "../src/internal/clusterFlags.js"
+import { type ClusterFlags, clusterOf, parseRunnerAddress } from "../src/serve/clusterFlags.js"
 
 const none: ClusterFlags = {
   cluster: false,

@@ -22,7 +22,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import { type Effect, Schema } from "effect"
 import { AptosTokenIn, AptosTokenOut } from "./AptosEvents.js"
 import { DefiChanged, DefiClosed, DefiOpened } from "./DefiChanges.js"
 import { HoldingSyncing, HoldingUpdated } from "./HoldingEvents.js"
@@ -138,3 +138,37 @@ export type Of<K extends Kind> = Extract<WatchEvent, { readonly kind: K }>
  * @since 0.1.0
  */
 export const kinds: ReadonlyArray<Kind> = WatchEvent.discriminants
+
+const encodeEvent = Schema.encodeSync(WatchEvent)
+const decodeJson = Schema.decodeUnknownEffect(Schema.fromJsonString(WatchEvent))
+
+/**
+ * One event as JSON text (no newline): the schema's exact encoding, the one every writer of events
+ * uses (the CLI's NDJSON lines, the bodies of the service's webhooks).
+ *
+ * @example
+ * ```ts
+ * import { WatchEvent } from "@chainquery/watch"
+ *
+ * declare const event: WatchEvent.WatchEvent
+ * process.stdout.write(WatchEvent.toJson(event) + "\n") // {"kind":"nft.received","id":"evm:0x1:…",…}
+ * ```
+ * @since 0.5.0
+ */
+export const toJson = (event: WatchEvent): string => JSON.stringify(encodeEvent(event))
+
+/**
+ * Decodes JSON text written by {@link toJson} back to the event, failing with a `SchemaError`
+ * that says which field is wrong.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { WatchEvent } from "@chainquery/watch"
+ *
+ * declare const written: WatchEvent.WatchEvent
+ * const event = Effect.runSync(WatchEvent.fromJson(WatchEvent.toJson(written))) // equal to written
+ * ```
+ * @since 0.5.0
+ */
+export const fromJson = (text: string): Effect.Effect<WatchEvent, Schema.SchemaError> => decodeJson(text)

@@ -108,7 +108,7 @@ afterAll(() => {
 })
 
 describe("the packed tarballs", () => {
-  it("are one per publishable package, the watcher and the eight libraries", () => {
+  it("are one per publishable package, the watcher and the nine libraries", () => {
     expect(packed.map((p) => p.manifest.name)).toEqual([
       "@chainquery/evm-client",
       "@chainquery/ledger-client",
@@ -117,6 +117,7 @@ describe("the packed tarballs", () => {
       "@chainquery/simulator",
       "@chainquery/transport",
       "@chainquery/watch",
+      "@chainquery/watch-service",
       "@chainquery/watcher",
       "@chainquery/webhook-receiver"
     ])

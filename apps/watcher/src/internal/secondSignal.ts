@@ -4,7 +4,7 @@
  * operator who does not want to wait for that sends another (a second Ctrl-C), and the process
  * exits right away, with the code of the signal (130, 143). What the program committed is kept: it
  * never depended on a clean stop (a `kill -9` is survived as well). An embedded PostgreSQL is told
- * to stop as the process exits (see `service/embedded/PostgresServer.ts`).
+ * to stop as the process exits (see `store/embedded/PostgresServer.ts` in `@chainquery/watch-service`).
  *
  * @internal
  */

@@ -1,14 +1,20 @@
 /**
  * One version everywhere: `chainquery-watcher --version` (the built CLI), the package's
- * `package.json` and the OpenAPI document's `info.version` are the same, read from the one file.
+ * `package.json`, `@chainquery/watch-service`'s (bumped with it: a fixed group of changesets) and
+ * the OpenAPI document's `info.version` are the same.
  */
 import { OpenApi } from "effect/http-api"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import { Api } from "../../src/service/ManagementApi.js"
+import { ManagementApi } from "@chainquery/watch-service"
 import { runCli } from "./support/e2e.js"
 
-const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { readonly version: string }
+const manifestOf = (url: URL) => JSON.parse(readFileSync(url, "utf8")) as { readonly version: string }
+const manifest = manifestOf(new URL("../../package.json", import.meta.url))
+const serviceManifest = manifestOf(new URL("../../../../packages/watch-service/package.json", import.meta.url))
+const changesets = JSON.parse(readFileSync(new URL("../../../../.changeset/config.json", import.meta.url), "utf8")) as {
+  readonly fixed: ReadonlyArray<ReadonlyArray<string>>
+}
 
 describe("the version", () => {
   it("--version, package.json and the OpenAPI document's info.version agree", async () => {
@@ -17,6 +23,8 @@ describe("the version", () => {
     const run = await runCli(["--version"])
     expect(run.code).toBe(0)
     expect(run.stdout.trim()).toBe(`chainquery-watcher v${manifest.version}`)
-    expect(OpenApi.fromApi(Api).info.version).toBe(manifest.version)
+    expect(serviceManifest.version).toBe(manifest.version)
+    expect(changesets.fixed).toContainEqual(["@chainquery/watcher", "@chainquery/watch-service"])
+    expect(OpenApi.fromApi(ManagementApi.Api).info.version).toBe(manifest.version)
   }, 60_000)
 })

@@ -18,7 +18,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, assert, describe, it } from "vitest"
-import { workersIn } from "../../src/service/embedded/LeftoverServer.js"
+import { workersIn } from "../../../../packages/watch-service/src/store/embedded/LeftoverServer.js"
 import { bin, type Sim, sleep, tempDir, withSimulator } from "../e2e/support/e2e.js"
 import { apiToken, call, serveArgs, until } from "./support/serveE2e.js"
 

@@ -11,8 +11,7 @@ import { WatchEvent } from "@chainquery/watch"
 import { Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { afterAll, assert, describe, it } from "vitest"
-import { body } from "../../src/service/DeliveryWorker.js"
-import { WebhookBatch } from "../../src/service/WebhookBatch.js"
+import { DeliveryWorker, WebhookBatch } from "@chainquery/watch-service"
 import { withSimulator } from "../e2e/support/e2e.js"
 import { freshDatabase, serveArgs, type Service, startService } from "./support/serveE2e.js"
 
@@ -139,7 +138,7 @@ describe("the OpenAPI document", () => {
         [["webhook-id", "header", true], ["webhook-timestamp", "header", true], ["webhook-signature", "header", true]]
       )
       assert.deepStrictEqual(batch["requestBody"].content["application/json"].schema, { $ref: "#/components/schemas/WebhookBatch" })
-      const written = JSON.parse(body({
+      const written = JSON.parse(DeliveryWorker.body({
         streamId: "str_0mwxpj6rv44d02b0ad6f3",
         deliveryId: "msg_0mwxpjb0d2b8bb168ebda",
         sequence: 7,
@@ -148,7 +147,7 @@ describe("the OpenAPI document", () => {
         wallets: [{ scope: "0x1", address: "0x48d3" + "ef".repeat(18), coveredFrom: 110n }, { scope: "aptos:testnet", address: "0x" + "1".repeat(64), coveredFrom: 3n }],
         events: [JSON.stringify(event)]
       })) as Json
-      Schema.decodeUnknownSync(WebhookBatch)(written, { onExcessProperty: "error" })
+      Schema.decodeUnknownSync(WebhookBatch.WebhookBatch)(written, { onExcessProperty: "error" })
       const component = document["components"].schemas.WebhookBatch
       assert.deepStrictEqual(Object.keys(component.properties).toSorted(), Object.keys(written).toSorted())
       assert.deepStrictEqual([...component.required].toSorted(), Object.keys(written).toSorted())

@@ -8,7 +8,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { createServer } from "node:net"
 import type { Sim } from "../../e2e/support/e2e.js"
-import { runnerTag } from "../../../src/service/ServiceMain.js"
+import { ServiceMain } from "@chainquery/watch-service"
 import { serveArgs, type Service, startService } from "./serveE2e.js"
 
 /**
@@ -90,7 +90,7 @@ export class Cluster {
 
   /** The index of the runner a `User-Agent` names by `tag` (see `ServiceMain.runnerTag`). */
   indexOf(tag: string): number {
-    return this.ports.findIndex((port) => runnerTag({ host: "127.0.0.1", port }) === tag)
+    return this.ports.findIndex((port) => ServiceMain.runnerTag({ host: "127.0.0.1", port }) === tag)
   }
 
   /** Kills every runner still running. */

@@ -8,7 +8,7 @@ import { NodeCrypto } from "@effect/platform-node"
 import { Effect, Exit, Redacted, Scope } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { databaseUrlFor, freshDatabaseName } from "../../../../../packages/watch/test/support/postgres.js"
-import { verify } from "../../../src/service/WebhookSignature.js"
+import { WebhookSignature } from "@chainquery/watch-service"
 import { type Sim, sleep, Watcher } from "../../e2e/support/e2e.js"
 
 export const apiToken = "e2e-token-0123456789abcdef"
@@ -114,7 +114,7 @@ export class Receiver {
     const secret = this.secrets.get(body.streamId)
     const verified = secret !== undefined && Exit.isSuccess(
       await Effect.runPromiseExit(
-        verify({
+        WebhookSignature.verify({
           secret: Redacted.make(secret),
           headers: request.headers as Record<string, string | undefined>,
           body: raw,

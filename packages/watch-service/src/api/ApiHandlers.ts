@@ -1,0 +1,338 @@
+/**
+ * The management API's handlers (see `ManagementApi`), over the stream and delivery stores: each
+ * request is checked whole (URL, event kinds, chains, every wallet spec, cursors) before anything
+ * is stored, and a bad one is a 400 naming the field and what is valid.
+ *
+ * @since 0.2.0
+ */
+import type { EvmClient } from "@chainquery/evm-client"
+import { Baseline, StateStore, WalletSpec, type WatchedWallet, WatchEvent } from "@chainquery/watch"
+import { Data, DateTime, Effect, Option, Redacted } from "effect"
+import { SecureRandom } from "effect/crypto"
+import { HttpApiBuilder } from "effect/http-api"
+import { SqlClient, SqlError } from "effect/sql"
+import { checkUrl } from "../delivery/AddressPolicy.js"
+import * as Coverage from "../store/Coverage.js"
+import { type Delivery, DeliveryStore } from "../store/DeliveryStore.js"
+import { Api, BadRequest, maxWalletsPerRequest, NotFound, type RangeView, type StreamView, Unavailable } from "./ManagementApi.js"
+import * as Scopes from "../model/Scopes.js"
+import * as Statistics from "../store/Statistics.js"
+import { DeliveryWake, ServiceConfig } from "../model/ServiceConfig.js"
+import { readWalletCursor, type Settings, type Stream, StreamStore } from "../store/StreamStore.js"
+import { newSecret } from "../delivery/WebhookSignature.js"
+
+const badRequest = (field: string, message: string) => new BadRequest({ error: "bad_request", field, message })
+const notFound = (id: string) => new NotFound({ error: "not_found", message: `no stream ${id}` })
+
+/** A stream as answered. */
+const viewOf = (stream: Stream): StreamView => ({
+  id: stream.id,
+  url: stream.url,
+  description: stream.description,
+  events: stream.events ?? WatchEvent.kinds,
+  chains: (stream.scopes ?? Scopes.all).map(Scopes.nameOf),
+  confirmations: stream.confirmations,
+  status: stream.status,
+  statusReason: stream.statusReason,
+  createdAt: DateTime.formatIso(stream.createdAt),
+  updatedAt: DateTime.formatIso(stream.updatedAt)
+})
+
+const iso = (value: DateTime.Utc | null): string | null => value === null ? null : DateTime.formatIso(value)
+
+const rangeView = (range: Coverage.Range): RangeView => ({ chain: Scopes.nameOf(range.scope), from: String(range.from), to: String(range.to) })
+
+const deliveryView = (delivery: Delivery) => ({
+  id: delivery.id,
+  sequence: delivery.sequence,
+  status: delivery.status,
+  events: delivery.events,
+  replay: delivery.replay,
+  heartbeat: delivery.heartbeat,
+  coverage: delivery.coverage.map(rangeView),
+  replaces: delivery.replaces.map(rangeView),
+  attempts: delivery.attempts,
+  createdAt: DateTime.formatIso(delivery.createdAt),
+  nextAttemptAt: iso(delivery.nextAttemptAt),
+  deliveredAt: iso(delivery.deliveredAt),
+  lastStatus: delivery.lastStatus,
+  lastError: delivery.lastError
+})
+
+/**
+ * The kinds a stream created without `events` receives: all but DeFi and holdings, which are read
+ * per wallet (their requests grow with the wallets) and so only for the streams that ask.
+ */
+const defaultKinds: ReadonlyArray<WatchEvent.Kind> = WatchEvent.kinds.filter((kind) => !kind.startsWith("defi.") && !kind.startsWith("holding."))
+
+/** The scopes of `chains` (deduplicated), or the first unknown name as a 400. */
+const scopesOf = (chains: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const scopes: Array<Scopes.Scope> = []
+    for (const [index, name] of chains.entries()) {
+      const scope = Scopes.fromName(name)
+      if (scope === undefined) return yield* badRequest(`chains[${index}]`, `unknown chain "${name}"; valid: ${Scopes.validNames}`)
+      if (!scopes.includes(scope)) scopes.push(scope)
+    }
+    if (scopes.length === 0) return yield* badRequest("chains", `give at least one chain, or leave chains out for all: ${Scopes.validNames}`)
+    return scopes
+  })
+
+/** The event kinds, deduplicated; an empty list is a 400. */
+const kindsOf = (events: ReadonlyArray<WatchEvent.Kind>) =>
+  events.length === 0
+    ? Effect.fail(badRequest("events", `give at least one event kind, or leave events out for all: ${WatchEvent.kinds.join(", ")}`))
+    : Effect.succeed([...new Set(events)])
+
+/** The wallets of a bulk request, or every bad spec (its position and why) as one 400. */
+const walletsOf = (specs: ReadonlyArray<string>, stream: Stream) =>
+  Effect.gen(function*() {
+    if (specs.length === 0) return yield* badRequest("wallets", `give at least one wallet spec: ${WalletSpec.syntax}`)
+    if (specs.length > maxWalletsPerRequest) {
+      return yield* badRequest("wallets", `at most ${maxWalletsPerRequest} wallet specs per request (this one has ${specs.length}); send the rest in further requests`)
+    }
+    const wallets: Array<WatchedWallet.WatchedWallet> = []
+    const invalid: Array<{ position: number; spec: string; reason: string }> = []
+    for (const [position, spec] of specs.entries()) {
+      const parsed = yield* Effect.result(WalletSpec.parse(spec))
+      if (parsed._tag === "Failure") {
+        invalid.push({ position, spec, reason: parsed.failure.reason })
+        continue
+      }
+      const outside = parsed.success.find((wallet) => stream.scopes !== null && !stream.scopes.includes(Scopes.scopeOfWallet(wallet)))
+      if (outside !== undefined) {
+        const reason = `the stream receives events of ${stream.scopes!.map(Scopes.nameOf).join(", ")} only, not of ${Scopes.nameOf(Scopes.scopeOfWallet(outside))}`
+        invalid.push({ position, spec, reason })
+        continue
+      }
+      wallets.push(...parsed.success)
+    }
+    if (invalid.length > 0) {
+      return yield* new BadRequest({
+        error: "bad_request",
+        field: "wallets",
+        message: `${invalid.length} of ${specs.length} wallet specs are invalid, so none was stored (syntax: ${WalletSpec.syntax})`,
+        invalid
+      })
+    }
+    return wallets
+  })
+
+/** A scope's scan lost its last wallet between the read of the heads and the transaction: planned again. */
+class ScanEmptied extends Data.TaggedError("ScanEmptied")<{}> {}
+
+/** A failure worth trying again (a deadlock, a serialization failure, even as the engine's store wrapped it; a plan gone stale). */
+const retryable = (error: unknown): boolean =>
+  error instanceof ScanEmptied || (SqlError.isSqlError(error) && error.isRetryable) ||
+  (error instanceof StateStore.StateStoreError && retryable(error.cause))
+
+/** A page size: 100 unless given. */
+const limitOf = (limit: number | undefined): number => limit ?? 100
+
+/**
+ * The handlers of the streams group; they need the stores, the config, a `DeliveryWake`, the
+ * `SqlClient` and the chains' clients (adding the first wallets of a chain reads its head).
+ *
+ * @example
+ * ```ts
+ * import { HttpApiBuilder } from "effect/http-api"
+ * import { Layer } from "effect"
+ * import { ApiHandlers, ManagementApi } from "@chainquery/watch-service"
+ *
+ * const routes = HttpApiBuilder.layer(ManagementApi.Api).pipe(Layer.provide(ApiHandlers.layer))
+ * ```
+ * @since 0.2.0
+ */
+export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
+  Effect.gen(function*() {
+    const streams = yield* StreamStore
+    const deliveries = yield* DeliveryStore
+    const config = yield* ServiceConfig
+    const waker = yield* DeliveryWake
+    const random = yield* SecureRandom.SecureRandom
+    const sql = yield* SqlClient.SqlClient
+    const context = yield* Effect.context<EvmClient.EvmClient>()
+    /** Where the engine would start `wallets` of `scope`: read from the chain, so a failure is a 503. */
+    const startOf = (stream: Stream, scope: Scopes.Scope, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) =>
+      Baseline.start(wallets, { confirmations: stream.confirmations }).pipe(
+        Effect.map((starts) => starts.get(scope) ?? 0n),
+        Effect.mapError((error) =>
+          new Unavailable({ error: "unavailable", message: `cannot read the head of ${Scopes.nameOf(scope)}: ${error.message}; nothing was stored, try again` })
+        ),
+        Effect.provide(context)
+      )
+    /**
+     * Stores wallets with the block each is covered from (see `Coverage.admit`), in one
+     * transaction under the locks of their scans and the stream's; one that meets a scan's commit
+     * in a deadlock is made again. The chains' heads it may need are read first, outside (a scan
+     * emptied in between: planned again).
+     */
+    const admit = (stream: Stream, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) =>
+      Effect.gen(function*() {
+        const byScope = Scopes.positionsByScope(wallets)
+        const starts = new Map<Scopes.Scope, bigint>()
+        for (const [scope, positions] of byScope) {
+          const aptos = scope.startsWith("aptos:")
+          if (aptos || Option.isNone(yield* Coverage.frontier(scope, stream.confirmations))) {
+            starts.set(scope, yield* startOf(stream, scope, positions.map((index) => wallets[index]!)))
+          }
+        }
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          yield* Coverage.lockScans(byScope.keys(), stream.confirmations)
+          if (!(yield* streams.lock(stream.id))) return yield* notFound(stream.id)
+          const coveredFrom = yield* Coverage.admit(stream.id, stream.confirmations, wallets, (scope) => {
+            const start = starts.get(scope)
+            return start === undefined ? Effect.fail(new ScanEmptied()) : Effect.succeed(start)
+          })
+          return yield* streams.addWallets(stream.id, wallets, coveredFrom)
+        }))
+      }).pipe(
+        Effect.retry({ while: retryable, times: 3 }),
+        Effect.catchIf((error) => SqlError.isSqlError(error) || error instanceof StateStore.StateStoreError || error instanceof ScanEmptied, Effect.die)
+      )
+    const existing = (id: string) => Effect.flatMap(Effect.orDie(streams.get(id)), Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed }))
+    const checkedUrl = (url: string) =>
+      checkUrl(url, { allowPrivate: config.allowPrivateWebhooks }).pipe(
+        Effect.mapError((error) => badRequest("url", `${error.url} is refused: ${error.reason}`)),
+        Effect.map((parsed) => parsed.href)
+      )
+
+    return handle
+      .handle("create", ({ payload }) =>
+        Effect.gen(function*() {
+          const settings: Settings = {
+            url: yield* checkedUrl(payload.url),
+            description: payload.description ?? "",
+            events: payload.events === undefined ? defaultKinds : yield* kindsOf(payload.events),
+            scopes: payload.chains === undefined ? null : yield* scopesOf(payload.chains),
+            confirmations: payload.confirmations ?? 0
+          }
+          const secret = yield* Effect.provideService(newSecret, SecureRandom.SecureRandom, random)
+          const stream = yield* Effect.orDie(streams.create(settings, secret))
+          return { ...viewOf(stream), secret: Redacted.value(secret) }
+        }))
+      .handle("list", ({ query }) =>
+        Effect.gen(function*() {
+          if (query.cursor !== undefined && !/^str_[0-9a-z]{21}$/.test(query.cursor)) {
+            return yield* badRequest("cursor", "not a cursor of this list: give the nextCursor of the previous page")
+          }
+          const page = yield* Effect.orDie(streams.list({ cursor: query.cursor, limit: limitOf(query.limit) }))
+          return { streams: page.items.map(viewOf), nextCursor: page.nextCursor }
+        }))
+      .handle("get", ({ params }) => Effect.map(existing(params.id), viewOf))
+      .handle("update", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const current = yield* existing(params.id)
+          if (payload.confirmations !== undefined && payload.confirmations !== current.confirmations) {
+            return yield* badRequest(
+              "confirmations",
+              `cannot be changed (${current.confirmations} for this stream): its events come from the scan of that depth; create a new stream with the new value`
+            )
+          }
+          const change: { -readonly [K in keyof Settings]?: Settings[K] } = {}
+          if (payload.url !== undefined) change.url = yield* checkedUrl(payload.url)
+          if (payload.description !== undefined) change.description = payload.description
+          if (payload.events !== undefined) change.events = yield* kindsOf(payload.events)
+          if (payload.chains !== undefined) change.scopes = yield* scopesOf(payload.chains)
+          const updated = yield* Effect.orDie(streams.update(params.id, change))
+          return yield* Option.match(updated, { onNone: () => Effect.fail(notFound(params.id)), onSome: (stream) => Effect.succeed(viewOf(stream)) })
+        }))
+      .handle("remove", ({ params }) =>
+        Effect.flatMap(Effect.orDie(streams.remove(params.id)), (removed) => removed ? Effect.void : Effect.fail(notFound(params.id))))
+      .handle("pause", ({ params }) =>
+        Effect.flatMap(
+          Effect.orDie(streams.setStatus(params.id, "paused", null)),
+          Option.match({ onNone: () => Effect.fail(notFound(params.id)), onSome: (stream) => Effect.succeed(viewOf(stream)) })
+        ))
+      .handle("resume", ({ params }) =>
+        Effect.gen(function*() {
+          const resumed = yield* Effect.orDie(streams.setStatus(params.id, "active", null))
+          if (Option.isNone(resumed)) return yield* notFound(params.id)
+          yield* Effect.orDie(deliveries.wake(params.id))
+          yield* waker.wake(params.id)
+          return viewOf(resumed.value)
+        }))
+      .handle("addWallets", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const stream = yield* existing(params.id)
+          const wallets = yield* walletsOf(payload.wallets, stream)
+          const stored = yield* admit(stream, wallets)
+          yield* Statistics.refreshStatistics(stored.added)
+          return {
+            added: stored.added,
+            wallets: yield* Effect.orDie(streams.walletCount(params.id)),
+            coverage: wallets.map((wallet, index) => ({ wallet: WalletSpec.toSpec(wallet), coveredFrom: stored.coveredFrom[index]?.toString() ?? null }))
+          }
+        }))
+      .handle("removeWallets", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const stream = yield* existing(params.id)
+          const wallets = yield* walletsOf(payload.wallets, { ...stream, scopes: null })
+          const removed = yield* Effect.orDie(streams.removeWallets(params.id, wallets))
+          return { removed, wallets: yield* Effect.orDie(streams.walletCount(params.id)) }
+        }))
+      .handle("listWallets", ({ params, query }) =>
+        Effect.gen(function*() {
+          const cursor = query.cursor === undefined ? undefined : readWalletCursor(query.cursor)
+          if (query.cursor !== undefined && cursor === undefined) {
+            return yield* badRequest("cursor", "not a cursor of this list: give the nextCursor of the previous page")
+          }
+          yield* existing(params.id)
+          const page = yield* Effect.orDie(streams.listWallets(params.id, { cursor, limit: limitOf(query.limit) }))
+          return { wallets: page.items.map(WalletSpec.toSpec), nextCursor: page.nextCursor }
+        }))
+      .handle("listDeliveries", ({ params, query }) =>
+        Effect.gen(function*() {
+          if (query.cursor !== undefined && !/^[1-9][0-9]{0,15}$/.test(query.cursor)) {
+            return yield* badRequest("cursor", "not a cursor of this list: give the nextCursor of the previous page")
+          }
+          yield* existing(params.id)
+          const after = query.cursor === undefined ? undefined : Number(query.cursor)
+          const page = yield* Effect.orDie(deliveries.list(params.id, { status: query.status, after, limit: limitOf(query.limit) }))
+          return { deliveries: page.items.map(deliveryView), nextCursor: page.nextCursor }
+        }))
+      .handle("replay", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const { fromEventId, fromTime } = payload
+          if ((fromEventId === undefined) === (fromTime === undefined)) {
+            return yield* badRequest("fromEventId", "give exactly one of fromEventId (an event id the stream received) or fromTime (an ISO 8601 time)")
+          }
+          const time = fromTime === undefined ? undefined : Option.filter(DateTime.make(fromTime), (at) => {
+            const year = DateTime.toParts(at).year
+            return year >= 1970 && year <= 9999
+          })
+          if (time !== undefined && Option.isNone(time)) {
+            return yield* badRequest("fromTime", `"${fromTime}" is not a time from 1970 to 9999: give an ISO 8601 time such as 2026-11-26T12:00:00Z`)
+          }
+          yield* existing(params.id)
+          const from = fromEventId !== undefined ? { eventId: fromEventId } : { time: DateTime.toUtc(Option.getOrThrow(time!)) }
+          const replayed = yield* Effect.orDie(deliveries.replay(params.id, from))
+          if (Option.isNone(replayed)) return yield* badRequest("fromEventId", `the stream received no event ${fromEventId}`)
+          yield* waker.wake(params.id)
+          return replayed.value
+        }))
+      .handle("stats", ({ params }) =>
+        Effect.gen(function*() {
+          yield* existing(params.id)
+          const stats = yield* Effect.orDie(deliveries.stats(params.id))
+          const coverage = stats.coverage.map((c) => ({
+            chain: Scopes.nameOf(c.scope),
+            coveredFrom: String(c.coveredFrom),
+            coveredTo: c.coveredTo === null ? null : String(c.coveredTo)
+          }))
+          return { ...stats, coverage, lastErrorAt: iso(stats.lastErrorAt) }
+        }))
+  }))
+
+/**
+ * Same as {@link handlers}.
+ *
+ * @example
+ * ```ts
+ * import { ApiHandlers } from "@chainquery/watch-service"
+ *
+ * const live = ApiHandlers.layer
+ * ```
+ * @since 0.2.0
+ */
+export const layer = handlers

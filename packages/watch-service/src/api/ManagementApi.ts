@@ -1,0 +1,513 @@
+/**
+ * The management API of `chainquery-watcher serve`, as an `HttpApi` (so its OpenAPI document, at
+ * `/openapi.json`, and its docs page, at `/docs`, are derived from it): streams, their wallets
+ * and their deliveries, all behind a bearer token. Every bad request is a 400 whose body names
+ * the field and what is valid; an unknown stream is a 404; a missing or wrong token a 401.
+ *
+ * @since 0.2.0
+ */
+import { WatchEvent } from "@chainquery/watch"
+import { Context, Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "effect/http-api"
+import { described } from "../model/described.js"
+import { version } from "./ApiVersion.js"
+import { complete, typedQuery } from "./ApiDocument.js"
+import { WebhookBatch } from "../delivery/WebhookBatch.js"
+
+/**
+ * A bad request: `field` is where (`url`, `events[2]`, `wallets`), `message` what is wrong and
+ * what is valid; `invalid` lists every bad wallet spec of a bulk request (its position from 0).
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * new ManagementApi.BadRequest({ error: "bad_request", field: "limit", message: "Expected a value between 1 and 1000" })
+ * ```
+ * @since 0.2.0
+ */
+export class BadRequest extends Schema.Error<BadRequest>("BadRequest")({
+  error: described(Schema.Literal("bad_request"), "Always `bad_request`."),
+  field: described(Schema.String, "Where the request is wrong: a field (`url`, `events[2]`, `cursor`), or `body`, `path`, `query`."),
+  message: described(Schema.String, "What is wrong, and what is valid."),
+  invalid: Schema.optionalKey(described(
+    Schema.Array(Schema.Struct({
+      position: described(Schema.Int, "The bad spec's position in `wallets`, from 0."),
+      spec: described(Schema.String, "The bad spec, as given."),
+      reason: described(Schema.String, "Why it is refused.")
+    })),
+    "With `field: wallets`: every bad wallet spec of the request (none was stored)."
+  ))
+}, { httpApiStatus: 400, description: "The request is invalid: `field` says where, `message` what is valid." }) {}
+
+/**
+ * No bearer token, or not the service's.
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * new ManagementApi.Unauthorized({ error: "unauthorized", message: "a bearer token is required" })
+ * ```
+ * @since 0.2.0
+ */
+export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")({
+  error: described(Schema.Literal("unauthorized"), "Always `unauthorized`."),
+  message: described(Schema.String, "Why: no bearer token, or not the service's.")
+}, { httpApiStatus: 401, description: "Missing or wrong bearer token." }) {}
+
+/**
+ * No stream with that id.
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * new ManagementApi.NotFound({ error: "not_found", message: "no stream str_1" })
+ * ```
+ * @since 0.2.0
+ */
+export class NotFound extends Schema.Error<NotFound>("NotFound")({
+  error: described(Schema.Literal("not_found"), "Always `not_found`."),
+  message: described(Schema.String, "Which stream was not found.")
+}, { httpApiStatus: 404, description: "No stream with that id." }) {}
+
+/**
+ * The chain a request needs could not be read (adding the first wallets of a chain asks it for
+ * its head); nothing was stored. Try again.
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * new ManagementApi.Unavailable({ error: "unavailable", message: "cannot read the head of eth: …; nothing was stored, try again" })
+ * ```
+ * @since 0.3.0
+ */
+export class Unavailable extends Schema.Error<Unavailable>("Unavailable")({
+  error: described(Schema.Literal("unavailable"), "Always `unavailable`."),
+  message: described(Schema.String, "What could not be read; nothing was stored, try again.")
+}, { httpApiStatus: 503, description: "A chain the request needs could not be read; nothing was stored." }) {}
+
+/**
+ * Who called (the API has one principal: the holder of the token).
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const who = Effect.gen(function*() {
+ *   return (yield* ManagementApi.Caller).name
+ * })
+ * ```
+ * @since 0.2.0
+ */
+export class Caller extends Context.Service<Caller, { readonly name: string }>()("@chainquery/watcher/ManagementApi/Caller") {}
+
+/**
+ * The management API's bearer token (`Authorization: Bearer <--api-token>`), named `bearer` in
+ * lower case as the OpenAPI examples write it: the docs page (Scalar) matches the scheme's name
+ * exactly, and sends Basic credentials for `Bearer`. The header itself is read in any case.
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * ManagementApi.bearerToken.scheme // "bearer"
+ * ```
+ * @since 0.5.0
+ */
+export const bearerToken = HttpApiSecurity.http({ scheme: "bearer" }).pipe(
+  HttpApiSecurity.annotateMerge(OpenApi.annotations({
+    description: "The service's API token (`--api-token` or `CHAINQUERY_API_TOKEN`), as `Authorization: Bearer <token>`."
+  }))
+)
+
+/**
+ * The bearer-token check of every route.
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const key = ManagementApi.Authorization.key
+ * ```
+ * @since 0.2.0
+ */
+export class Authorization extends HttpApiMiddleware.Service<Authorization, { provides: Caller }>()(
+  "@chainquery/watcher/ManagementApi/Authorization",
+  { security: { bearer: bearerToken }, error: Unauthorized }
+) {}
+
+/**
+ * Turns the framework's request decoding failures into {@link BadRequest}s that name the field.
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const key = ManagementApi.Validation.key
+ * ```
+ * @since 0.2.0
+ */
+export class Validation extends HttpApiMiddleware.Service<Validation>()("@chainquery/watcher/ManagementApi/Validation", {
+  error: BadRequest
+}) {}
+
+/** No NUL character (PostgreSQL stores none). */
+const noNul = Schema.makeFilter((text: string) => !text.includes("\u0000") || "Expected text without NUL characters (\\u0000)")
+
+/** Text without NUL characters. */
+const Text = Schema.String.check(noNul)
+
+/** Text without NUL characters, described (the description on the string: the document has no place for the check's). */
+const textOf = (description: string) => Schema.String.annotate({ description }).check(noNul)
+
+const between = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
+
+/** The most wallet specs one request may carry. */
+export const maxWalletsPerRequest = 10_000
+
+const Kind = Schema.Literals(WatchEvent.kinds as readonly [WatchEvent.Kind, ...Array<WatchEvent.Kind>])
+const StreamId = Schema.String.check(Schema.isPattern(/^str_[0-9a-z]{21}$/))
+const idParams = { id: described(StreamId, "The stream's id, as answered at its creation (`str_` and 21 characters).") }
+const pageQuery = {
+  cursor: Schema.optionalKey(textOf("The `nextCursor` of the page before; left out for the first page.")),
+  limit: Schema.optionalKey(described(between(1, 1000), "The most items on the page, 1 to 1000 (100 when left out)."))
+}
+
+const settings = {
+  url: textOf("Where the stream's webhooks are POSTed: an http(s) URL, on a public address unless the service allows private ones."),
+  events: described(
+    Schema.Array(Kind),
+    "The event kinds the stream receives (at least one). Left out at creation: all but `defi.*` and `holding.*`, which are read per wallet."
+  ),
+  chains: described(
+    Schema.Array(Text),
+    "The chains and Aptos networks the stream receives (`eth`, `base`, `aptos`, `aptos-testnet`, …; at least one). Left out at creation: all."
+  ),
+  confirmations: described(
+    between(0, 64),
+    "How deep a block must be before its events are sent, 0 to 64 (0 when left out); reorganisations deeper than it are retracted. Fixed at creation."
+  ),
+  description: textOf("A note of yours about the stream, at most 500 characters (empty when left out).").check(Schema.isMaxLength(500))
+}
+
+/** The descriptions of a stream's fields as answered. */
+const streamFields = {
+  id: described(Schema.String, "The stream's id: `str_`, then 21 characters; streams sort by creation."),
+  url: described(Schema.String, "Where the stream's webhooks are POSTed."),
+  description: described(Schema.String, "The note given at creation or update (empty when none)."),
+  events: described(Schema.Array(Kind), "The event kinds the stream receives."),
+  chains: described(Schema.Array(Schema.String), "The chains and Aptos networks the stream receives, by name."),
+  confirmations: described(between(0, 64), "How deep a block must be before its events are sent, 0 to 64."),
+  status: described(
+    Schema.Literals(["active", "paused", "error"]),
+    "`active`: delivering; `paused`: held by `POST …/pause`; `error`: held by the service (a 410 Gone, or a success rate under the minimum) until resumed."
+  ),
+  statusReason: described(Schema.NullOr(Schema.String), "Why the stream is in `error`; `null` otherwise."),
+  createdAt: described(Schema.String, "When the stream was created (ISO 8601, UTC)."),
+  updatedAt: described(Schema.String, "When the stream last changed (ISO 8601, UTC).")
+}
+
+/**
+ * A stream as answered: `events` and `chains` list what it receives (every kind and chain when it
+ * was created without them).
+ *
+ * @example
+ * ```ts
+ * import type { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const active = (stream: ManagementApi.StreamView) => stream.status === "active"
+ * ```
+ * @since 0.2.0
+ */
+export const StreamView = Schema.Struct(streamFields)
+
+/**
+ * @since 0.2.0
+ */
+export type StreamView = typeof StreamView.Type
+
+/**
+ * A range of one chain's blocks (Aptos: ledger versions), both ends included.
+ *
+ * @example
+ * ```ts
+ * import type { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const range: ManagementApi.RangeView = { chain: "eth", from: "101", to: "120" }
+ * ```
+ * @since 0.3.0
+ */
+export const RangeView = Schema.Struct({
+  chain: described(Schema.String, "The chain or Aptos network, by name."),
+  from: described(Schema.String, "The first block (Aptos: ledger version) of the range, a decimal string."),
+  to: described(Schema.String, "The last block (Aptos: ledger version) of the range, included, a decimal string.")
+})
+
+/**
+ * @since 0.3.0
+ */
+export type RangeView = typeof RangeView.Type
+
+/**
+ * A webhook request as answered: its id (the `webhook-id` of every attempt), its place in the
+ * stream's order, its events and its attempts.
+ *
+ * @example
+ * ```ts
+ * import type { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const late = (delivery: ManagementApi.DeliveryView) => delivery.status === "pending" && delivery.attempts > 0
+ * ```
+ * @since 0.2.0
+ */
+export const DeliveryView = Schema.Struct({
+  id: described(Schema.String, "The delivery's id: the `webhook-id` header of each of its attempts (`msg_` and 21 characters)."),
+  sequence: described(Schema.Int, "The batch's place in the stream's order: 1, 2, 3, … with no gap."),
+  status: described(
+    Schema.Literals(["pending", "delivered", "failed"]),
+    "`pending`: not answered 2xx yet (retried on the schedule); `delivered`: answered 2xx; `failed`: given up (kept, replayable)."
+  ),
+  events: described(Schema.Int, "How many events the batch carries (at most 500)."),
+  replay: described(Schema.Boolean, "Whether the batch was asked for with `POST …/replay` (events sent before, again; no coverage)."),
+  heartbeat: described(Schema.Boolean, "Whether the batch was sent because the stream was quiet for `--heartbeat` (no events)."),
+  coverage: described(Schema.Array(RangeView), "Per chain, the blocks the batch accounts for."),
+  replaces: described(Schema.Array(RangeView), "After a reorganisation, the range earlier batches covered that this one states again."),
+  attempts: described(Schema.Int, "How many times the batch was sent."),
+  createdAt: described(Schema.String, "When the batch was made (ISO 8601, UTC)."),
+  nextAttemptAt: described(Schema.NullOr(Schema.String), "When a pending batch is sent next (ISO 8601, UTC); `null` otherwise."),
+  deliveredAt: described(Schema.NullOr(Schema.String), "When the receiver answered 2xx (ISO 8601, UTC); `null` before."),
+  lastStatus: described(Schema.NullOr(Schema.Int), "The HTTP status of the last attempt; `null` when none answered."),
+  lastError: described(Schema.NullOr(Schema.String), "What went wrong at the last attempt (a status and the start of the body, a timeout, a connection error); `null` when none.")
+})
+
+/**
+ * @since 0.2.0
+ */
+export type DeliveryView = typeof DeliveryView.Type
+
+/**
+ * A stream's delivery statistics over its last 100 attempts, and what its receiver has: the last
+ * sequence it took and, per chain, the blocks it is covered from and to (`null`: no batch yet).
+ *
+ * @example
+ * ```ts
+ * import type { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const healthy = (stats: ManagementApi.StatsView) => (stats.successRate ?? 1) >= 0.7
+ * ```
+ * @since 0.2.0
+ */
+export const StatsView = Schema.Struct({
+  lastDeliveredSequence: described(Schema.NullOr(Schema.Int), "The `sequence` of the last batch the receiver answered 2xx; `null` before the first."),
+  coverage: described(
+    Schema.Array(Schema.Struct({
+      chain: described(Schema.String, "The chain or Aptos network, by name."),
+      coveredFrom: described(Schema.String, "The first block (Aptos: ledger version) the stream covers on it, a decimal string."),
+      coveredTo: described(
+        Schema.NullOr(Schema.String),
+        "The last block of the last batch delivered: the receiver has every event up to it unless a batch `failed` (then replay it); `null` before the first."
+      )
+    })),
+    "Per chain, what the receiver has."
+  ),
+  attempts: described(Schema.Int, "How many attempts the statistics count (the last 100 at most, since the last resume)."),
+  successRate: described(Schema.NullOr(Schema.Number), "The share of those attempts answered 2xx, 0 to 1; `null` when none."),
+  pending: described(Schema.Int, "How many batches wait to be delivered."),
+  failed: described(Schema.Int, "How many batches were given up (replay them with `POST …/replay`)."),
+  oldestPendingAgeSeconds: described(Schema.NullOr(Schema.Number), "How long the oldest pending batch has waited, in seconds; `null` when none waits."),
+  lastError: described(Schema.NullOr(Schema.String), "What went wrong at the last failed attempt; `null` when none."),
+  lastErrorAt: described(Schema.NullOr(Schema.String), "When the last failed attempt was (ISO 8601, UTC); `null` when none.")
+})
+
+/**
+ * @since 0.2.0
+ */
+export type StatsView = typeof StatsView.Type
+
+const Wallets = Schema.Struct({
+  wallets: described(
+    Schema.Array(Text),
+    "Wallet specs, 1 to 10,000: `eth:0x…`, `polygon,base:0x…` (several chains), `aptos:0x…`. One bad spec rejects the request."
+  )
+})
+
+/** Summary and description of an operation in the OpenAPI document; with its `query`, numeric parameters typed as their values. */
+const operation = (summary: string, description: string, query?: Schema.Struct.Fields) =>
+  OpenApi.annotations({ summary, description, transform: query === undefined ? undefined : typedQuery(query) })
+
+const deliveriesQuery = {
+  ...pageQuery,
+  status: Schema.optionalKey(described(Schema.Literals(["pending", "delivered", "failed"]), "Only the deliveries of this status."))
+}
+
+const nextCursor = described(Schema.NullOr(Schema.String), "The cursor of the next page (give it as `cursor`); `null` on the last page.")
+
+/**
+ * The streams group: every route, behind {@link Authorization}.
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const name = ManagementApi.Streams.identifier // "streams"
+ * ```
+ * @since 0.2.0
+ */
+export class Streams extends HttpApiGroup.make("streams")
+  .add(
+    HttpApiEndpoint.post("create", "/v1/streams", {
+      payload: Schema.Struct({
+        url: settings.url,
+        events: Schema.optionalKey(settings.events),
+        chains: Schema.optionalKey(settings.chains),
+        confirmations: Schema.optionalKey(settings.confirmations),
+        description: Schema.optionalKey(settings.description)
+      }),
+      success: Schema.Struct({
+        ...StreamView.fields,
+        secret: described(
+          Schema.String,
+          "The stream's signing secret (`whsec_` and base64), shown this once: check each webhook's `webhook-signature` with it."
+        )
+      }).pipe(HttpApiSchema.status(201))
+    }).annotateMerge(operation(
+      "Create a stream",
+      "A stream of wallet events pushed to `url`. Its webhooks start with its first wallets (`POST /v1/streams/{id}/wallets`). " +
+        "The answer carries the signing secret, shown this once."
+    )),
+    HttpApiEndpoint.get("list", "/v1/streams", {
+      query: pageQuery,
+      success: Schema.Struct({ streams: described(Schema.Array(StreamView), "The streams of the page, in creation order."), nextCursor })
+    }).annotateMerge(operation("List the streams", "The streams in creation order, a page at a time (`limit` up to 1000, 100 by default).", pageQuery)),
+    HttpApiEndpoint.get("get", "/v1/streams/:id", { params: idParams, success: StreamView, error: NotFound }).annotateMerge(
+      operation("Read a stream", "The stream's settings and status (not its secret).")
+    ),
+    HttpApiEndpoint.patch("update", "/v1/streams/:id", {
+      params: idParams,
+      payload: Schema.Struct({
+        url: Schema.optionalKey(settings.url),
+        events: Schema.optionalKey(settings.events),
+        chains: Schema.optionalKey(settings.chains),
+        confirmations: Schema.optionalKey(settings.confirmations),
+        description: Schema.optionalKey(settings.description)
+      }),
+      success: StreamView,
+      error: NotFound
+    }).annotateMerge(operation(
+      "Change a stream",
+      "Changes the fields given, as at creation; `confirmations` cannot change (create a new stream for another depth)."
+    )),
+    HttpApiEndpoint.delete("remove", "/v1/streams/:id", { params: idParams, success: HttpApiSchema.NoContent, error: NotFound }).annotateMerge(
+      operation("Delete a stream", "Deletes the stream with its wallets, events and deliveries.")
+    ),
+    HttpApiEndpoint.post("pause", "/v1/streams/:id/pause", { params: idParams, success: StreamView, error: NotFound }).annotateMerge(
+      operation("Pause a stream", "Stops delivering; the stream's events are kept and go out, in order, once it is resumed.")
+    ),
+    HttpApiEndpoint.post("resume", "/v1/streams/:id/resume", { params: idParams, success: StreamView, error: NotFound }).annotateMerge(
+      operation(
+        "Resume a stream",
+        "Delivers again a paused stream, or one in `error`, from what was held, in order; the success rate then counts the attempts after the resume only."
+      )
+    ),
+    HttpApiEndpoint.post("addWallets", "/v1/streams/:id/wallets", {
+      params: idParams,
+      payload: Wallets,
+      success: Schema.Struct({
+        added: described(Schema.Int, "How many wallets were new to the stream."),
+        wallets: described(Schema.Int, "How many wallets the stream has now."),
+        coverage: described(
+          Schema.Array(Schema.Struct({
+            wallet: described(Schema.String, "The wallet, as a spec of one chain."),
+            coveredFrom: described(
+              Schema.NullOr(Schema.String),
+              "The block (Aptos: ledger version) the wallet is covered from, a decimal string: its events from there on are the stream's."
+            )
+          })),
+          "Per wallet given, where it is covered from."
+        )
+      }),
+      error: [NotFound, Unavailable]
+    }).annotateMerge(operation(
+      "Add wallets",
+      "Adds up to 10,000 wallet specs; one bad spec rejects the request, listing each bad one's position and reason. Adding the first " +
+        "wallets of a chain reads its head: if it cannot be read, 503 and nothing is stored."
+    )),
+    HttpApiEndpoint.post("removeWallets", "/v1/streams/:id/wallets/remove", {
+      params: idParams,
+      payload: Wallets,
+      success: Schema.Struct({
+        removed: described(Schema.Int, "How many of the wallets the stream had."),
+        wallets: described(Schema.Int, "How many wallets the stream has now.")
+      }),
+      error: NotFound
+    }).annotateMerge(operation("Remove wallets", "Removes wallet specs the same way; their events stop at once for this stream.")),
+    HttpApiEndpoint.get("listWallets", "/v1/streams/:id/wallets", {
+      params: idParams,
+      query: pageQuery,
+      success: Schema.Struct({ wallets: described(Schema.Array(Schema.String), "The wallets of the page, as specs of one chain."), nextCursor }),
+      error: NotFound
+    }).annotateMerge(operation("List a stream's wallets", "The stream's wallets by chain and address, a page at a time.", pageQuery)),
+    HttpApiEndpoint.get("listDeliveries", "/v1/streams/:id/deliveries", {
+      params: idParams,
+      query: deliveriesQuery,
+      success: Schema.Struct({ deliveries: described(Schema.Array(DeliveryView), "The deliveries of the page, newest first."), nextCursor }),
+      error: NotFound
+    }).annotateMerge(operation(
+      "List a stream's deliveries",
+      "The stream's webhook batches with their attempts and last error: `pending`, `delivered` or `failed`.",
+      deliveriesQuery
+    )),
+    HttpApiEndpoint.post("replay", "/v1/streams/:id/replay", {
+      params: idParams,
+      payload: Schema.Struct({
+        fromEventId: Schema.optionalKey(textOf("An event id the stream received: every event from it (included) on is sent again.")),
+        fromTime: Schema.optionalKey(textOf("An ISO 8601 time: every event the stream received from then on is sent again."))
+      }),
+      success: Schema.Struct({
+        deliveries: described(Schema.Int, "How many new batches were made."),
+        events: described(Schema.Int, "How many events they carry.")
+      }).pipe(HttpApiSchema.status(202)),
+      error: NotFound
+    }).annotateMerge(operation(
+      "Replay events",
+      "Sends again, as new deliveries (`replay: true`), every event from `fromEventId` (included) or `fromTime` on; give exactly one."
+    )),
+    HttpApiEndpoint.get("stats", "/v1/streams/:id/stats", { params: idParams, success: StatsView, error: NotFound }).annotateMerge(operation(
+      "A stream's statistics",
+      "The success rate of the last 100 attempts, pending and failed counts, the oldest pending age, the last error, and what the receiver has: " +
+        "`lastDeliveredSequence` and, per chain, `coverage`."
+    ))
+  )
+  .middleware(Validation)
+  .middleware(Authorization)
+  .annotateMerge(OpenApi.annotations({ title: "Streams", description: "Streams of wallet events, their wallets and their deliveries." })) {}
+
+/**
+ * The whole management API.
+ *
+ * @example
+ * ```ts
+ * import { OpenApi } from "effect/http-api"
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const document = OpenApi.fromApi(ManagementApi.Api)
+ * ```
+ * @since 0.2.0
+ */
+export class Api extends HttpApi.make("chainquery-watcher")
+  .add(Streams)
+  .annotate(HttpApi.ParseOptions, { onExcessProperty: "error", errors: "all" })
+  // The batch the service sends is described in the document too (under `webhooks`, by `complete`).
+  .annotate(HttpApi.AdditionalSchemas, [WebhookBatch])
+  .annotateMerge(OpenApi.annotations({
+    title: "chainquery-watcher serve",
+    version,
+    description: "Streams of wallet events pushed to your webhooks, signed per Standard Webhooks. Every route but `/healthz`, " +
+      "`/readyz`, `/metrics`, `/openapi.json` and `/docs` needs `Authorization: Bearer <--api-token>`; every bad request is a 400 naming " +
+      "the `field`, and stores nothing. What the service sends to each stream's URL is under `webhooks`.",
+    transform: complete
+  })) {}

@@ -1,0 +1,191 @@
+/**
+ * Delivers one stream's webhooks: its pending deliveries one at a time, in sequence order (a batch
+ * is not sent before the one before it succeeded or finally failed), each signed per Standard
+ * Webhooks with the stream's secret and the same `webhook-id` on every attempt. The URL is checked
+ * again before each attempt, and the connection refuses private addresses (DNS can change).
+ *
+ * - 2xx: delivered. 5xx, 408, 429, a timeout, a connection error: tried again on the schedule,
+ *   then `failed` (kept, replayable). Another 4xx or a redirect (never followed): `failed` at once.
+ * - 410 Gone: the stream goes to `error` ("the receiver answered 410 Gone"); the batch waits, as
+ *   it is, for the stream to be resumed.
+ * - Once a stream's last 100 attempts succeeded less than the minimum rate (70% by default), it
+ *   goes to `error` with the rate; resuming it delivers what was held.
+ * - A stream that starts failing is logged once (WARN), and once (INFO) when it delivers again.
+ *
+ * @since 0.2.0
+ */
+import { DateTime, Effect, Option } from "effect"
+import type { Mac } from "effect/crypto"
+import type { SqlError } from "effect/sql"
+import { checkUrl } from "./AddressPolicy.js"
+import type { CoveredWallet, Range } from "../store/Coverage.js"
+import { inSlot } from "./DeliverySlots.js"
+import { type Attempt, DeliveryStore, type Recorded } from "../store/DeliveryStore.js"
+import { ServiceConfig } from "../model/ServiceConfig.js"
+import { countAttempt } from "./ServiceMetrics.js"
+import { StreamStore } from "../store/StreamStore.js"
+import { post, type SendOutcome } from "./WebhookSender.js"
+import { headers } from "./WebhookSignature.js"
+
+/** A scope as sent: `"chain":"0x1"`, or for Aptos `"network":"mainnet"`; and whether it counts versions. */
+const wireScope = (scope: string): { readonly key: string; readonly aptos: boolean } =>
+  scope.startsWith("aptos:")
+    ? { key: `"network":${JSON.stringify(scope.slice("aptos:".length))}`, aptos: true }
+    : { key: `"chain":${JSON.stringify(scope)}`, aptos: false }
+
+/** A range as sent: `chain`, `fromBlock`, `toBlock`; for Aptos `network`, `fromVersion`, `toVersion`. */
+const wireRange = (range: Range): string => {
+  const { aptos, key } = wireScope(range.scope)
+  const unit = aptos ? "Version" : "Block"
+  return `{${key},"from${unit}":"${range.from}","to${unit}":"${range.to}"}`
+}
+
+/** A wallet as announced: its chain (or network), address and first covered block (or version). */
+const wireWallet = (wallet: CoveredWallet): string =>
+  `{${wireScope(wallet.scope).key},"address":${JSON.stringify(wallet.address)},"coveredFrom":"${wallet.coveredFrom}"}`
+
+/**
+ * The JSON body of a webhook: the stream, the delivery, its place in the stream's order (gapless
+ * per stream), whether it is a replay or a heartbeat, the ranges of blocks it states again (a
+ * reorganisation) and those it covers, the wallets added since the batch before, and the events,
+ * each exactly as the CLI writes it as NDJSON. Blocks and versions are decimal strings.
+ *
+ * @example
+ * ```ts
+ * import { DeliveryWorker } from "@chainquery/watch-service"
+ *
+ * DeliveryWorker.body({
+ *   streamId: "str_1", deliveryId: "msg_1", sequence: 1, events: ['{"kind":"nft.received"}'],
+ *   coverage: [{ scope: "0x1", from: 101n, to: 120n }]
+ * })
+ * // '{"streamId":"str_1","deliveryId":"msg_1","sequence":1,"replay":false,"heartbeat":false,"replaces":[],
+ * //   "coverage":[{"chain":"0x1","fromBlock":"101","toBlock":"120"}],"wallets":[],"events":[{"kind":"nft.received"}]}'
+ * ```
+ * @since 0.2.0
+ */
+export const body = (delivery: {
+  readonly streamId: string
+  readonly deliveryId: string
+  readonly sequence: number
+  readonly replay?: boolean | undefined
+  readonly heartbeat?: boolean | undefined
+  readonly replaces?: ReadonlyArray<Range> | undefined
+  readonly coverage?: ReadonlyArray<Range> | undefined
+  readonly wallets?: ReadonlyArray<CoveredWallet> | undefined
+  readonly events: ReadonlyArray<string>
+}): string =>
+  `{"streamId":${JSON.stringify(delivery.streamId)},"deliveryId":${JSON.stringify(delivery.deliveryId)},"sequence":${delivery.sequence},` +
+  `"replay":${delivery.replay === true},"heartbeat":${delivery.heartbeat === true},` +
+  `"replaces":[${(delivery.replaces ?? []).map(wireRange).join(",")}],"coverage":[${(delivery.coverage ?? []).map(wireRange).join(",")}],` +
+  `"wallets":[${(delivery.wallets ?? []).map(wireWallet).join(",")}],"events":[${delivery.events.join(",")}]}`
+
+/** What an outcome means for the delivery. */
+const attemptOf = (outcome: SendOutcome): Attempt => {
+  switch (outcome._tag) {
+    case "Delivered":
+      return { result: "delivered", status: outcome.status, error: null }
+    case "Rejected":
+      return {
+        result: outcome.gone ? "held" : outcome.retryable ? "retry" : "failed",
+        status: outcome.status,
+        error: `HTTP ${outcome.status}${outcome.detail === "" ? "" : `: ${outcome.detail}`}`
+      }
+    case "TimedOut":
+      return { result: "retry", status: null, error: "no answer within the delivery timeout" }
+    case "Unreachable":
+      return { result: "retry", status: null, error: outcome.message }
+  }
+}
+
+/**
+ * One line when a stream's deliveries turn: a WARN when an attempt fails after one that did not
+ * (the error, and when the next attempt is), an INFO when one succeeds after one that failed; none
+ * per attempt in between. The turn is read from the stream's attempt before, in the database, so
+ * that a restart or another runner of the cluster taking the stream over neither repeats nor misses
+ * it. A 410 has its own line.
+ */
+const logTurn = (streamId: string, sequence: number, attempt: Attempt, recorded: Recorded): Effect.Effect<void> => {
+  if (attempt.result === "delivered") {
+    return recorded.afterFailure ? Effect.logInfo(`stream ${streamId}: webhooks delivered again (batch ${sequence} taken by the receiver)`) : Effect.void
+  }
+  if (attempt.result === "held" || recorded.afterFailure) return Effect.void
+  const next = recorded.nextAttemptAt === null
+    ? "not retried (failed, replayable), the next batch goes now"
+    : `next attempt at ${DateTime.formatIso(recorded.nextAttemptAt)}`
+  return Effect.logWarning(`stream ${streamId}: webhook delivery failing (batch ${sequence}: ${attempt.error ?? "failed"}); ${next}`)
+}
+
+/** Percent, for messages. */
+const percent = (rate: number): string => `${Math.round(rate * 1000) / 10}%`
+
+/**
+ * Sends the stream's due deliveries until none is due, one fails, or the stream is not active.
+ * Safe to run again at any time (it is what waking a stream does); run it for one stream at a
+ * time (the stream's cluster entity does).
+ *
+ * @example
+ * ```ts
+ * import { DeliveryWorker } from "@chainquery/watch-service"
+ *
+ * const drain = DeliveryWorker.deliverDue("str_0mwxp89sc8710d9595292")
+ * ```
+ * @since 0.2.0
+ */
+export const deliverDue = (
+  streamId: string
+): Effect.Effect<void, SqlError.SqlError, StreamStore | DeliveryStore | ServiceConfig | Mac.Mac> =>
+  Effect.gen(function*() {
+    const streams = yield* StreamStore
+    const deliveries = yield* DeliveryStore
+    const config = yield* ServiceConfig
+    // Read once per wake: a stream's secret never changes. One this runner cannot open (it has no
+    // key, or another, than the runner that encrypted it) is not signed with: its batches wait.
+    const secret = yield* streams.secret(streamId).pipe(
+      Effect.catchTag("SecretsKeyError", (error) =>
+        Effect.logError(`stream ${streamId}: not delivered: ${error.message}`).pipe(Effect.as(Option.none())))
+    )
+    if (Option.isNone(secret)) return
+    while (true) {
+      const stream = yield* streams.get(streamId)
+      if (Option.isNone(stream) || stream.value.status !== "active") return
+      const next = yield* deliveries.next(streamId)
+      if (Option.isNone(next)) return
+      const { bodies, delivery, due } = next.value
+      if (!due) return
+      const url = yield* Effect.result(checkUrl(stream.value.url, { allowPrivate: config.allowPrivateWebhooks }))
+      // Signed and sent in a slot of the runner's (the signature's time is when it goes, not when
+      // it started waiting for a slot), held for as long as the receiver takes to answer.
+      const attempt: Attempt = url._tag === "Failure"
+        ? { result: "retry", status: null, error: `the URL is refused: ${url.failure.reason}` }
+        : yield* inSlot(Effect.gen(function*() {
+          const now = yield* DateTime.now
+          const text = body({ ...delivery, streamId, deliveryId: delivery.id, events: bodies })
+          const signed = yield* headers({ secret: secret.value, id: delivery.id, timestamp: Math.floor(DateTime.toEpochMillis(now) / 1000), body: text }).pipe(
+            Effect.orDie
+          )
+          const outcome = yield* post({ url: url.success, headers: signed, body: text, timeout: config.deliveryTimeout, allowPrivate: config.allowPrivateWebhooks })
+          return attemptOf(outcome)
+        }))
+      // Counted before it is recorded: once the outbox shows it done, /metrics counts it.
+      yield* countAttempt(attempt.result)
+      const recorded = yield* deliveries.record(delivery, attempt, config.retrySchedule)
+      yield* logTurn(streamId, delivery.sequence, attempt, recorded)
+      if (attempt.result === "delivered") continue
+      if (attempt.result === "held") {
+        yield* streams.setStatus(streamId, "error", "the receiver answered 410 Gone: resume the stream once it takes webhooks again", "active")
+        yield* Effect.logWarning(`stream ${streamId}: the receiver answered 410 Gone; the stream is in error until resumed`)
+        return
+      }
+      if (config.minSuccessRate > 0) {
+        const rate = yield* deliveries.successRate(streamId)
+        if (Option.isSome(rate) && rate.value < config.minSuccessRate) {
+          const reason = `${percent(rate.value)} of the last 100 attempts succeeded (under ${percent(config.minSuccessRate)}): resume the stream once the receiver is fixed`
+          yield* streams.setStatus(streamId, "error", reason, "active")
+          yield* Effect.logWarning(`stream ${streamId}: ${reason}`)
+        }
+      }
+      // A batch that failed for good (its retries spent too) is kept (replayable) and the next one
+      // goes; one to retry waits.
+      if (recorded.nextAttemptAt !== null) return
+    }
+  })

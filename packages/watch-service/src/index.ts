@@ -1,0 +1,61 @@
+/**
+ * @chainquery/watch-service: the watcher as a webhook service, as Effect layers. Streams of
+ * wallets, each with a URL that gets signed batches of its wallets' events (Standard Webhooks), a
+ * management API, PostgreSQL, and several runners on `effect/cluster`. `chainquery-watcher serve`
+ * (in `@chainquery/watcher`) runs it from flags. Its folders are its floors, each importing only
+ * those below:
+ *
+ * - `model/`: `Scopes` (chains and Aptos networks), `ServiceConfig`;
+ * - `store/`: `StreamStore`, `StreamSecrets` (secrets encrypted at rest), `DeliveryStore`,
+ *   `Outbox` (events fanned out to streams), `Coverage` (the blocks each batch accounts for),
+ *   `Statistics` (the planner's), `ServiceMigrations` (the tables), `EmbeddedDatabase`;
+ * - `scan/`: `Scanner` (a scope's wallets read each cycle), `KeyRefusal` (a refused API key);
+ * - `delivery/`: `DeliveryWorker` (one stream's webhooks), `DeliverySlots` (a runner's webhooks
+ *   in flight at once), `WebhookSender` (one POST), `WebhookSignature` (Standard Webhooks),
+ *   `WebhookBatch` (what a receiver gets), `AddressPolicy` (webhook URLs refused), `Heartbeats`
+ *   (batches of quiet streams), `ServiceMetrics`;
+ * - `api/`: `ManagementApi` (the HttpApi) with `ApiHandlers`, `ApiMiddleware` and `ApiDocument`,
+ *   `ServiceHttp` (its server, within `HttpLimits`, started by `HttpStarting`), `Readiness`,
+ *   `ApiVersion`;
+ * - `runtime/`: `ServiceCluster` (the runners), `ServiceMain` (the whole service as one layer).
+ *
+ * @example
+ * ```ts
+ * import { OpenApi } from "effect/http-api"
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const paths = Object.keys(OpenApi.fromApi(ManagementApi.Api).paths) // ["/v1/streams", …]
+ * ```
+ * @since 0.5.0
+ */
+export * as AddressPolicy from "./delivery/AddressPolicy.js"
+export * as ApiDocument from "./api/ApiDocument.js"
+export * as ApiHandlers from "./api/ApiHandlers.js"
+export * as ApiMiddleware from "./api/ApiMiddleware.js"
+export * as ApiVersion from "./api/ApiVersion.js"
+export * as Coverage from "./store/Coverage.js"
+export * as DeliverySlots from "./delivery/DeliverySlots.js"
+export * as DeliveryStore from "./store/DeliveryStore.js"
+export * as DeliveryWorker from "./delivery/DeliveryWorker.js"
+export * as EmbeddedDatabase from "./store/EmbeddedDatabase.js"
+export * as Heartbeats from "./delivery/Heartbeats.js"
+export * as HttpLimits from "./api/HttpLimits.js"
+export * as HttpStarting from "./api/HttpStarting.js"
+export * as KeyRefusal from "./scan/KeyRefusal.js"
+export * as ManagementApi from "./api/ManagementApi.js"
+export * as Outbox from "./store/Outbox.js"
+export * as Readiness from "./api/Readiness.js"
+export * as Scanner from "./scan/Scanner.js"
+export * as Scopes from "./model/Scopes.js"
+export * as ServiceCluster from "./runtime/ServiceCluster.js"
+export * as ServiceConfig from "./model/ServiceConfig.js"
+export * as ServiceHttp from "./api/ServiceHttp.js"
+export * as ServiceMain from "./runtime/ServiceMain.js"
+export * as ServiceMetrics from "./delivery/ServiceMetrics.js"
+export * as ServiceMigrations from "./store/ServiceMigrations.js"
+export * as Statistics from "./store/Statistics.js"
+export * as StreamSecrets from "./store/StreamSecrets.js"
+export * as StreamStore from "./store/StreamStore.js"
+export * as WebhookBatch from "./delivery/WebhookBatch.js"
+export * as WebhookSender from "./delivery/WebhookSender.js"
+export * as WebhookSignature from "./delivery/WebhookSignature.js"

@@ -1,0 +1,161 @@
+/**
+ * The service's tables, created by `effect/sql` migrations recorded in
+ * `chainquery_service_migrations` (the engine's state has its own, see `PgStateStore`):
+ *
+ * - `streams`: each subscription: its webhook URL, the event kinds and chains it wants (`NULL`:
+ *   all), its confirmations, its signing secret, its status, and its counters (the next event
+ *   position and the next delivery sequence);
+ * - `stream_wallets`: the wallets of each stream, by scope (chain id or `aptos:<network>`) and address;
+ * - `stream_events`: the outbox: each stream's events in order (`position`), as the JSON sent;
+ * - `deliveries`: the webhook requests, each a range of a stream's positions, in `sequence` order;
+ * - `delivery_attempts`: each attempt's outcome, for the success rate and the stats;
+ * - `wallet_set_version`: a number moved on by every change of what the scans watch;
+ * - `stream_coverage`: per stream and scope, the first block covered, the last one a batch
+ *   accounts for, and the last one its receiver took (see `Coverage`);
+ * - `secrets_key`: when the streams' secrets are encrypted, a value encrypted with their key, which
+ *   proves a runner's key is theirs (see `StreamSecrets`).
+ *
+ * The engine's tables (`PgStateStore.migrate`) must exist first: the coverage of the streams of an
+ * older service starts where their scans stand.
+ *
+ * @since 0.2.0
+ */
+import { PgStateStore, type StateStore } from "@chainquery/watch"
+import { Effect } from "effect"
+import { Migrator, SqlClient, type SqlError } from "effect/sql"
+
+const loader = Migrator.fromRecord({
+  "1_streams": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE streams (
+      id text COLLATE "C" PRIMARY KEY,
+      url text NOT NULL,
+      description text NOT NULL DEFAULT '',
+      event_kinds text[],
+      scopes text[],
+      confirmations integer NOT NULL,
+      secret text NOT NULL,
+      status text NOT NULL CHECK (status IN ('active', 'paused', 'error')),
+      status_reason text,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      next_position bigint NOT NULL DEFAULT 1,
+      next_sequence bigint NOT NULL DEFAULT 1)`
+    yield* sql`CREATE TABLE stream_wallets (
+      stream_id text COLLATE "C" NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+      scope text COLLATE "C" NOT NULL,
+      address text COLLATE "C" NOT NULL,
+      added_at timestamptz NOT NULL,
+      PRIMARY KEY (stream_id, scope, address))`
+    yield* sql`CREATE INDEX stream_wallets_by_wallet ON stream_wallets (scope, address)`
+    yield* sql`CREATE TABLE stream_events (
+      stream_id text COLLATE "C" NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+      position bigint NOT NULL,
+      event_id text NOT NULL,
+      body text NOT NULL,
+      created_at timestamptz NOT NULL,
+      PRIMARY KEY (stream_id, position))`
+    yield* sql`CREATE INDEX stream_events_by_id ON stream_events (stream_id, event_id)`
+    yield* sql`CREATE INDEX stream_events_by_time ON stream_events (stream_id, created_at)`
+    yield* sql`CREATE TABLE deliveries (
+      id text COLLATE "C" PRIMARY KEY,
+      stream_id text COLLATE "C" NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+      sequence bigint NOT NULL,
+      first_position bigint NOT NULL,
+      last_position bigint NOT NULL,
+      event_count integer NOT NULL,
+      replay boolean NOT NULL DEFAULT false,
+      status text NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+      attempts integer NOT NULL DEFAULT 0,
+      next_attempt_at timestamptz NOT NULL,
+      last_attempt_at timestamptz,
+      last_status integer,
+      last_error text,
+      created_at timestamptz NOT NULL,
+      delivered_at timestamptz,
+      UNIQUE (stream_id, sequence))`
+    yield* sql`CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE status = 'pending'`
+    yield* sql`CREATE INDEX deliveries_by_status ON deliveries (stream_id, status, sequence)`
+    yield* sql`CREATE TABLE delivery_attempts (
+      id bigserial PRIMARY KEY,
+      stream_id text COLLATE "C" NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+      delivery_id text COLLATE "C" NOT NULL,
+      at timestamptz NOT NULL,
+      ok boolean NOT NULL,
+      status integer,
+      error text)`
+    yield* sql`CREATE INDEX delivery_attempts_recent ON delivery_attempts (stream_id, id DESC)`
+  }),
+  "2_wallet_set_version": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE wallet_set_version (id integer PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)`
+    yield* sql`INSERT INTO wallet_set_version (id, version) VALUES (1, 0)`
+  }),
+  "3_retractions_and_resumes": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // A retraction finds the streams that received the event it takes back by its id.
+    yield* sql`CREATE INDEX stream_events_by_event ON stream_events (event_id, stream_id)`
+    // The success rate counts the attempts since a stream was last resumed.
+    yield* sql`ALTER TABLE streams ADD COLUMN resumed_at timestamptz`
+  }),
+  "4_coverage": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // When the stream's last batch was made (heartbeats), and the last sequence its receiver took.
+    yield* sql`ALTER TABLE streams ADD COLUMN last_batch_at timestamptz, ADD COLUMN delivered_sequence bigint`
+    yield* sql`UPDATE streams SET last_batch_at = now()`
+    // What each batch accounts for, besides its events.
+    yield* sql`ALTER TABLE deliveries ADD COLUMN coverage jsonb, ADD COLUMN replaces jsonb, ADD COLUMN wallets jsonb,
+      ADD COLUMN heartbeat boolean NOT NULL DEFAULT false`
+    // From which block each wallet is covered, and whether a batch said so yet.
+    yield* sql`ALTER TABLE stream_wallets ADD COLUMN covered_from bigint, ADD COLUMN announced boolean NOT NULL DEFAULT true`
+    yield* sql`CREATE INDEX stream_wallets_unannounced ON stream_wallets (stream_id, scope, address) WHERE NOT announced`
+    yield* sql`CREATE TABLE stream_coverage (
+      stream_id text COLLATE "C" NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+      scope text COLLATE "C" NOT NULL,
+      covered_from bigint NOT NULL,
+      batched_to bigint NOT NULL,
+      delivered_to bigint,
+      PRIMARY KEY (stream_id, scope))`
+    // The streams of an older service are covered from where their scans stand now.
+    yield* sql`INSERT INTO stream_coverage (stream_id, scope, covered_from, batched_to)
+      SELECT w.stream_id, w.scope, f.lowest + 1, f.lowest FROM (SELECT DISTINCT stream_id, scope FROM stream_wallets) w
+        JOIN streams s ON s.id = w.stream_id
+        JOIN (SELECT namespace, min(position) AS lowest FROM watch_checkpoints GROUP BY namespace) f
+          ON f.namespace = 'scan:' || w.scope || ':' || s.confirmations`
+  }),
+  "5_secrets_key": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // A row once the streams' secrets are encrypted (`StreamSecrets`): a runner without the key, or with another, stops.
+    yield* sql`CREATE TABLE secrets_key (id integer PRIMARY KEY CHECK (id = 1), check_value text NOT NULL)`
+  })
+})
+
+const migrateService = Migrator.make({})({ loader, table: "chainquery_service_migrations" })
+
+/**
+ * Runs the engine's migrations, then the service's that have not run yet, on the context's
+ * `SqlClient`: all in one transaction, under a lock, so that runners of a cluster started
+ * together migrate one after the other (the later ones find nothing to do).
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { ServiceMigrations } from "@chainquery/watch-service"
+ *
+ * const ready = Effect.asVoid(ServiceMigrations.run)
+ * ```
+ * @since 0.2.0
+ */
+export const run: Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  Migrator.MigrationError | SqlError.SqlError | StateStore.StateStoreError,
+  SqlClient.SqlClient
+> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql.withTransaction(
+    sql`SELECT pg_advisory_xact_lock(hashtext('chainquery service migrations'))`.pipe(
+      Effect.andThen(PgStateStore.migrate),
+      Effect.andThen(migrateService)
+    )
+  )
+})

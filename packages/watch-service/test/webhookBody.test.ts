@@ -1,0 +1,59 @@
+/**
+ * `DeliveryWorker.body`, the JSON a receiver parses: the sequence, replay and heartbeat, several
+ * ranges in `replaces` and `coverage` (a batch over two chains, a reorganisation on both), several
+ * wallets, and Aptos networks in versions, blocks as decimal strings; empty lists when a batch has
+ * none. Each a valid JSON value with the fields SERVE.md names.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import * as DeliveryWorker from "../src/delivery/DeliveryWorker.js"
+
+describe("DeliveryWorker.body", () => {
+  it("two ranges in replaces and coverage, two wallets, an Aptos network: valid JSON with every field", () => {
+    const text = DeliveryWorker.body({
+      streamId: "str_1",
+      deliveryId: "msg_1",
+      sequence: 9,
+      replaces: [{ scope: "0x1", from: 10n, to: 12n }, { scope: "0x89", from: 20n, to: 21n }],
+      coverage: [{ scope: "0x1", from: 10n, to: 15n }, { scope: "aptos:mainnet", from: 100n, to: 200n }],
+      wallets: [{ scope: "0x1", address: "0xaa", coveredFrom: 11n }, { scope: "aptos:mainnet", address: "0xbb", coveredFrom: 150n }],
+      events: ["{\"kind\":\"retracted\"}", "{\"kind\":\"nft.received\"}"]
+    })
+    assert.deepStrictEqual(JSON.parse(text), {
+      streamId: "str_1",
+      deliveryId: "msg_1",
+      sequence: 9,
+      replay: false,
+      heartbeat: false,
+      replaces: [{ chain: "0x1", fromBlock: "10", toBlock: "12" }, { chain: "0x89", fromBlock: "20", toBlock: "21" }],
+      coverage: [{ chain: "0x1", fromBlock: "10", toBlock: "15" }, { network: "mainnet", fromVersion: "100", toVersion: "200" }],
+      wallets: [{ chain: "0x1", address: "0xaa", coveredFrom: "11" }, { network: "mainnet", address: "0xbb", coveredFrom: "150" }],
+      events: [{ kind: "retracted" }, { kind: "nft.received" }]
+    })
+  })
+
+  it("states the sequence, replay and heartbeat, the ranges (Aptos in versions) and the wallets, blocks as decimal strings", () => {
+    const text = DeliveryWorker.body({
+      streamId: "str_1",
+      deliveryId: "msg_1",
+      sequence: 3,
+      heartbeat: true,
+      replaces: [{ scope: "0x1", from: 9n, to: 10n }],
+      coverage: [{ scope: "0x1", from: 9n, to: 12n }, { scope: "aptos:mainnet", from: 5n, to: 7n }],
+      wallets: [{ scope: "aptos:testnet", address: "0x1", coveredFrom: 4n }],
+      events: ['{"id":"e"}']
+    })
+    assert.deepStrictEqual(JSON.parse(text), {
+      streamId: "str_1",
+      deliveryId: "msg_1",
+      sequence: 3,
+      replay: false,
+      heartbeat: true,
+      replaces: [{ chain: "0x1", fromBlock: "9", toBlock: "10" }],
+      coverage: [{ chain: "0x1", fromBlock: "9", toBlock: "12" }, { network: "mainnet", fromVersion: "5", toVersion: "7" }],
+      wallets: [{ network: "testnet", address: "0x1", coveredFrom: "4" }],
+      events: [{ id: "e" }]
+    })
+    assert.strictEqual(DeliveryWorker.body({ streamId: "s", deliveryId: "d", sequence: 1, events: [] }),
+      '{"streamId":"s","deliveryId":"d","sequence":1,"replay":false,"heartbeat":false,"replaces":[],"coverage":[],"wallets":[],"events":[]}')
+  })
+})
