@@ -1,9 +1,12 @@
 /**
  * The body of a webhook: one batch of a stream, with its place in the stream (`sequence`), the
  * blocks it accounts for per chain (`coverage`), the ranges a reorganisation states again
- * (`replaces`), the wallets added since the previous batch and the events. Block numbers and
- * ledger versions are decimal strings. Unknown fields are tolerated (and dropped); the events are
- * kept as they came.
+ * (`replaces`), the wallets added since the previous batch and the events; and its Standard
+ * Webhooks headers. Block numbers and ledger versions are decimal strings. This is the contract's
+ * one home: the service builds its bodies by encoding `sent` (every field present, its events and
+ * networks as it types them) and documents it in its OpenAPI document; a receiver decodes with
+ * `Batch`, the same fields, where unknown fields are tolerated (and dropped), absent flags and
+ * lists are false and empty, and the events are kept as they came.
  *
  * @since 0.3.0
  */
@@ -11,6 +14,9 @@ import { Effect, Schema } from "effect"
 import { Decimal } from "./Decimal.js"
 
 const isRange = (from: string, to: string): boolean => BigInt(from) <= BigInt(to)
+
+/** A schema with a description (the OpenAPI document shows it). */
+const described = <S extends Schema.Top>(schema: S, description: string): S["Rebuild"] => schema.annotate({ description })
 
 /**
  * An EVM chain id in hex, as the service names chains: `"0x1"`, `"0x89"`.
@@ -51,9 +57,28 @@ export const Network = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_-]+$/, 
  * ```
  * @since 0.3.0
  */
-export const BlockRange = Schema.Struct({ chain: ChainId, fromBlock: Decimal, toBlock: Decimal }).check(
+export const BlockRange = Schema.Struct({
+  chain: described(ChainId, "The chain's id, in hex (`0x1`: Ethereum)."),
+  fromBlock: described(Decimal, "The first block of the range, a decimal string."),
+  toBlock: described(Decimal, "The last block of the range, included, a decimal string.")
+}).annotate({ description: "A range of an EVM chain's blocks, both ends included." }).check(
   Schema.makeFilter((range) => isRange(range.fromBlock, range.toBlock) || `fromBlock ${range.fromBlock} is after toBlock ${range.toBlock}`)
-)
+).annotate({ identifier: "BlockRange" })
+
+/** How an Aptos network is named: any name (a receiver), or those the service sends (its document). */
+type NetworkName = Schema.Codec<string, string>
+
+/** A range of an Aptos network's versions, the network named as `network` says. */
+const versionRangeOf = (network: NetworkName) =>
+  Schema.Struct({
+    network: described(network, "The Aptos network."),
+    fromVersion: described(Decimal, "The first ledger version of the range, a decimal string."),
+    toVersion: described(Decimal, "The last ledger version of the range, included, a decimal string.")
+  }).annotate({ description: "A range of an Aptos network's ledger versions, both ends included." }).check(
+    Schema.makeFilter((range) =>
+      isRange(range.fromVersion, range.toVersion) || `fromVersion ${range.fromVersion} is after toVersion ${range.toVersion}`
+    )
+  ).annotate({ identifier: "VersionRange" })
 
 /**
  * An EVM block range, as decoded.
@@ -79,9 +104,7 @@ export type BlockRange = typeof BlockRange.Type
  * ```
  * @since 0.3.0
  */
-export const VersionRange = Schema.Struct({ network: Network, fromVersion: Decimal, toVersion: Decimal }).check(
-  Schema.makeFilter((range) => isRange(range.fromVersion, range.toVersion) || `fromVersion ${range.fromVersion} is after toVersion ${range.toVersion}`)
-)
+export const VersionRange = versionRangeOf(Network)
 
 /**
  * An Aptos version range, as decoded.
@@ -125,7 +148,20 @@ export const Range = Schema.Union([BlockRange, VersionRange])
  */
 export type Range = typeof Range.Type
 
+/** An EVM wallet added to the stream. */
+const EvmWallet = Schema.Struct({
+  chain: described(ChainId, "The chain's id, in hex."),
+  address: described(Schema.NonEmptyString, "The wallet's address, lower case."),
+  coveredFrom: described(Decimal, "The block the wallet is covered from: its events from there on are the stream's.")
+}).annotate({ identifier: "AnnouncedEvmWallet", description: "An EVM wallet added to the stream." })
 
+/** An Aptos wallet added to the stream, the network named as `network` says. */
+const aptosWalletOf = (network: NetworkName) =>
+  Schema.Struct({
+    network: described(network, "The Aptos network."),
+    address: described(Schema.NonEmptyString, "The wallet's address, 64 hex digits."),
+    coveredFrom: described(Decimal, "The ledger version the wallet is covered from.")
+  }).annotate({ identifier: "AnnouncedAptosWallet", description: "An Aptos wallet added to the stream." })
 
 /**
  * A wallet added to the stream since the previous batch, and the block (EVM) or ledger version
@@ -139,10 +175,7 @@ export type Range = typeof Range.Type
  * ```
  * @since 0.3.0
  */
-export const Wallet = Schema.Union([
-  Schema.Struct({ chain: ChainId, address: Schema.NonEmptyString, coveredFrom: Decimal }),
-  Schema.Struct({ network: Network, address: Schema.NonEmptyString, coveredFrom: Decimal })
-])
+export const Wallet = Schema.Union([EvmWallet, aptosWalletOf(Network)])
 
 /**
  * A wallet entry, as decoded.
@@ -191,17 +224,15 @@ export const boundsOf = (range: Range): { readonly scope: string; readonly from:
     : { scope: scopeOf(range), from: range.fromVersion, to: range.toVersion }
 
 /** A list of ranges naming each chain at most once. */
-const Ranges = Schema.Array(Range).check(
-  Schema.makeFilter((ranges) => {
-    const seen = new Set<string>()
-    for (const [index, range] of ranges.entries()) {
-      const scope = scopeOf(range)
-      if (seen.has(scope)) return { path: [index], issue: `${scope} is named twice in the list` }
-      seen.add(scope)
-    }
-    return undefined
-  })
-)
+const oncePerChain = Schema.makeFilter((ranges: ReadonlyArray<Range>) => {
+  const seen = new Set<string>()
+  for (const [index, range] of ranges.entries()) {
+    const scope = scopeOf(range)
+    if (seen.has(scope)) return { path: [index], issue: `${scope} is named twice in the list` }
+    seen.add(scope)
+  }
+  return undefined
+})
 
 /**
  * One event, opaque to the kit: any JSON object, kept whole (by the contract each has a string
@@ -231,7 +262,65 @@ export const Event = Schema.Record(Schema.String, Schema.Unknown)
  */
 export type Event = typeof Event.Type
 
-const orFalse = Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false)))
+/** Every field of a batch, its events and Aptos networks as the given schemas type them. */
+const fieldsOf = <E extends Schema.Top>(event: E, network: NetworkName) => {
+  const range = Schema.Union([BlockRange, versionRangeOf(network)])
+  // Described before the check: a description after a check of its own is not in the JSON Schema.
+  const ranges = (description: string) => described(Schema.Array(range), description).check(oncePerChain)
+  return {
+    streamId: described(Schema.NonEmptyString, "The stream the batch belongs to."),
+    deliveryId: described(Schema.NonEmptyString, "The batch's id, the same as its `webhook-id` header, on every retry."),
+    sequence: described(
+      Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+      "The batch's place in the stream's order: 1, 2, 3, … with no gap. A retry carries the same `sequence`: one already taken is a retry, a jump a batch you do not have."
+    ),
+    replay: described(Schema.Boolean, "`true` for a batch asked for with `POST /v1/streams/{id}/replay`: events sent before, again; no coverage."),
+    heartbeat: described(Schema.Boolean, "`true` for a batch sent because none went out for `--heartbeat` (5 minutes): no events, the coverage moved on."),
+    replaces: ranges(
+      "After a reorganisation, the range earlier batches covered that this one states again; its retractions come first."
+    ),
+    coverage: ranges(
+      "Per chain or Aptos network, the blocks (versions) this batch accounts for: each range starts after the previous batch's, with no hole and no overlap. A chain with nothing new is left out."
+    ),
+    wallets: described(
+      Schema.Array(Schema.Union([EvmWallet, aptosWalletOf(network)])),
+      "The wallets added to the stream since its batch before, each with where it is covered from (at most 1,000 a batch; more go in the next ones)."
+    ),
+    // Last: the service writes the others by encoding them, then the events as they were stored.
+    events: described(
+      Schema.Array(event),
+      "At most 500 events, in chain order, each as the CLI writes it with `--format json`. A retraction (`kind: retracted`) comes before the events of its batch and names the event it takes back."
+    )
+  }
+}
+
+/**
+ * The batch exactly as the service sends it: every field present, in this order (`events` last),
+ * its events and Aptos networks as the given schemas type them. The service builds each body by
+ * encoding it and describes it in its OpenAPI document (as `WebhookBatch`); a receiver decodes
+ * with {@link Batch}.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Batch } from "@chainquery/webhook-receiver"
+ *
+ * const Sent = Batch.sent({ event: Batch.Event, network: Schema.Literals(["mainnet", "testnet"]) })
+ * const body = JSON.stringify(Schema.encodeSync(Sent)({
+ *   streamId: "str_1", deliveryId: "msg_1", sequence: 1, replay: false, heartbeat: true, replaces: [],
+ *   coverage: [{ chain: "0x1", fromBlock: "101", toBlock: "120" }], wallets: [], events: []
+ * }))
+ * ```
+ * @since 0.5.0
+ */
+export const sent = <E extends Schema.Top>(options: { readonly event: E; readonly network: NetworkName }) =>
+  Schema.Struct(fieldsOf(options.event, options.network)).annotate({
+    identifier: "WebhookBatch",
+    description: "A batch of a stream's events: what the service POSTs to the stream's URL, signed per Standard Webhooks."
+  })
+
+const received = fieldsOf(Event, Network)
+const orFalse = received.replay.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false)))
 
 /**
  * A batch as decoded from the body. `replay`, `heartbeat`, `replaces`, `coverage` and `wallets`
@@ -261,15 +350,12 @@ const orFalse = Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed
  * @since 0.3.0
  */
 export const Batch = Schema.Struct({
-  streamId: Schema.NonEmptyString,
-  deliveryId: Schema.NonEmptyString,
-  sequence: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+  ...received,
   replay: orFalse,
-  heartbeat: orFalse,
-  replaces: Ranges.pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
-  coverage: Ranges.pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
-  wallets: Schema.Array(Wallet).pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
-  events: Schema.Array(Event)
+  heartbeat: received.heartbeat.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
+  replaces: received.replaces.pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  coverage: received.coverage.pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  wallets: received.wallets.pipe(Schema.withDecodingDefaultKey(Effect.succeed([])))
 })
 
 /**
@@ -285,3 +371,29 @@ export const Batch = Schema.Struct({
  * @since 0.3.0
  */
 export type Batch = typeof Batch.Type
+
+/**
+ * The headers of a webhook (Standard Webhooks), each with what it means.
+ *
+ * @example
+ * ```ts
+ * import { Batch } from "@chainquery/webhook-receiver"
+ *
+ * Object.keys(Batch.headers) // ["webhook-id", "webhook-timestamp", "webhook-signature"]
+ * ```
+ * @since 0.5.0
+ */
+export const headers = {
+  "webhook-id": described(
+    Schema.String,
+    "The batch's id (`msg_` and 21 characters), the same on every retry: deduplicate by it."
+  ),
+  "webhook-timestamp": described(
+    Schema.String.check(Schema.isPattern(/^[0-9]+$/)),
+    "When this attempt was signed, in Unix seconds: refuse one more than a few minutes old."
+  ),
+  "webhook-signature": described(
+    Schema.String,
+    "`v1,` then the base64 HMAC-SHA256 of `webhook-id.webhook-timestamp.body`, keyed with the base64-decoded part of the stream's secret after `whsec_`. Check it on the raw body."
+  )
+}

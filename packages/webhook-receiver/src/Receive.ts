@@ -7,10 +7,10 @@
  *
  * @since 0.3.0
  */
-import { Effect, type Redacted } from "effect"
+import { Effect } from "effect"
 import type { Batch } from "./Batch.js"
 import { check, checkTolerance, clockSeconds } from "./internal/receiving.js"
-import * as Signature from "./internal/signature.js"
+import * as Signature from "./Signature.js"
 import type { ReceiverState } from "./ReceiverState.js"
 import { InvalidConfig, type ReceiveError } from "./ReceiveError.js"
 
@@ -26,7 +26,7 @@ import { InvalidConfig, type ReceiveError } from "./ReceiveError.js"
  * ```
  * @since 0.3.0
  */
-export type Secret = Redacted.Redacted<string> | string
+export type Secret = Signature.Secret
 
 /**
  * The request's headers: Node's `IncomingHttpHeaders` as they are (`request.headers`), any
@@ -43,9 +43,7 @@ export type Secret = Redacted.Redacted<string> | string
  * ```
  * @since 0.3.0
  */
-export type HeadersInput =
-  | Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
-  | { readonly get: (name: string) => string | null }
+export type HeadersInput = Signature.HeadersInput
 
 /**
  * The raw body, exactly as received: the signature covers its bytes, so do not parse and
@@ -60,7 +58,7 @@ export type HeadersInput =
  * ```
  * @since 0.3.0
  */
-export type Body = string | Uint8Array
+export type Body = Signature.Body
 
 /**
  * What `receive` takes: the request (`headers`, `body`), the `secret`, the `state` stored after

@@ -7,7 +7,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { check, checkTolerance, clockSeconds } from "./internal/receiving.js"
-import * as Signature from "./internal/signature.js"
+import * as Signature from "./Signature.js"
 import type { Body, HeadersInput, Received, Secret } from "./Receive.js"
 import type { ReceiverState } from "./ReceiverState.js"
 import type { InvalidConfig, RequestError } from "./ReceiveError.js"

@@ -14,8 +14,7 @@
  *
  * @since 0.2.0
  */
-import { DateTime, Effect, Option } from "effect"
-import type { Mac } from "effect/crypto"
+import { DateTime, Effect, Option, Schema } from "effect"
 import type { SqlError } from "effect/sql"
 import { checkUrl } from "./AddressPolicy.js"
 import type { CoveredWallet, Range } from "../store/Coverage.js"
@@ -25,30 +24,30 @@ import { ServiceConfig } from "../model/ServiceConfig.js"
 import { countAttempt } from "./ServiceMetrics.js"
 import { StreamStore } from "../store/StreamStore.js"
 import { post, type SendOutcome } from "./WebhookSender.js"
+import { WebhookBatch } from "./WebhookBatch.js"
 import { headers } from "./WebhookSignature.js"
 
-/** A scope as sent: `"chain":"0x1"`, or for Aptos `"network":"mainnet"`; and whether it counts versions. */
-const wireScope = (scope: string): { readonly key: string; readonly aptos: boolean } =>
-  scope.startsWith("aptos:")
-    ? { key: `"network":${JSON.stringify(scope.slice("aptos:".length))}`, aptos: true }
-    : { key: `"chain":${JSON.stringify(scope)}`, aptos: false }
-
-/** A range as sent: `chain`, `fromBlock`, `toBlock`; for Aptos `network`, `fromVersion`, `toVersion`. */
-const wireRange = (range: Range): string => {
-  const { aptos, key } = wireScope(range.scope)
-  const unit = aptos ? "Version" : "Block"
-  return `{${key},"from${unit}":"${range.from}","to${unit}":"${range.to}"}`
-}
+/** A range as the batch has it: `chain`, `fromBlock`, `toBlock`; for Aptos `network`, `fromVersion`, `toVersion`. */
+const rangeOf = (range: Range) =>
+  range.scope.startsWith("aptos:")
+    ? { network: range.scope.slice("aptos:".length), fromVersion: String(range.from), toVersion: String(range.to) }
+    : { chain: range.scope, fromBlock: String(range.from), toBlock: String(range.to) }
 
 /** A wallet as announced: its chain (or network), address and first covered block (or version). */
-const wireWallet = (wallet: CoveredWallet): string =>
-  `{${wireScope(wallet.scope).key},"address":${JSON.stringify(wallet.address)},"coveredFrom":"${wallet.coveredFrom}"}`
+const walletOf = (wallet: CoveredWallet) =>
+  wallet.scope.startsWith("aptos:")
+    ? { network: wallet.scope.slice("aptos:".length), address: wallet.address, coveredFrom: String(wallet.coveredFrom) }
+    : { chain: wallet.scope, address: wallet.address, coveredFrom: String(wallet.coveredFrom) }
+
+const encodeBatch = Schema.encodeSync(WebhookBatch)
 
 /**
  * The JSON body of a webhook: the stream, the delivery, its place in the stream's order (gapless
  * per stream), whether it is a replay or a heartbeat, the ranges of blocks it states again (a
  * reorganisation) and those it covers, the wallets added since the batch before, and the events,
- * each exactly as the CLI writes it as NDJSON. Blocks and versions are decimal strings.
+ * each exactly as the CLI writes it as NDJSON. Written by encoding the contract's schema
+ * (`WebhookBatch`, the receiver kit's); the events, encoded by `WatchEvent.toJson` when they were
+ * stored, go in as they are. Blocks and versions are decimal strings.
  *
  * @example
  * ```ts
@@ -73,11 +72,21 @@ export const body = (delivery: {
   readonly coverage?: ReadonlyArray<Range> | undefined
   readonly wallets?: ReadonlyArray<CoveredWallet> | undefined
   readonly events: ReadonlyArray<string>
-}): string =>
-  `{"streamId":${JSON.stringify(delivery.streamId)},"deliveryId":${JSON.stringify(delivery.deliveryId)},"sequence":${delivery.sequence},` +
-  `"replay":${delivery.replay === true},"heartbeat":${delivery.heartbeat === true},` +
-  `"replaces":[${(delivery.replaces ?? []).map(wireRange).join(",")}],"coverage":[${(delivery.coverage ?? []).map(wireRange).join(",")}],` +
-  `"wallets":[${(delivery.wallets ?? []).map(wireWallet).join(",")}],"events":[${delivery.events.join(",")}]}`
+}): string => {
+  const envelope = JSON.stringify(encodeBatch({
+    streamId: delivery.streamId,
+    deliveryId: delivery.deliveryId,
+    sequence: delivery.sequence,
+    replay: delivery.replay === true,
+    heartbeat: delivery.heartbeat === true,
+    replaces: (delivery.replaces ?? []).map(rangeOf),
+    coverage: (delivery.coverage ?? []).map(rangeOf),
+    wallets: (delivery.wallets ?? []).map(walletOf),
+    events: []
+  }))
+  // `events` is the schema's last field: the envelope ends with `"events":[]}`.
+  return `${envelope.slice(0, -"]}".length)}${delivery.events.join(",")}]}`
+}
 
 /** What an outcome means for the delivery. */
 const attemptOf = (outcome: SendOutcome): Attempt => {
@@ -133,7 +142,7 @@ const percent = (rate: number): string => `${Math.round(rate * 1000) / 10}%`
  */
 export const deliverDue = (
   streamId: string
-): Effect.Effect<void, SqlError.SqlError, StreamStore | DeliveryStore | ServiceConfig | Mac.Mac> =>
+): Effect.Effect<void, SqlError.SqlError, StreamStore | DeliveryStore | ServiceConfig> =>
   Effect.gen(function*() {
     const streams = yield* StreamStore
     const deliveries = yield* DeliveryStore

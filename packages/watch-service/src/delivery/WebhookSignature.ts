@@ -7,12 +7,15 @@
  *   `webhook-signature`: `v1,<base64 of HMAC(key, "<id>.<timestamp>.<body>")>`, several
  *   space-separated while a secret is being rotated.
  *
- * The secret is a `Redacted` and never appears in an error or a log.
+ * The scheme is written once, in `@chainquery/webhook-receiver`'s `Signature`, which receivers
+ * verify with; this module signs with it, and makes the streams' secrets. The secret is a
+ * `Redacted` and never appears in an error or a log.
  *
  * @since 0.2.0
  */
+import { Signature } from "@chainquery/webhook-receiver"
 import { Effect, Redacted, Result, Schema } from "effect"
-import { Mac, SecureRandom } from "effect/crypto"
+import { SecureRandom } from "effect/crypto"
 import { Base64 } from "effect/encoding"
 
 /**
@@ -32,9 +35,10 @@ export class InvalidSecret extends Schema.TaggedError<InvalidSecret>()("InvalidS
 }) {}
 
 /**
- * A request whose signature does not hold: a header is missing (`missing-header`), the timestamp
- * is not unix seconds or lies in the future beyond the tolerance (`bad-timestamp`), it is older
- * than the tolerance (`too-old`), or no `v1` signature matches (`mismatch`).
+ * A request whose signature does not hold: a header is missing (`missing-header`), repeated with
+ * two values or not of its form (`malformed-header`), the timestamp is not unix seconds or lies in
+ * the future beyond the tolerance (`bad-timestamp`), it is older than the tolerance (`too-old`),
+ * or no `v1` signature matches (`mismatch`).
  *
  * @example
  * ```ts
@@ -45,7 +49,7 @@ export class InvalidSecret extends Schema.TaggedError<InvalidSecret>()("InvalidS
  * @since 0.2.0
  */
 export class InvalidSignature extends Schema.TaggedError<InvalidSignature>()("InvalidSignature", {
-  reason: Schema.Literals(["missing-header", "bad-timestamp", "too-old", "mismatch"]),
+  reason: Schema.Literals(["missing-header", "malformed-header", "bad-timestamp", "too-old", "mismatch"]),
   message: Schema.String
 }) {}
 
@@ -59,20 +63,9 @@ interface Signed {
 }
 
 const prefix = "whsec_"
-const encoder = new TextEncoder()
 
-/** The HMAC-SHA256 key of a secret: the bytes of its base64 after `whsec_` (the prefix is optional). */
-const keyOf = Effect.fnUntraced(function*(secret: Redacted.Redacted<string>): Effect.fn.Return<Mac.Key, InvalidSecret> {
-  const text = Redacted.value(secret)
-  const bytes = Base64.decode(text.startsWith(prefix) ? text.slice(prefix.length) : text)
-  if (Result.isFailure(bytes) || bytes.success.length === 0) {
-    return yield* new InvalidSecret({ message: "the webhook secret is not of the form whsec_<base64>" })
-  }
-  // A non-empty key is all that HMAC can refuse: a failure here is a defect.
-  return yield* Effect.orDie(Mac.key(Mac.hmacSha256, bytes.success))
-})
-
-const content = (id: string, timestamp: number | string, body: string): Uint8Array => encoder.encode(`${id}.${timestamp}.${body}`)
+/** The secret refused, without a word of it. */
+const invalidSecret = () => new InvalidSecret({ message: "the webhook secret is not of the form whsec_<base64>" })
 
 /**
  * A new secret: `whsec_` and the base64 of 24 random bytes.
@@ -95,12 +88,12 @@ export const newSecret: Effect.Effect<Redacted.Redacted<string>, never, SecureRa
 })
 
 /**
- * The `webhook-signature` value of a request: `v1,<base64 of HMAC-SHA256("<id>.<timestamp>.<body>")>`.
+ * The `webhook-signature` of a message: `v1,` and the base64 HMAC-SHA256 of
+ * `<id>.<timestamp>.<body>` under the secret's key.
  *
  * @example
  * ```ts
- * import { Effect, Redacted } from "effect"
- * import { NodeCrypto } from "@effect/platform-node"
+ * import { Redacted } from "effect"
  * import { WebhookSignature } from "@chainquery/watch-service"
  *
  * const signature = WebhookSignature.sign({
@@ -108,24 +101,19 @@ export const newSecret: Effect.Effect<Redacted.Redacted<string>, never, SecureRa
  *   id: "msg_1",
  *   timestamp: 1_700_000_000,
  *   body: "{\"events\":[]}"
- * }).pipe(Effect.provide(NodeCrypto.layerMac)) // Effect<string, InvalidSecret>: "v1,…"
+ * }) // Effect<string, InvalidSecret>: "v1,…"
  * ```
  * @since 0.2.0
  */
-export const sign = Effect.fnUntraced(function*(options: Signed): Effect.fn.Return<string, InvalidSecret, Mac.Mac> {
-  const key = yield* keyOf(options.secret)
-  const mac = yield* Mac.Mac
-  const tag = yield* Effect.orDie(mac.sign(key, content(options.id, options.timestamp, options.body)))
-  return `v1,${Base64.encode(tag)}`
-})
+export const sign = (options: Signed): Effect.Effect<string, InvalidSecret> =>
+  Effect.fromResult(Result.mapError(Signature.sign(options), invalidSecret))
 
 /**
- * The three Standard Webhooks headers of a request.
+ * The three headers of a webhook: `webhook-id`, `webhook-timestamp` and `webhook-signature`.
  *
  * @example
  * ```ts
- * import { Effect, Redacted } from "effect"
- * import { NodeCrypto } from "@effect/platform-node"
+ * import { Redacted } from "effect"
  * import { WebhookSignature } from "@chainquery/watch-service"
  *
  * const headers = WebhookSignature.headers({
@@ -133,35 +121,24 @@ export const sign = Effect.fnUntraced(function*(options: Signed): Effect.fn.Retu
  *   id: "msg_1",
  *   timestamp: Math.floor(Date.now() / 1000),
  *   body: "{}"
- * }).pipe(Effect.provide(NodeCrypto.layerMac))
+ * })
  * // { "webhook-id": "msg_1", "webhook-timestamp": "…", "webhook-signature": "v1,…" }
  * ```
  * @since 0.2.0
  */
 export const headers = (
   options: Signed
-): Effect.Effect<Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string>, InvalidSecret, Mac.Mac> =>
-  Effect.map(sign(options), (signature) => ({
-    "webhook-id": options.id,
-    "webhook-timestamp": String(options.timestamp),
-    "webhook-signature": signature
-  }))
-
-const invalid = (reason: InvalidSignature["reason"], message: string) => new InvalidSignature({ reason, message })
-
-/** The value of a header, whatever the case of its name. */
-const header = (all: Readonly<Record<string, string | undefined>>, name: string): string | undefined =>
-  all[name] ?? Object.entries(all).find(([key]) => key.toLowerCase() === name)?.[1]
+): Effect.Effect<Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string>, InvalidSecret> =>
+  Effect.fromResult(Result.mapError(Signature.headers(options), invalidSecret))
 
 /**
- * Checks a request the way a receiver does: the three headers are present, the timestamp is
- * within `toleranceSeconds` (default 300) of `now` (unix seconds), and one of the space-separated
- * `v1,<signature>` entries is the body's, compared in constant time.
+ * Checks a request's signature and age, as a receiver does (the receiver kit's check): the
+ * headers, then the timestamp against `now` (unix seconds) within `toleranceSeconds` either way
+ * (300 by default), then the signatures of the body.
  *
  * @example
  * ```ts
- * import { Effect, Redacted } from "effect"
- * import { NodeCrypto } from "@effect/platform-node"
+ * import { Redacted } from "effect"
  * import { WebhookSignature } from "@chainquery/watch-service"
  *
  * declare const request: { headers: Record<string, string | undefined>; body: string }
@@ -170,42 +147,30 @@ const header = (all: Readonly<Record<string, string | undefined>>, name: string)
  *   headers: request.headers,
  *   body: request.body,
  *   now: Math.floor(Date.now() / 1000)
- * }).pipe(Effect.provide(NodeCrypto.layerMac)) // Effect<void, InvalidSignature | InvalidSecret>
+ * }) // Effect<void, InvalidSignature | InvalidSecret>
  * ```
  * @since 0.2.0
  */
-export const verify = Effect.fnUntraced(function*(options: {
+export const verify = (options: {
   readonly secret: Redacted.Redacted<string>
   readonly headers: Readonly<Record<string, string | undefined>>
   readonly body: string
   readonly now: number
   readonly toleranceSeconds?: number | undefined
-}): Effect.fn.Return<void, InvalidSignature | InvalidSecret, Mac.Mac> {
-  const id = header(options.headers, "webhook-id")
-  const timestamp = header(options.headers, "webhook-timestamp")
-  const signatures = header(options.headers, "webhook-signature")
-  if (id === undefined || timestamp === undefined || signatures === undefined) {
-    const missing = [id === undefined && "webhook-id", timestamp === undefined && "webhook-timestamp", signatures === undefined && "webhook-signature"]
-    return yield* invalid("missing-header", `the request has no ${missing.filter(Boolean).join(", ")} header`)
-  }
-  if (!/^\d{1,15}$/.test(timestamp)) {
-    return yield* invalid("bad-timestamp", "the webhook-timestamp header is not a unix time in seconds")
-  }
-  const tolerance = options.toleranceSeconds ?? 300
-  const age = options.now - Number(timestamp)
-  if (age > tolerance) return yield* invalid("too-old", `the request is ${age} s old, more than the ${tolerance} s tolerated`)
-  if (-age > tolerance) {
-    return yield* invalid("bad-timestamp", `the webhook-timestamp is ${-age} s in the future, more than the ${tolerance} s tolerated`)
-  }
-  const key = yield* keyOf(options.secret)
-  const mac = yield* Mac.Mac
-  const data = content(id, timestamp, options.body)
-  for (const entry of signatures.split(" ")) {
-    const comma = entry.indexOf(",")
-    if (comma < 0 || entry.slice(0, comma) !== "v1") continue
-    const tag = Base64.decode(entry.slice(comma + 1))
-    if (Result.isFailure(tag)) continue
-    if (yield* Effect.orDie(mac.verify(key, tag.success, data))) return
-  }
-  return yield* invalid("mismatch", "no v1 signature of the webhook-signature header matches the body")
-})
+}): Effect.Effect<void, InvalidSignature | InvalidSecret> => {
+  const key = Signature.keyOf(options.secret)
+  if (Result.isFailure(key)) return Effect.fail(invalidSecret())
+  const checked = Signature.verify(key.success, {
+    headers: options.headers,
+    body: options.body,
+    now: options.now,
+    toleranceSeconds: options.toleranceSeconds ?? 300
+  })
+  if (Result.isSuccess(checked)) return Effect.void
+  const error = checked.failure
+  return Effect.fail(
+    error._tag === "StaleTimestamp"
+      ? new InvalidSignature({ reason: error.ageSeconds > 0 ? "too-old" : "bad-timestamp", message: error.message })
+      : new InvalidSignature({ reason: error.reason, message: error.message })
+  )
+}

@@ -13,7 +13,7 @@ import type { EvmClient } from "@chainquery/evm-client"
 import { NodeClusterSocket } from "@effect/platform-node"
 import { Cause, Data, Duration, Effect, Layer, Metric, Option, Schedule } from "effect"
 import { ClusterSchema, Entity, EntityId, RunnerAddress, Sharding, ShardId, ShardingConfig, SingleRunner, Singleton } from "effect/cluster"
-import { Digest, type Mac } from "effect/crypto"
+import { Digest } from "effect/crypto"
 import { Rpc } from "effect/rpc"
 import { SqlClient } from "effect/sql"
 import { lookup } from "node:dns/promises"
@@ -331,7 +331,7 @@ const socketRunner = (options: ClusterOptions) =>
 export const layer = (cluster: ClusterOptions | undefined): Layer.Layer<
   Sharding.Sharding | DeliveryWake,
   unknown,
-  SqlClient.SqlClient | StreamStore | DeliveryStore | ServiceConfig | DeliverySlots | KeyRefusal | EvmClient.EvmClient | Mac.Mac
+  SqlClient.SqlClient | StreamStore | DeliveryStore | ServiceConfig | DeliverySlots | KeyRefusal | EvmClient.EvmClient
 > =>
 {
   const runner: Layer.Layer<Sharding.Sharding, unknown, SqlClient.SqlClient> = cluster === undefined ? singleRunner : clusterRunner(cluster)

@@ -162,7 +162,6 @@ export const layer = <E>(options: ServeOptions, clients: Layer.Layer<EvmClient.E
   ).pipe(Layer.provide(keyRefusal))
   const cluster = ServiceCluster.layer(options.cluster).pipe(
     Layer.provide(clients),
-    Layer.provide(NodeCrypto.layerMac),
     Layer.provide(DeliverySlots.layer(options.deliveryConcurrency)),
     Layer.provide(keyRefusal),
     Layer.provideMerge(stores),

@@ -5,7 +5,7 @@
  */
 import { Result, Schema, SchemaIssue } from "effect"
 import { Batch } from "../Batch.js"
-import type { Body } from "../Receive.js"
+import type { Body } from "../Signature.js"
 import { MalformedBatch } from "../ReceiveError.js"
 
 const decodeJson = Schema.decodeUnknownResult(Schema.fromJsonString(Batch))

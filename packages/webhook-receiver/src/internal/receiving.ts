@@ -4,12 +4,13 @@
  * settings are known good (signature, body, place in the stream), as a pure `Result`.
  */
 import { Clock, Effect, Result, Schema } from "effect"
-import type { Body, HeadersInput, Received } from "../Receive.js"
+import type { Received } from "../Receive.js"
+import type { Body, HeadersInput } from "../Signature.js"
 import { ReceiverState } from "../ReceiverState.js"
 import { InvalidConfig, type RequestError } from "../ReceiveError.js"
 import * as Continuity from "./continuity.js"
 import { decodeBatch } from "./decode.js"
-import * as Signature from "./signature.js"
+import * as Signature from "../Signature.js"
 
 /** The default tolerance of the timestamp, in seconds, either way. */
 const defaultTolerance = 300
