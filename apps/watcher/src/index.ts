@@ -22,6 +22,7 @@ export * as Output from "./Output.js"
 export * as Runner from "./Runner.js"
 export * as Serve from "./Serve.js"
 export * as Version from "./Version.js"
+export * as ServiceConfig from "./ServiceConfig.js"
 export * as ServiceMain from "./ServiceMain.js"
 // The service lives in @chainquery/watch-service; its modules stay importable from here.
 export {
@@ -44,7 +45,6 @@ export {
   Scanner,
   Scopes,
   ServiceCluster,
-  ServiceConfig,
   ServiceHttp,
   ServiceMetrics,
   ServiceMigrations,

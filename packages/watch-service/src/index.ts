@@ -8,9 +8,11 @@
  * - `model/`: `Scopes` (chains and Aptos networks), `ServiceConfig`;
  * - `store/`: `StreamStore`, `StreamSecrets` (secrets encrypted at rest), `DeliveryStore`,
  *   `Outbox` (events fanned out to streams), `Coverage` (the blocks each batch accounts for),
- *   `Statistics` (the planner's), `ServiceMigrations` (the tables), `EmbeddedDatabase`;
+ *   `Statistics` (the planner's), `ServiceMigrations` (the tables), `EmbeddedDatabase`,
+ *   `WalletAdmission` (wallets added to a stream, placed under their scans' locks);
  * - `scan/`: `Scanner` (a scope's wallets read each cycle), `KeyRefusal` (a refused API key);
- * - `delivery/`: `DeliveryWorker` (one stream's webhooks), `DeliverySlots` (a runner's webhooks
+ * - `delivery/`: `DeliveryWorker` (one stream's webhooks), `DeliveryWake` (waking a stream's
+ *   delivery: its cluster entity), `DeliverySlots` (a runner's webhooks
  *   in flight at once), `WebhookSender` (one POST), `WebhookSignature` (Standard Webhooks),
  *   `WebhookBatch` (what a receiver gets), `AddressPolicy` (webhook URLs refused), `Heartbeats`
  *   (batches of quiet streams), `ServiceMetrics`;
@@ -36,6 +38,7 @@ export * as ApiVersion from "./api/ApiVersion.js"
 export * as Coverage from "./store/Coverage.js"
 export * as DeliverySlots from "./delivery/DeliverySlots.js"
 export * as DeliveryStore from "./store/DeliveryStore.js"
+export * as DeliveryWake from "./delivery/DeliveryWake.js"
 export * as DeliveryWorker from "./delivery/DeliveryWorker.js"
 export * as EmbeddedDatabase from "./store/EmbeddedDatabase.js"
 export * as Heartbeats from "./delivery/Heartbeats.js"
@@ -56,6 +59,7 @@ export * as ServiceMigrations from "./store/ServiceMigrations.js"
 export * as Statistics from "./store/Statistics.js"
 export * as StreamSecrets from "./store/StreamSecrets.js"
 export * as StreamStore from "./store/StreamStore.js"
+export * as WalletAdmission from "./store/WalletAdmission.js"
 export * as WebhookBatch from "./delivery/WebhookBatch.js"
 export * as WebhookSender from "./delivery/WebhookSender.js"
 export * as WebhookSignature from "./delivery/WebhookSignature.js"

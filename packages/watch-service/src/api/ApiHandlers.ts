@@ -6,20 +6,22 @@
  * @since 0.2.0
  */
 import type { EvmClient } from "@chainquery/evm-client"
-import { Baseline, StateStore, WalletSpec, type WatchedWallet, WatchEvent } from "@chainquery/watch"
-import { Data, DateTime, Effect, Option, Redacted } from "effect"
+import { Baseline, WalletSpec, type WatchedWallet, WatchEvent } from "@chainquery/watch"
+import { DateTime, Effect, Option, Redacted } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { HttpApiBuilder } from "effect/http-api"
-import { SqlClient, SqlError } from "effect/sql"
+import { SqlClient } from "effect/sql"
 import { checkUrl } from "../delivery/AddressPolicy.js"
-import * as Coverage from "../store/Coverage.js"
+import type { Range } from "../store/Coverage.js"
 import { type Delivery, DeliveryStore } from "../store/DeliveryStore.js"
 import { Api, BadRequest, maxWalletsPerRequest, NotFound, type RangeView, type StreamView, Unavailable } from "./ManagementApi.js"
 import * as Scopes from "../model/Scopes.js"
 import * as Statistics from "../store/Statistics.js"
-import { DeliveryWake, ServiceConfig } from "../model/ServiceConfig.js"
+import { ServiceConfig } from "../model/ServiceConfig.js"
+import { DeliveryWake } from "../delivery/DeliveryWake.js"
 import { readWalletCursor, type Settings, type Stream, StreamStore } from "../store/StreamStore.js"
 import { newSecret } from "../delivery/WebhookSignature.js"
+import * as WalletAdmission from "../store/WalletAdmission.js"
 
 const badRequest = (field: string, message: string) => new BadRequest({ error: "bad_request", field, message })
 const notFound = (id: string) => new NotFound({ error: "not_found", message: `no stream ${id}` })
@@ -40,7 +42,7 @@ const viewOf = (stream: Stream): StreamView => ({
 
 const iso = (value: DateTime.Utc | null): string | null => value === null ? null : DateTime.formatIso(value)
 
-const rangeView = (range: Coverage.Range): RangeView => ({ chain: Scopes.nameOf(range.scope), from: String(range.from), to: String(range.to) })
+const rangeView = (range: Range): RangeView => ({ chain: Scopes.nameOf(range.scope), from: String(range.from), to: String(range.to) })
 
 const deliveryView = (delivery: Delivery) => ({
   id: delivery.id,
@@ -118,14 +120,6 @@ const walletsOf = (specs: ReadonlyArray<string>, stream: Stream) =>
     return wallets
   })
 
-/** A scope's scan lost its last wallet between the read of the heads and the transaction: planned again. */
-class ScanEmptied extends Data.TaggedError("ScanEmptied")<{}> {}
-
-/** A failure worth trying again (a deadlock, a serialization failure, even as the engine's store wrapped it; a plan gone stale). */
-const retryable = (error: unknown): boolean =>
-  error instanceof ScanEmptied || (SqlError.isSqlError(error) && error.isRetryable) ||
-  (error instanceof StateStore.StateStoreError && retryable(error.cause))
-
 /** A page size: 100 unless given. */
 const limitOf = (limit: number | undefined): number => limit ?? 100
 
@@ -160,35 +154,6 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
           new Unavailable({ error: "unavailable", message: `cannot read the head of ${Scopes.nameOf(scope)}: ${error.message}; nothing was stored, try again` })
         ),
         Effect.provide(context)
-      )
-    /**
-     * Stores wallets with the block each is covered from (see `Coverage.admit`), in one
-     * transaction under the locks of their scans and the stream's; one that meets a scan's commit
-     * in a deadlock is made again. The chains' heads it may need are read first, outside (a scan
-     * emptied in between: planned again).
-     */
-    const admit = (stream: Stream, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) =>
-      Effect.gen(function*() {
-        const byScope = Scopes.positionsByScope(wallets)
-        const starts = new Map<Scopes.Scope, bigint>()
-        for (const [scope, positions] of byScope) {
-          const aptos = scope.startsWith("aptos:")
-          if (aptos || Option.isNone(yield* Coverage.frontier(scope, stream.confirmations))) {
-            starts.set(scope, yield* startOf(stream, scope, positions.map((index) => wallets[index]!)))
-          }
-        }
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          yield* Coverage.lockScans(byScope.keys(), stream.confirmations)
-          if (!(yield* streams.lock(stream.id))) return yield* notFound(stream.id)
-          const coveredFrom = yield* Coverage.admit(stream.id, stream.confirmations, wallets, (scope) => {
-            const start = starts.get(scope)
-            return start === undefined ? Effect.fail(new ScanEmptied()) : Effect.succeed(start)
-          })
-          return yield* streams.addWallets(stream.id, wallets, coveredFrom)
-        }))
-      }).pipe(
-        Effect.retry({ while: retryable, times: 3 }),
-        Effect.catchIf((error) => SqlError.isSqlError(error) || error instanceof StateStore.StateStoreError || error instanceof ScanEmptied, Effect.die)
       )
     const existing = (id: string) => Effect.flatMap(Effect.orDie(streams.get(id)), Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed }))
     const checkedUrl = (url: string) =>
@@ -256,7 +221,11 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
         Effect.gen(function*() {
           const stream = yield* existing(params.id)
           const wallets = yield* walletsOf(payload.wallets, stream)
-          const stored = yield* admit(stream, wallets)
+          const stored = yield* WalletAdmission.admit(stream, wallets, (scope, of) => startOf(stream, scope, of)).pipe(
+            Effect.catchTag("StreamGone", (gone) => Effect.fail(notFound(gone.id))),
+            Effect.provideService(SqlClient.SqlClient, sql),
+            Effect.provideService(StreamStore, streams)
+          )
           yield* Statistics.refreshStatistics(stored.added)
           return {
             added: stored.added,

@@ -5,7 +5,7 @@
  *
  * @since 0.2.0
  */
-import { Context, Duration, type Effect, type Redacted } from "effect"
+import { Context, Duration, type Redacted } from "effect"
 
 /**
  * The default delivery backoff: 10 s, 1 min, 10 min, 1 h, 6 h, 24 h; then a batch is `failed`.
@@ -53,20 +53,3 @@ export class ServiceConfig extends Context.Service<ServiceConfig, {
   /** A stream that made no batch for this long gets one with no events and its coverage (0: never). */
   readonly heartbeat: Duration.Duration
 }>()("@chainquery/watcher/ServiceConfig") {}
-
-/**
- * Wakes a stream's delivery (after events were queued for it, or it was resumed or replayed):
- * in the running service, a message to the stream's cluster entity.
- *
- * @example
- * ```ts
- * import { Effect, Layer } from "effect"
- * import { ServiceConfig } from "@chainquery/watch-service"
- *
- * const nobody = Layer.succeed(ServiceConfig.DeliveryWake, { wake: () => Effect.void })
- * ```
- * @since 0.2.0
- */
-export class DeliveryWake extends Context.Service<DeliveryWake, {
-  readonly wake: (streamId: string) => Effect.Effect<void>
-}>()("@chainquery/watcher/DeliveryWake") {}

@@ -11,108 +11,43 @@
  */
 import type { EvmClient } from "@chainquery/evm-client"
 import { NodeClusterSocket } from "@effect/platform-node"
-import { Cause, Data, Duration, Effect, Layer, Metric, Option, Schedule } from "effect"
-import { ClusterSchema, Entity, EntityId, RunnerAddress, Sharding, ShardId, ShardingConfig, SingleRunner, Singleton } from "effect/cluster"
+import { Cause, Data, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { EntityId, RunnerAddress, Sharding, ShardId, ShardingConfig, SingleRunner, Singleton } from "effect/cluster"
 import { Digest } from "effect/crypto"
-import { Rpc } from "effect/rpc"
 import { SqlClient } from "effect/sql"
 import { lookup } from "node:dns/promises"
 import { isIP } from "node:net"
 import { DeliverySlots } from "../delivery/DeliverySlots.js"
 import { DeliveryStore } from "../store/DeliveryStore.js"
-import { deliverDue } from "../delivery/DeliveryWorker.js"
 import type { KeyRefusal } from "../scan/KeyRefusal.js"
 import * as Scanner from "../scan/Scanner.js"
 import * as Scopes from "../model/Scopes.js"
-import { DeliveryWake, ServiceConfig } from "../model/ServiceConfig.js"
+import { ServiceConfig } from "../model/ServiceConfig.js"
+import { DeliveryWake, entityLayer, wakeLayer } from "../delivery/DeliveryWake.js"
 import * as Heartbeats from "../delivery/Heartbeats.js"
 import { recordBacklog, recordProgress, reportProcessMemory } from "../delivery/ServiceMetrics.js"
 import type { StreamStore } from "../store/StreamStore.js"
 
-/**
- * Delivers the stream's due webhooks (the entity's id is the stream id). Not persisted: a wake
- * lost in a crash costs nothing, the sweeper wakes the stream again.
- *
- * @example
- * ```ts
- * import { ServiceCluster } from "@chainquery/watch-service"
- *
- * const rpc = ServiceCluster.Wake
- * ```
- * @since 0.2.0
- */
-export const Wake = Rpc.make("Wake").annotate(ClusterSchema.InterruptOnTermination, true)
-
-/**
- * The entity of a stream's delivery.
- *
- * @example
- * ```ts
- * import { ServiceCluster } from "@chainquery/watch-service"
- *
- * const type = ServiceCluster.StreamDelivery.type // "StreamDelivery"
- * ```
- * @since 0.2.0
- */
-export const StreamDelivery = Entity.make("StreamDelivery", [Wake])
-
-/** The entity's behaviour: a wake drains the stream's due deliveries (messages to one stream run one at a time). */
-const deliveries = StreamDelivery.toLayer(
-  Effect.gen(function*() {
-    const address = yield* Entity.CurrentAddress
-    const streamId = address.entityId
-    // The runner's slots: every stream it delivers shares them.
-    const slots = yield* DeliverySlots
-    return StreamDelivery.of({
-      Wake: () =>
-        deliverDue(streamId).pipe(
-          Effect.provideService(DeliverySlots, slots),
-          Effect.catchCause((cause) =>
-            Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logError(`stream ${streamId}: delivery failed (${Cause.pretty(cause)}); the sweeper tries again`)
-          ),
-          // Whoever woke it (a scan, the sweeper, the API), its metrics are the service's.
-          Effect.provideService(Metric.CurrentMetricAttributes, {})
-        )
-    })
-  }),
-  { maxIdleTime: "1 minute", disableFatalDefects: true }
-)
-
-/**
- * How long a wake is tried: a stream whose runner died cannot be reached until its shard moves,
- * and the sweeper wakes it again every interval anyway.
- */
-const wakeTimeout = Duration.seconds(10)
-
-/**
- * Wakes a stream's entity, without waiting for it (the message goes in a fiber of its own, tried
- * for at most 10 seconds): what the scanners, the API and the sweeper use, none of which may wait
- * for a runner that died to be replaced.
- *
- * @example
- * ```ts
- * import { ServiceCluster } from "@chainquery/watch-service"
- *
- * const wake = ServiceCluster.wakeLayer
- * ```
- * @since 0.2.0
- */
-export const wakeLayer: Layer.Layer<DeliveryWake, never, Sharding.Sharding> = Layer.effect(
-  DeliveryWake,
-  Effect.gen(function*() {
-    const client = yield* StreamDelivery.client
-    const scope = yield* Effect.scope
-    return {
-      wake: (streamId: string) =>
-        client(streamId).Wake(undefined, { discard: true }).pipe(
-          Effect.timeout(wakeTimeout),
-          Effect.catchCause((cause) => Effect.logWarning(`stream ${streamId}: could not be woken (${Cause.pretty(cause)}); the sweeper will`)),
-          Effect.forkIn(scope),
-          Effect.asVoid
-        )
-    }
-  })
-)
+export {
+  /**
+   * The entity of a stream's delivery (declared with the wake, in `DeliveryWake`).
+   *
+   * @since 0.2.0
+   */
+  StreamDelivery,
+  /**
+   * The entity's one message (see `DeliveryWake`).
+   *
+   * @since 0.2.0
+   */
+  Wake,
+  /**
+   * The wake, a message to the stream's entity (see `DeliveryWake`).
+   *
+   * @since 0.2.0
+   */
+  wakeLayer
+} from "../delivery/DeliveryWake.js"
 
 /** Every interval: wakes the active streams with a delivery due, and makes the heartbeats due. */
 const sweeper = Singleton.make(
@@ -335,5 +270,5 @@ export const layer = (cluster: ClusterOptions | undefined): Layer.Layer<
 > =>
 {
   const runner: Layer.Layer<Sharding.Sharding, unknown, SqlClient.SqlClient> = cluster === undefined ? singleRunner : clusterRunner(cluster)
-  return Layer.mergeAll(deliveries, sweeper, scanners, gauges).pipe(Layer.provideMerge(wakeLayer), Layer.provideMerge(runner))
+  return Layer.mergeAll(entityLayer, sweeper, scanners, gauges).pipe(Layer.provideMerge(wakeLayer), Layer.provideMerge(runner))
 }

@@ -19,7 +19,8 @@ import { forgetAllUnheld, forgetUnheld, lockScans, namespaceOf } from "../store/
 import { KeyRefusal } from "./KeyRefusal.js"
 import { enqueue } from "../store/Outbox.js"
 import type { Scope } from "../model/Scopes.js"
-import { DeliveryWake, ServiceConfig } from "../model/ServiceConfig.js"
+import { ServiceConfig } from "../model/ServiceConfig.js"
+import { DeliveryWake } from "../delivery/DeliveryWake.js"
 import { StreamStore } from "../store/StreamStore.js"
 
 /** Which engine readings yield which event kinds. */
