@@ -164,9 +164,9 @@ export const deliverDue = (
       const url = yield* Effect.result(checkUrl(stream.value.url, { allowPrivate: config.allowPrivateWebhooks }))
       // Signed and sent in a slot of the runner's (the signature's time is when it goes, not when
       // it started waiting for a slot), held for as long as the receiver takes to answer.
-      const attempt: Attempt = url._tag === "Failure"
-        ? { result: "retry", status: null, error: `the URL is refused: ${url.failure.reason}` }
-        : yield* inSlot(Effect.gen(function*() {
+      const attempt: Attempt = yield* (url._tag === "Failure"
+        ? Effect.succeed<Attempt>({ result: "retry", status: null, error: `the URL is refused: ${url.failure.reason}` })
+        : inSlot(Effect.gen(function*() {
           const now = yield* DateTime.now
           const text = body({ ...delivery, streamId, deliveryId: delivery.id, events: bodies })
           const signed = yield* headers({ secret: secret.value, id: delivery.id, timestamp: Math.floor(DateTime.toEpochMillis(now) / 1000), body: text }).pipe(
@@ -174,7 +174,19 @@ export const deliverDue = (
           )
           const outcome = yield* post({ url: url.success, headers: signed, body: text, timeout: config.deliveryTimeout, allowPrivate: config.allowPrivateWebhooks })
           return attemptOf(outcome)
-        }))
+        }))).pipe(
+          // One span an attempt, with what an operator looks for: the stream, the batch, the outcome.
+          Effect.tap((made) =>
+            Effect.annotateCurrentSpan(
+              made.status === null
+                ? { "delivery.result": made.result }
+                : { "delivery.result": made.result, "http.response.status_code": made.status }
+            )
+          ),
+          Effect.withSpan("DeliveryWorker.attempt", {
+            attributes: { "stream.id": streamId, "delivery.id": delivery.id, "delivery.sequence": delivery.sequence, "delivery.events": bodies.length }
+          })
+        )
       // Counted before it is recorded: once the outbox shows it done, /metrics counts it.
       yield* countAttempt(attempt.result)
       const recorded = yield* deliveries.record(delivery, attempt, config.retrySchedule)
@@ -197,4 +209,4 @@ export const deliverDue = (
       // goes; one to retry waits.
       if (recorded.nextAttemptAt !== null) return
     }
-  })
+  }).pipe(Effect.withSpan("DeliveryWorker.deliverDue", { attributes: { "stream.id": streamId } }))

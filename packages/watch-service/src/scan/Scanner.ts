@@ -141,14 +141,20 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
       Stream.runForEach((batch) =>
         Effect.gen(function*() {
           yield* batch.ack
-          for (const id of yield* Ref.getAndSet(woken, new Set())) yield* waker.wake(id)
-        })
+          const ids = yield* Ref.getAndSet(woken, new Set())
+          yield* Effect.annotateCurrentSpan("streams.woken", ids.size)
+          for (const id of ids) yield* waker.wake(id)
+        }).pipe(Effect.withSpan("Scanner.batch", { attributes: { "events.count": batch.events.length } }))
       ),
       Effect.provide(state),
       // The engine's metrics of this scan carry its scope and confirmations.
       Effect.provideService(Metric.CurrentMetricAttributes, { scope, confirmations: String(confirmations) })
     )
-  }).pipe(Effect.scoped)
+  }).pipe(
+    Effect.scoped,
+    // Every span of this scan (the engine's cycles, their reads, the batches' commits) says which it is.
+    Effect.annotateSpans({ scope, confirmations })
+  )
 
 /**
  * Scans `scope` for as long as it runs: one scan per confirmations value that streams holding

@@ -140,8 +140,12 @@ const blockOf = (event: WatchEvent.WatchEvent): bigint => "network" in event ? e
 export const enqueue = (
   scan: { readonly scope: Scope; readonly confirmations: number; readonly events: ReadonlyArray<WatchEvent.WatchEvent> }
 ): Effect.Effect<ReadonlyArray<string>, SqlError.SqlError | StateStore.StateStoreError, SqlClient.SqlClient> =>
-  Effect.gen(function*() {
-    if (scan.events.length === 0) return []
+  scan.events.length === 0 ? Effect.succeed([]) : fanOut(scan)
+
+/** `enqueue` of a scan with events, traced: its scope, confirmations, events and the streams that got some. */
+const fanOut = Effect.fn("Outbox.enqueue")(
+  function*(scan: { readonly scope: Scope; readonly confirmations: number; readonly events: ReadonlyArray<WatchEvent.WatchEvent> }) {
+    yield* Effect.annotateCurrentSpan({ scope: scan.scope, confirmations: scan.confirmations, "events.count": scan.events.length })
     const sql = yield* SqlClient.SqlClient
     // Wallets being added wait for this commit, or it waits for them (see `Coverage.lockScans`).
     yield* lockScans([scan.scope], scan.confirmations)
@@ -237,5 +241,7 @@ export const enqueue = (
       SELECT stream_id, position::bigint, event_id, body, ${at}::timestamptz
       FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb) AS x(stream_id text, position text, event_id text, body text)`
     yield* writeDeliveries(deliveries, at)
+    yield* Effect.annotateCurrentSpan("streams.count", bases.length)
     return bases.map((base) => base.id)
-  })
+  }
+)
