@@ -17,6 +17,7 @@
  *   `WebhookBatch` (what a receiver gets), `AddressPolicy` (webhook URLs refused), `Heartbeats`
  *   (batches of quiet streams), `ServiceMetrics`;
  * - `api/`: `ManagementApi` (the HttpApi) with `ApiHandlers`, `ApiMiddleware` and `ApiDocument`,
+ *   `ManagementClient` (a typed client of it, for Effect programs),
  *   `ServiceHttp` (its server, within `HttpLimits`, started by `HttpStarting`), `Readiness`,
  *   `ApiVersion`;
  * - `runtime/`: `ServiceCluster` (the runners), `ServiceMain` (the whole service as one layer).
@@ -46,6 +47,7 @@ export * as HttpLimits from "./api/HttpLimits.js"
 export * as HttpStarting from "./api/HttpStarting.js"
 export * as KeyRefusal from "./scan/KeyRefusal.js"
 export * as ManagementApi from "./api/ManagementApi.js"
+export * as ManagementClient from "./api/ManagementClient.js"
 export * as Outbox from "./store/Outbox.js"
 export * as Readiness from "./api/Readiness.js"
 export * as Scanner from "./scan/Scanner.js"

@@ -3,11 +3,13 @@
  * packed with `pnpm pack`; the tarballs must hold every file their manifest points at and no
  * `workspace:` range, and pass publint and arethetypeswrong. Then they are installed with npm into
  * a scratch project outside the workspace (its own package.json, `effect` from the registry at our
- * peer range), where a small program (program/main.ts) is type-checked under TypeScript strict with
- * `moduleResolution` nodenext and bundler, and run against the packed simulator's bin.
+ * peer range), where two small programs are type-checked under TypeScript strict with
+ * `moduleResolution` nodenext and bundler, and run: program/main.ts against the packed simulator's
+ * bin; program/client.ts drives the packed watcher's real `serve` with the packed watch-service's
+ * typed client.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process"
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import path from "node:path"
@@ -95,6 +97,9 @@ beforeAll(() => {
   // Outside the workspace: from inside it, Node would resolve what a tarball forgot to declare
   // from the workspace's node_modules and hide the bug.
   scratch = newScratchDir(tmpdir(), "chainquery-consumer-")
+  // Traversable by others: run as root, the embedded PostgreSQL of client.ts's `serve` runs as the
+  // user postgres, which must reach its data folder inside.
+  chmodSync(scratch, 0o711)
   process.once("exit", removeScratch)
   tarballDir = path.join(scratch, "tarballs")
   project = path.join(scratch, "project")
@@ -216,7 +221,9 @@ describe("the tarballs installed with npm into a project outside the workspace",
       path.join(project, "tsconfig.bundler.json"),
       JSON.stringify({ compilerOptions: { ...base, module: "ESNext", moduleResolution: "Bundler", noEmit: true }, include: ["src"] })
     )
-    copyFileSync(path.join(repoRoot, "tests", "consumer", "test", "program", "main.ts"), path.join(project, "src", "main.ts"))
+    for (const program of ["main.ts", "client.ts", "startSimulator.ts"]) {
+      copyFileSync(path.join(repoRoot, "tests", "consumer", "test", "program", program), path.join(project, "src", program))
+    }
     // A registry connection can drop: up to three tries, as ./run does for its toolchain.
     let install = npm(["install", "--no-audit", "--no-fund", "--loglevel=error"], project, 300_000)
     for (let attempt = 2; attempt <= 3 && install.status !== 0; attempt++) {
@@ -255,5 +262,14 @@ describe("the tarballs installed with npm into a project outside the workspace",
     expect(summary.watched).toBeGreaterThan(0)
     expect(summary.retries).toBe(3)
     expect(summary.paginate).toBe("function")
+  })
+
+  it("runs the typed client of the packed watch-service against the packed watcher's real serve", async () => {
+    execFileSync(process.execPath, [tsc, "-p", "tsconfig.nodenext.json"], { cwd: project, env: childEnv() })
+    const { status, output } = await runProgram(path.join(project, "dist", "client.js"), project, 240_000)
+    expect(status, output).toBe(0)
+    const summary = JSON.parse(output.trim().split("\n").at(-1)!) as Record<string, unknown>
+    expect(summary.stream).toMatch(/^str_[0-9a-z]{21}$/)
+    expect(summary).toMatchObject({ added: 1, deliveries: 0, replayed: 0, missing: "NotFound", stopped: 0 })
   })
 })

@@ -18,40 +18,7 @@ import { RetryPolicy, Version } from "@chainquery/transport"
 import { NftEvents, StateStore, WalletSpec, Watch } from "@chainquery/watch"
 import { Output } from "@chainquery/watcher"
 import { Effect, Result, Stream } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
-import { createInterface } from "node:readline"
-import { fileURLToPath } from "node:url"
-
-const apiKey = "consumer-check-key"
-const bin = fileURLToPath(new URL("../node_modules/.bin/chainquery-simulator", import.meta.url))
-
-interface Urls {
-  readonly url: string
-  readonly evm: string
-  readonly ledgerMainnet: string
-}
-
-/** The packed bin, started; `urls` settles once it printed where it listens. */
-const startSimulator = (): { readonly child: ChildProcess; readonly urls: Promise<Urls> } => {
-  const child = spawn(bin, ["--port", "0", "--seed", "7", "--api-key", apiKey, "--no-indexing-lag", "--history", "30"], {
-    stdio: ["ignore", "pipe", "inherit"]
-  })
-  const urls = new Promise<Urls>((resolve, reject) => {
-    const found = new Map<string, string>()
-    const timer = setTimeout(() => reject(new Error("the simulator printed no URLs within 60 s")), 60_000)
-    child.once("error", reject)
-    child.once("exit", (code) => reject(new Error(`the simulator exited with ${code} before it listened`)))
-    createInterface({ input: child.stdout! }).on("line", (line) => {
-      const match = /^(listening on|family A:|family B mainnet:) (\S+)$/.exec(line)
-      if (match !== null) found.set(match[1]!, match[2]!)
-      if (found.size === 3) {
-        clearTimeout(timer)
-        resolve({ url: found.get("listening on")!, evm: found.get("family A:")!, ledgerMainnet: found.get("family B mainnet:")! })
-      }
-    })
-  })
-  return { child, urls }
-}
+import { apiKey, startSimulator, type Urls } from "./startSimulator.js"
 
 const check = (condition: boolean, what: string): Effect.Effect<void, Error> =>
   condition ? Effect.void : Effect.fail(new Error(`consumer check failed: ${what}`))
