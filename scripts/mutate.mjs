@@ -45,7 +45,17 @@ const areas = {
   delivery: {
     package: "watch-service",
     staticMutants: false,
-    files: ["store/DeliveryStore", "delivery/DeliveryWorker", "delivery/DeliverySlots", "store/Outbox", "delivery/WebhookSender", "delivery/WebhookSignature", "store/Statistics"].map((name) => `src/${name}.ts`),
+    files: [
+      "store/DeliveryStore",
+      "delivery/DeliveryWorker",
+      "delivery/DeliveryWake",
+      "delivery/DeliverySlots",
+      "store/Outbox",
+      "delivery/WebhookSender",
+      "delivery/WebhookSignature",
+      "delivery/WebhookBatch",
+      "store/Statistics"
+    ].map((name) => `src/${name}.ts`),
     tests: [
       "Coverage",
       "DeliverySlots",
@@ -91,7 +101,7 @@ const areas = {
   api: {
     package: "watch-service",
     staticMutants: false,
-    files: ["api/ApiHandlers", "api/ManagementApi", "api/ApiMiddleware", "model/Scopes", "delivery/AddressPolicy"].map((name) => `src/${name}.ts`),
+    files: ["api/ApiHandlers", "store/WalletAdmission", "api/ManagementApi", "api/ApiMiddleware", "model/Scopes", "delivery/AddressPolicy"].map((name) => `src/${name}.ts`),
     tests: [
       "AddressPolicy",
       "ManagementApi",

@@ -10,16 +10,16 @@
  *   `Outbox` (events fanned out to streams), `Coverage` (the blocks each batch accounts for),
  *   `Statistics` (the planner's), `ServiceMigrations` (the tables), `EmbeddedDatabase`,
  *   `WalletAdmission` (wallets added to a stream, placed under their scans' locks);
- * - `scan/`: `Scanner` (a scope's wallets read each cycle), `KeyRefusal` (a refused API key);
  * - `delivery/`: `DeliveryWorker` (one stream's webhooks), `DeliveryWake` (waking a stream's
- *   delivery: its cluster entity), `DeliverySlots` (a runner's webhooks
- *   in flight at once), `WebhookSender` (one POST), `WebhookSignature` (Standard Webhooks),
- *   `WebhookBatch` (what a receiver gets), `AddressPolicy` (webhook URLs refused), `Heartbeats`
- *   (batches of quiet streams), `ServiceMetrics`;
+ *   delivery: its cluster entity), `DeliverySlots` (a runner's webhooks in flight at once),
+ *   `WebhookSender` (one POST), `WebhookSignature` (Standard Webhooks), `WebhookBatch` (what a
+ *   receiver gets), `AddressPolicy` (webhook URLs refused), `Heartbeats` (batches of quiet
+ *   streams), `ServiceMetrics`;
+ * - `scan/` (above `delivery/`: a scan wakes the streams it gave events): `Scanner` (a scope's
+ *   wallets read each cycle), `KeyRefusal` (a refused API key);
  * - `api/`: `ManagementApi` (the HttpApi) with `ApiHandlers`, `ApiMiddleware` and `ApiDocument`,
- *   `ManagementClient` (a typed client of it, for Effect programs),
- *   `ServiceHttp` (its server, within `HttpLimits`, started by `HttpStarting`), `Readiness`,
- *   `ApiVersion`;
+ *   `ManagementClient` (a typed client of it, for Effect programs), `ServiceHttp` (its server,
+ *   within `HttpLimits`, started by `HttpStarting`), `Readiness`, `ApiVersion`;
  * - `runtime/`: `ServiceCluster` (the runners), `ServiceMain` (the whole service as one layer).
  *
  * @example

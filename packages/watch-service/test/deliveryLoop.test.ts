@@ -18,6 +18,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
 import { createHmac } from "node:crypto"
 import { alice } from "../../watch/test/fixtures.js"
 import { type Delivery, DeliveryStore } from "../src/store/DeliveryStore.js"
@@ -252,6 +253,24 @@ describe("the delivery loop: a kept-alive connection the receiver closed", () =>
       assert.deepStrictEqual(yield* outcomes(stream), [[1, "delivered", 1], [2, "delivered", 1]])
       const stats = yield* DeliveryStore.use((store) => store.stats(stream))
       assert.deepStrictEqual([stats.attempts, stats.successRate, stats.lastError], [2, 1, null])
+    }).pipe(Effect.provide(loopLayer())))
+})
+
+describe("the delivery loop: a batch the webhook contract refuses", () => {
+  it.effect("is failed with the reason and kept, never sent, and the next batch goes (no defect, no loop)", () =>
+    Effect.gen(function*() {
+      yield* at(0)
+      const receiver = yield* scriptedReceiver()
+      const stream = yield* streamTo(receiver.url("/hook"))
+      yield* batches(2)
+      // A range that ends before it starts: a bug of the service's would make such a batch.
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE deliveries SET coverage = '[{"scope":"0x1","from":"9","to":"3"}]'::jsonb WHERE stream_id = ${stream} AND sequence = 1`
+      yield* deliverDue(stream)
+      assert.deepStrictEqual(sequences(receiver.hits), [2])
+      assert.deepStrictEqual(yield* outcomes(stream), [[1, "failed", 1], [2, "delivered", 1]])
+      const [refused] = yield* deliveriesOf(stream)
+      assert.match(refused!.lastError!, /^the batch breaks the webhook contract: .*fromBlock 9 is after toBlock 3/s)
     }).pipe(Effect.provide(loopLayer())))
 })
 

@@ -5,8 +5,8 @@
  * and for Aptos); then, in one transaction under the locks of the wallets' scans (in a fixed
  * order) and of the stream's row, each wallet is placed (`Coverage.admit`) and stored. A
  * transaction that meets a scan's commit in a deadlock, or finds a scan emptied since the heads
- * were read, is made again (three times); past that, or on any other database failure, the
- * admission dies (a defect: the HTTP API answers 500 and logs it).
+ * were read, is made again (up to three times more); past that, or on any other database failure,
+ * the admission dies (a defect: the HTTP API answers 500 and logs it).
  *
  * @since 0.5.0
  */
@@ -41,7 +41,8 @@ const retryable = (error: unknown): boolean =>
 /**
  * Admits `wallets` to `stream`: how many were new, and each wallet's first covered block as
  * stored. `startOf` reads where the engine would start a scope's wallets (a chain's head); its
- * failure is the admission's, with nothing stored.
+ * failure is the admission's, with nothing stored (one that is a database failure, a `SqlError`
+ * or `StateStoreError`, is treated as the admission's own: tried again, then a defect).
  *
  * @example
  * ```ts
