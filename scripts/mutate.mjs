@@ -122,12 +122,12 @@ const areas = {
   receiver: { package: "webhook-receiver", files: ["src/**/*.ts", "!src/**/index.ts"] },
   reorg: {
     package: "watch",
-    files: ["deepReorg", "recentBlocks", "witness"].map((name) => `src/internal/${name}.ts`),
+    files: ["deepReorg", "recentBlocks", "witness"].map((name) => `src/internal/cycle/${name}.ts`),
     tests: ["ReplacedBlockAllWallets", "CommonAncestor", "Witness", "NotIndexedBlockStopsCheck"].map((name) => `test/${name}.test.ts`)
   },
   state: {
     package: "watch",
-    files: ["src/StateStore.ts", "src/PgStateStore.ts", "src/PgCheckpoints.ts", "src/internal/stateTables.ts", "src/internal/memoryTables.ts"],
+    files: ["src/StateStore.ts", "src/PgStateStore.ts", "src/PgCheckpoints.ts", "src/internal/state/stateTables.ts", "src/internal/state/memoryTables.ts"],
     tests: ["StateStore", "StateStoreMemory", "StateStorePg", "PgCheckpoints", "StateFile", "ForgetRefusesPlannedCommit", "PlacementsLockInKeyOrder"].map((name) =>
       `test/${name}.test.ts`
     )

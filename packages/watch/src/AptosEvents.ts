@@ -9,7 +9,7 @@
 import { AptosAddress, type AptosToken } from "@chainquery/schema"
 import { Option, Schema } from "effect"
 import * as EventId from "./EventId.js"
-import { Amount, described, kindOf, RecordAddress, Timestamp } from "./internal/eventFields.js"
+import { Amount, described, kindOf, RecordAddress, Timestamp } from "./internal/events/eventFields.js"
 import { AptosNetwork } from "./WatchedWallet.js"
 
 const aptosFields = {

@@ -46,12 +46,12 @@ import type { Chain } from "@chainquery/schema"
 import { Clock, DateTime, Effect, type Option, Result, Schema } from "effect"
 import { defaultWatch, type Watch } from "./Engine.js"
 import { EngineError } from "./EngineError.js"
-import { backfillNetwork } from "./internal/backfillAptos.js"
-import { backfillChain, doneBefore } from "./internal/backfillEvm.js"
-import { planChain, progressOf, type WalletPlan } from "./internal/backfillPlan.js"
-import { writePending } from "./internal/pendingBatch.js"
-import { loadRecent } from "./internal/recentBlocks.js"
-import * as ProgressBar from "./internal/progressBar.js"
+import { backfillNetwork } from "./internal/backfill/backfillAptos.js"
+import { backfillChain, doneBefore } from "./internal/backfill/backfillEvm.js"
+import { type From, planChain, progressOf, type WalletPlan } from "./internal/backfill/backfillPlan.js"
+import * as ProgressBar from "./internal/backfill/progressBar.js"
+import { loadRecent } from "./internal/cycle/recentBlocks.js"
+import { writePending } from "./internal/state/pendingBatch.js"
 import { clientFor, type LedgerService } from "./LedgerClients.js"
 import { type Batch, type Checkpoint, StateStore, type StateStoreError } from "./StateStore.js"
 import type { WatchEvent } from "./WatchEvent.js"
@@ -70,9 +70,7 @@ import { type AptosNetwork, byChain, byNetwork, dedupe, type EvmWallet, key, typ
  * ```
  * @since 0.1.0
  */
-export type From =
-  | { readonly _tag: "Block"; readonly block: bigint }
-  | { readonly _tag: "Date"; readonly date: DateTime.Utc }
+export type { From }
 
 /**
  * What a FROM may be, as said in error messages and `--help`.

@@ -10,7 +10,7 @@
 import { EvmClient } from "@chainquery/evm-client"
 import { Effect } from "effect"
 import { type EngineError, noLedgerClient } from "./EngineError.js"
-import { aptosStart, evmStart } from "./internal/baseline.js"
+import { aptosStart, evmStart } from "./internal/cycle/baseline.js"
 import { clientFor } from "./LedgerClients.js"
 import { byChain, byNetwork, type WatchedWallet } from "./WatchedWallet.js"
 

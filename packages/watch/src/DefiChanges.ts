@@ -10,7 +10,7 @@
 import type { Chain, DefiPositions, EvmAddress } from "@chainquery/schema"
 import { type DateTime, Option, Schema } from "effect"
 import * as EventId from "./EventId.js"
-import { Amount, described, evmFields, kindOf, Timestamp } from "./internal/eventFields.js"
+import { Amount, described, evmFields, kindOf, Timestamp } from "./internal/events/eventFields.js"
 
 const defiFields = {
   ...evmFields,

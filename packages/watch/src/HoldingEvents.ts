@@ -10,7 +10,7 @@
 import type { Chain, EvmAddress } from "@chainquery/schema"
 import { Schema } from "effect"
 import * as EventId from "./EventId.js"
-import { Amount, described, evmFields, kindOf, RecordAddress } from "./internal/eventFields.js"
+import { Amount, described, evmFields, kindOf, RecordAddress } from "./internal/events/eventFields.js"
 
 /**
  * A watched wallet's balance of one token after the transfers of this cycle (0: it holds none).

@@ -9,7 +9,7 @@
 import type { Chain, EvmAddress, NftTransfer } from "@chainquery/schema"
 import { Schema } from "effect"
 import * as EventId from "./EventId.js"
-import { Amount, described, evmFields, kindOf, normaliseEvm as normalise, RecordAddress, Timestamp } from "./internal/eventFields.js"
+import { Amount, described, evmFields, kindOf, normaliseEvm as normalise, RecordAddress, Timestamp } from "./internal/events/eventFields.js"
 import type { TradeEvent } from "./TradeEvents.js"
 
 const nftFields = {

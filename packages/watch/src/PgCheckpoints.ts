@@ -9,7 +9,7 @@
  */
 import { Effect, Option } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import { noteOutsideWrite } from "./internal/outsideWrites.js"
+import { noteOutsideWrite } from "./internal/state/outsideWrites.js"
 import { failure as failed, type StateStoreError } from "./StateStore.js"
 import { scopeOf, type WatchedWallet } from "./WatchedWallet.js"
 

@@ -18,9 +18,9 @@
 import type { Chain } from "@chainquery/schema"
 import { Clock, DateTime, Effect, Layer, Option } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
-import { checkAdvanced } from "./internal/advance.js"
-import { noteOutsideWrite, outsideWrites } from "./internal/outsideWrites.js"
-import { decodeEvents, decodePending, decodeSummaries, encodeEvents, encodePending, encodeSummaries, scopeOf, walletOf } from "./internal/stateCodecs.js"
+import { checkAdvanced } from "./internal/state/advance.js"
+import { noteOutsideWrite, outsideWrites } from "./internal/state/outsideWrites.js"
+import { decodeEvents, decodePending, decodeSummaries, encodeEvents, encodePending, encodeSummaries, scopeOf, walletOf } from "./internal/state/stateCodecs.js"
 import {
   type BackfillProgress,
   type Batch,
@@ -222,7 +222,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   const onCommit = options.onCommit
   const beforeWrite = options.beforeWrite
   // The outside writes counted when the checkpoints were first read since the last refusal (see
-  // `internal/outsideWrites.ts`): the earliest view of the state anyone holds.
+  // `internal/state/outsideWrites.ts`): the earliest view of the state anyone holds.
   let writesSeen: bigint | undefined
 
   const lastBatchRow = sql<{ sequence: string; committed_at: string; event_ids: ReadonlyArray<string> }>`

@@ -8,7 +8,7 @@
 import type { Chain, EvmAddress, NftTrade } from "@chainquery/schema"
 import { Option, Schema } from "effect"
 import * as EventId from "./EventId.js"
-import { Amount, described, evmFields, kindOf, normaliseEvm as normalise, RecordAddress, Timestamp } from "./internal/eventFields.js"
+import { Amount, described, evmFields, kindOf, normaliseEvm as normalise, RecordAddress, Timestamp } from "./internal/events/eventFields.js"
 
 const tradeFields = {
   ...evmFields,

@@ -1,5 +1,5 @@
 /**
- * The check of the record of recent blocks (`internal/deepReorg.ts`), on its own against the
+ * The check of the record of recent blocks (`internal/cycle/deepReorg.ts`), on its own against the
  * simulator over real HTTP: a replaced block is found by reading the newest recorded one again;
  * the blocks below it are read again down to the common ancestor (the first whose recorded hash
  * still matches), each reconciled for every wallet that covers it; an error gives the depth when
@@ -10,8 +10,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { EvmClient } from "@chainquery/evm-client"
 import { Simulator } from "@chainquery/simulator"
 import { Effect } from "effect"
-import { below, foundDeeper, keeps, probeRecord, readAgain, type ReadAgain, walkDown } from "../src/internal/deepReorg.js"
-import type { Recent } from "../src/internal/recentBlocks.js"
+import { below, foundDeeper, keeps, probeRecord, readAgain, type ReadAgain, walkDown } from "../src/internal/cycle/deepReorg.js"
+import type { Recent } from "../src/internal/cycle/recentBlocks.js"
 import { chain, collectingErrors, everyWallet, headOf, recordOf, simulated, walkInput } from "./support/recentRecord.js"
 
 const numbers = (reads: ReadonlyArray<ReadAgain> | undefined) => (reads ?? []).map((read) => read.result.block.number)

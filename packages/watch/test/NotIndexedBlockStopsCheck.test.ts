@@ -11,7 +11,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { EvmClient } from "@chainquery/evm-client"
 import { Simulator } from "@chainquery/simulator"
 import { Effect, Option } from "effect"
-import { probeRecord, readAgain } from "../src/internal/deepReorg.js"
+import { probeRecord, readAgain } from "../src/internal/cycle/deepReorg.js"
 import { everyWallet, headOf, recordOf, simulated, walkInput } from "./support/recentRecord.js"
 
 const seed = "not-indexed-head"

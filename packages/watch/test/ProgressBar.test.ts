@@ -7,7 +7,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Simulator } from "@chainquery/simulator"
 import { Effect } from "effect"
 import { Backfill } from "../src/index.js"
-import * as ProgressBar from "../src/internal/progressBar.js"
+import * as ProgressBar from "../src/internal/backfill/progressBar.js"
 import { busiestEvm, harness } from "./support/engineHarness.js"
 
 /** An output that records what is written, and a clock moved by hand. */

@@ -1,10 +1,10 @@
 /**
  * The record of a chain's recent blocks and how a block read again is reconciled with it
- * (`internal/recentBlocks.ts`): a replaced block is corrected for every wallet that covers it at
- * once (what is gone retracted, what is new printed, what stays kept with the block's new hash, a
- * trade with its transfer), the events of wallets that did not derive the block left alone, and
- * the wallets of the state this engine does not watch put right too. Pure functions, on records
- * built from wire-shaped JSON as the service sends them.
+ * (`internal/cycle/recentBlocks.ts`): a replaced block is corrected for every wallet that covers
+ * it at once (what is gone retracted, what is new printed, what stays kept with the block's new
+ * hash, a trade with its transfer), the events of wallets that did not derive the block left
+ * alone, and the wallets of the state this engine does not watch put right too. Pure functions, on
+ * records built from wire-shaped JSON as the service sends them.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { EvmAddress } from "@chainquery/schema"
@@ -21,7 +21,7 @@ import {
   restingOf,
   type Tracked,
   withResting
-} from "../src/internal/recentBlocks.js"
+} from "../src/internal/cycle/recentBlocks.js"
 import { StateStore, WatchEvent, type WatchedWallet } from "../src/index.js"
 import { alice, bob, nftTransfer, trade } from "./fixtures.js"
 

@@ -1,14 +1,14 @@
 /**
- * A cycle's witness (`internal/witness.ts`), against the simulator over real HTTP: the newest block
- * the cycle may read (`confirmations` after its safe head), with its hash as first read (its first
- * NFT transfer's, or its header's when it has none); it stands while no reorganisation replaced
- * it, and falls once one did, so that the cycle's reads are not kept.
+ * A cycle's witness (`internal/cycle/witness.ts`), against the simulator over real HTTP: the
+ * newest block the cycle may read (`confirmations` after its safe head), with its hash as first
+ * read (its first NFT transfer's, or its header's when it has none); it stands while no
+ * reorganisation replaced it, and falls once one did, so that the cycle's reads are not kept.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { EvmClient } from "@chainquery/evm-client"
 import { Simulator } from "@chainquery/simulator"
 import { Effect, Option } from "effect"
-import { stands, witnessedHead } from "../src/internal/witness.js"
+import { stands, witnessedHead } from "../src/internal/cycle/witness.js"
 import { chain, everyWallet, headOf, recordOf, simulated } from "./support/recentRecord.js"
 
 describe("a cycle's witness", () => {

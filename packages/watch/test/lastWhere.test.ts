@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { lastWhere } from "../src/internal/evmReads.js"
+import { lastWhere } from "../src/internal/cycle/evmReads.js"
 
 const search = (from: bigint, last: bigint) =>
   Effect.gen(function*() {

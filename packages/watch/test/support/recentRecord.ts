@@ -1,6 +1,6 @@
 /**
- * Test support for the reorganisation code read on its own (`internal/deepReorg.ts`,
- * `internal/witness.ts`): a simulator with one chain, an `EvmClient` over real HTTP, and the
+ * Test support for the reorganisation code read on its own (`internal/cycle/deepReorg.ts`,
+ * `internal/cycle/witness.ts`): a simulator with one chain, an `EvmClient` over real HTTP, and the
  * record of recent blocks the engine would have written, built by reading each block as a cycle
  * does.
  */
@@ -8,8 +8,8 @@ import { EvmClient } from "@chainquery/evm-client"
 import { Simulator } from "@chainquery/simulator"
 import { Effect, Layer, Logger } from "effect"
 import { FetchHttpClient } from "effect/http"
-import { readAgain, type WalkInput } from "../../src/internal/deepReorg.js"
-import { byAddressOf, nothingRecorded, type Printed, type Recent, type Tracked } from "../../src/internal/recentBlocks.js"
+import { readAgain, type WalkInput } from "../../src/internal/cycle/deepReorg.js"
+import { byAddressOf, nothingRecorded, type Printed, type Recent, type Tracked } from "../../src/internal/cycle/recentBlocks.js"
 import { allEvm, type Sim } from "./engineHarness.js"
 
 export const chain = "0x1"

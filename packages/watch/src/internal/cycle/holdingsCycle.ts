@@ -10,9 +10,9 @@
 import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain, EvmAddress, EvmPage } from "@chainquery/schema"
 import { Effect, Option } from "effect"
-import { type EngineError, fromClient as failed } from "../EngineError.js"
-import { type HoldingEvent, holdingSyncing, holdingUpdated } from "../HoldingEvents.js"
-import type { WatchEvent } from "../WatchEvent.js"
+import { type EngineError, fromClient as failed } from "../../EngineError.js"
+import { type HoldingEvent, holdingSyncing, holdingUpdated } from "../../HoldingEvents.js"
+import type { WatchEvent } from "../../WatchEvent.js"
 
 export interface Moved {
   readonly wallet: EvmAddress.EvmAddress

@@ -11,9 +11,9 @@
  */
 import type { Chain } from "@chainquery/schema"
 import { DateTime } from "effect"
-import type { BackfillProgress, Batch, BlockEvents, BlockHash, Checkpoint, DefiSnapshot, LastBatch } from "../StateStore.js"
-import type { EvmWallet, WatchedWallet } from "../WatchedWallet.js"
-import type { WatchEvent } from "../WatchEvent.js"
+import type { BackfillProgress, Batch, BlockEvents, BlockHash, Checkpoint, DefiSnapshot, LastBatch } from "../../StateStore.js"
+import type { EvmWallet, WatchedWallet } from "../../WatchedWallet.js"
+import type { WatchEvent } from "../../WatchEvent.js"
 import { checkAdvanced } from "./advance.js"
 import { decodeEvents, decodePending, decodeSummaries, encodeEvents, encodePending, encodeSummaries, scopeOf, walletOf } from "./stateCodecs.js"
 import type { StateTables } from "./tables.js"

@@ -9,10 +9,10 @@
  */
 import type { EvmClient } from "@chainquery/evm-client"
 import { DateTime, Effect, Option } from "effect"
-import { baselineAfter, defiChanges, type DefiEvent } from "../DefiChanges.js"
-import { fromClient as failed } from "../EngineError.js"
-import type { Checkpoint, DefiSnapshot, StateStore } from "../StateStore.js"
-import { type EvmWallet, key } from "../WatchedWallet.js"
+import { baselineAfter, defiChanges, type DefiEvent } from "../../DefiChanges.js"
+import { fromClient as failed } from "../../EngineError.js"
+import type { Checkpoint, DefiSnapshot, StateStore } from "../../StateStore.js"
+import { type EvmWallet, key } from "../../WatchedWallet.js"
 
 export interface DefiInput {
   readonly client: EvmClient.Service

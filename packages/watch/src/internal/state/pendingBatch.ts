@@ -6,8 +6,8 @@
  * @internal
  */
 import { Effect } from "effect"
-import type { StateStore, StateStoreError } from "../StateStore.js"
-import type { WatchEvent } from "../WatchEvent.js"
+import type { StateStore, StateStoreError } from "../../StateStore.js"
+import type { WatchEvent } from "../../WatchEvent.js"
 
 /** Writes the pending events, if any, then forgets them; returns them. */
 export const writePending = <E, R>(

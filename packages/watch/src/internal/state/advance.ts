@@ -6,7 +6,7 @@
  *
  * @internal
  */
-import type { Advance } from "../StateStore.js"
+import type { Advance } from "../../StateStore.js"
 
 /** Throws when `moved` checkpoints are not the `count` the advance expected. */
 export const checkAdvanced = (advance: Advance, moved: number): void => {

@@ -5,8 +5,8 @@
  * @internal
  */
 import type { Chain } from "@chainquery/schema"
-import type { Advance, BlockEvents, BlockHash, Checkpoint, DefiSnapshot } from "../StateStore.js"
-import type { WatchEvent } from "../WatchEvent.js"
+import type { Advance, BlockEvents, BlockHash, Checkpoint, DefiSnapshot } from "../../StateStore.js"
+import type { WatchEvent } from "../../WatchEvent.js"
 
 export interface Step {
   readonly events: ReadonlyArray<WatchEvent>

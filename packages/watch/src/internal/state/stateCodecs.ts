@@ -8,10 +8,10 @@
  */
 import { DefiPositions } from "@chainquery/schema"
 import { Schema } from "effect"
-import { type NftEvent, NftReceived, NftSent } from "../NftEvents.js"
-import { TradeBought, type TradeEvent, TradeSold } from "../TradeEvents.js"
-import { WatchEvent } from "../WatchEvent.js"
-import * as WatchedWallet from "../WatchedWallet.js"
+import { type NftEvent, NftReceived, NftSent } from "../../NftEvents.js"
+import { TradeBought, type TradeEvent, TradeSold } from "../../TradeEvents.js"
+import { WatchEvent } from "../../WatchEvent.js"
+import * as WatchedWallet from "../../WatchedWallet.js"
 
 const summariesJson = Schema.fromJsonString(DefiPositions.DefiPositionsSummary)
 /** A DeFi snapshot's summaries as JSON text. */

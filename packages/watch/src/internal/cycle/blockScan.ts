@@ -10,11 +10,11 @@
  * @internal
  */
 import { Effect, Result } from "effect"
-import type { NftEvent, Retracted } from "../NftEvents.js"
-import type { Advance, BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
+import type { NftEvent, Retracted } from "../../NftEvents.js"
+import type { Advance, BlockEvents, BlockHash, Checkpoint } from "../../StateStore.js"
+import type { ChainInput } from "./chainInput.js"
 import { emptyStep, type Step } from "./cycleStep.js"
 import { keeps, probeRecord, type ReadAgain, type WalkInput } from "./deepReorg.js"
-import type { ChainInput } from "./evmCycle.js"
 import { readBlock } from "./evmReads.js"
 import {
   byAddressOf,

@@ -14,14 +14,14 @@
 import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain } from "@chainquery/schema"
 import { Clock, Effect } from "effect"
-import type { EngineError } from "../EngineError.js"
-import type { BackfillProgress, BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
-import type { EvmWallet } from "../WatchedWallet.js"
-import type { WatchEvent } from "../WatchEvent.js"
+import type { EngineError } from "../../EngineError.js"
+import type { BackfillProgress, BlockEvents, BlockHash, Checkpoint } from "../../StateStore.js"
+import type { EvmWallet } from "../../WatchedWallet.js"
+import type { WatchEvent } from "../../WatchEvent.js"
 import { progressOf, type WalletPlan } from "./backfillPlan.js"
 import * as Reader from "./backfillReader.js"
 import type { Progress } from "./progressBar.js"
-import type { Printed, Recent } from "./recentBlocks.js"
+import type { Printed, Recent } from "../cycle/recentBlocks.js"
 
 /** What one batch of a chain's backfill writes and commits (as `StateStore.Batch` names it). */
 export interface ChainBatch {

@@ -8,18 +8,27 @@
  * - A new wallet: from FROM up to the safe head (the newest fully indexed block, `confirmations`
  *   deep, found with the engine's A1 probes), where its checkpoint is committed at the end.
  *
+ * FROM itself (`From`) is defined here, the first of the backfill's modules to read it.
+ *
  * @internal
  */
 import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain } from "@chainquery/schema"
-import { Effect } from "effect"
-import type { From } from "../Backfill.js"
-import type { EngineError } from "../EngineError.js"
-import type { BackfillProgress, Checkpoint } from "../StateStore.js"
-import { type EvmWallet, key } from "../WatchedWallet.js"
+import { type DateTime, Effect } from "effect"
+import type { EngineError } from "../../EngineError.js"
+import type { BackfillProgress, Checkpoint } from "../../StateStore.js"
+import { type EvmWallet, key } from "../../WatchedWallet.js"
+import { maxOf } from "../cycle/cycleStep.js"
+import { newestOfSome, safeHead } from "../cycle/evmReads.js"
 import type { Start } from "./backfillReader.js"
-import { maxOf } from "./cycleStep.js"
-import { newestOfSome, safeHead } from "./evmReads.js"
+
+/**
+ * Where a backfill starts: a block number (on Aptos, a ledger version) or an instant. Public as
+ * `Backfill.From`; the Aptos backfill reads it too.
+ */
+export type From =
+  | { readonly _tag: "Block"; readonly block: bigint }
+  | { readonly _tag: "Date"; readonly date: DateTime.Utc }
 
 /**
  * One wallet's part of a chain's backfill: its reads start at `start` and end at `upTo`;

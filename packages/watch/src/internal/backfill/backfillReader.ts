@@ -15,11 +15,11 @@ import type { EvmClient } from "@chainquery/evm-client"
 import { Chain, type NftTransfer } from "@chainquery/schema"
 import { Effect, Option, Pull, type Scope, Stream } from "effect"
 import type { DateTime } from "effect"
-import { type EngineError, fromClient as failed } from "../EngineError.js"
-import { fromNftTransfer, type NftEvent } from "../NftEvents.js"
-import { fromTrade } from "../TradeEvents.js"
-import type { EvmWallet } from "../WatchedWallet.js"
-import type { WatchEvent } from "../WatchEvent.js"
+import { type EngineError, fromClient as failed } from "../../EngineError.js"
+import { fromNftTransfer, type NftEvent } from "../../NftEvents.js"
+import { fromTrade } from "../../TradeEvents.js"
+import type { EvmWallet } from "../../WatchedWallet.js"
+import type { WatchEvent } from "../../WatchEvent.js"
 
 /** An event with where it sits in the chain: block, then log index (a trade: after its transfer). */
 export interface Placed {

@@ -20,7 +20,7 @@
 import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain } from "@chainquery/schema"
 import { Effect, Option } from "effect"
-import { fromClient as failed } from "../EngineError.js"
+import { fromClient as failed } from "../../EngineError.js"
 import { probeBlock, safeHeadSeen } from "./evmReads.js"
 
 /** The witness block and the hash it had when first read. */

@@ -8,7 +8,7 @@
 import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain, NftTransfer } from "@chainquery/schema"
 import { Effect, Option } from "effect"
-import { fromClient as failed } from "../EngineError.js"
+import { fromClient as failed } from "../../EngineError.js"
 import { maxOf } from "./cycleStep.js"
 
 /** What a listing says about its blocks: they exist, their transfers are all indexed. */

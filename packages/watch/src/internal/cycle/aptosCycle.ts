@@ -7,10 +7,10 @@
  */
 import type { LedgerClient } from "@chainquery/ledger-client"
 import { Effect, Stream } from "effect"
-import { type AptosEvent, fromAptosTransfer } from "../AptosEvents.js"
-import type { Checkpoint } from "../StateStore.js"
-import { type AptosNetwork, type AptosWallet, key } from "../WatchedWallet.js"
-import { fromClient as failed } from "../EngineError.js"
+import { type AptosEvent, fromAptosTransfer } from "../../AptosEvents.js"
+import type { Checkpoint } from "../../StateStore.js"
+import { type AptosNetwork, type AptosWallet, key } from "../../WatchedWallet.js"
+import { fromClient as failed } from "../../EngineError.js"
 import { aptosBatchSize, aptosStart, chunks } from "./baseline.js"
 import { emptyStep, maxOf, minOf, type Step } from "./cycleStep.js"
 

@@ -13,11 +13,11 @@
  */
 import type { NftTransfer } from "@chainquery/schema"
 import { Effect } from "effect"
-import { fromNftTransfer, type NftEvent, type Retracted } from "../NftEvents.js"
-import type { BlockEvents, BlockHash, Checkpoint } from "../StateStore.js"
+import { fromNftTransfer, type NftEvent, type Retracted } from "../../NftEvents.js"
+import type { BlockEvents, BlockHash, Checkpoint } from "../../StateStore.js"
+import type { ChainInput } from "./chainInput.js"
 import { emptyStep, type Step } from "./cycleStep.js"
 import { below, keeps, probeRecord, type ReadAgain, readAgain, type WalkInput } from "./deepReorg.js"
-import type { ChainInput } from "./evmCycle.js"
 import { readWallet } from "./evmReads.js"
 import { byAddressOf, byChainOrder, hashOf, type Printed, type Recent, type Tracked, withResting } from "./recentBlocks.js"
 

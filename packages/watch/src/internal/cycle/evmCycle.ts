@@ -6,12 +6,12 @@
  *
  * @internal
  */
-import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain } from "@chainquery/schema"
 import { Effect } from "effect"
-import type { Checkpoint, StateStore } from "../StateStore.js"
-import { type EvmWallet, key, type WatchedWallet } from "../WatchedWallet.js"
+import type { Checkpoint } from "../../StateStore.js"
+import { type EvmWallet, key, type WatchedWallet } from "../../WatchedWallet.js"
 import { blockScan } from "./blockScan.js"
+import type { ChainInput } from "./chainInput.js"
 import { emptyStep, maxOf, type Step } from "./cycleStep.js"
 import { evmStart } from "./baseline.js"
 import { safeHead } from "./evmReads.js"
@@ -19,23 +19,6 @@ import { perWallet } from "./perWallet.js"
 import { loadRecent, nothingRecorded, type Tracked } from "./recentBlocks.js"
 import { stands, witnessedHead } from "./witness.js"
 import { recordHeadLag } from "./watchMetrics.js"
-
-export type Strategy = "block-scan" | "per-wallet" | "auto"
-
-export interface ChainInput {
-  readonly client: EvmClient.Service
-  readonly store: StateStore["Service"]
-  readonly chain: Chain.ChainId
-  readonly wallets: ReadonlyArray<EvmWallet>
-  readonly checkpoints: ReadonlyMap<string, Checkpoint>
-  /** The state file's wallets on the chain that the engine does not watch (see `restingOf`). */
-  readonly resting: ReadonlyArray<Tracked>
-  readonly strategy: Strategy
-  readonly confirmations: number
-  readonly reorgWindow: number
-  readonly maxBlocks: number
-}
-
 
 /** The first checkpoint of wallets seen for the first time: at `position`, reporting what comes after it. */
 const baselineOf = (wallets: ReadonlyArray<EvmWallet>, position: bigint): Array<Checkpoint> =>

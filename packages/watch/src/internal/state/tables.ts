@@ -6,9 +6,9 @@
  * @internal
  */
 import type { Chain } from "@chainquery/schema"
-import type { BackfillProgress, Batch, BlockEvents, BlockHash, Checkpoint, DefiSnapshot, LastBatch } from "../StateStore.js"
-import type { EvmWallet, WatchedWallet } from "../WatchedWallet.js"
-import type { WatchEvent } from "../WatchEvent.js"
+import type { BackfillProgress, Batch, BlockEvents, BlockHash, Checkpoint, DefiSnapshot, LastBatch } from "../../StateStore.js"
+import type { EvmWallet, WatchedWallet } from "../../WatchedWallet.js"
+import type { WatchEvent } from "../../WatchEvent.js"
 
 /** The operations of a state store over its tables. */
 export interface StateTables {

@@ -10,12 +10,12 @@
 import type { LedgerClient } from "@chainquery/ledger-client"
 import type { AptosToken } from "@chainquery/schema"
 import { DateTime, Effect, Stream } from "effect"
-import { type AptosEvent, fromAptosTransfer } from "../AptosEvents.js"
-import type { From } from "../Backfill.js"
-import { type EngineError, fromClient as failed } from "../EngineError.js"
-import type { Checkpoint } from "../StateStore.js"
-import { type AptosNetwork, type AptosWallet, key } from "../WatchedWallet.js"
-import { aptosBatchSize as batchSize, chunks } from "./baseline.js"
+import { type AptosEvent, fromAptosTransfer } from "../../AptosEvents.js"
+import { type EngineError, fromClient as failed } from "../../EngineError.js"
+import type { Checkpoint } from "../../StateStore.js"
+import { type AptosNetwork, type AptosWallet, key } from "../../WatchedWallet.js"
+import { aptosBatchSize as batchSize, chunks } from "../cycle/baseline.js"
+import type { From } from "./backfillPlan.js"
 import type { Progress } from "./progressBar.js"
 
 /**

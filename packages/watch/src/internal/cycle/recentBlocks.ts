@@ -15,10 +15,10 @@
  */
 import type { Chain, NftTransfer } from "@chainquery/schema"
 import { Effect } from "effect"
-import { fromNftTransfer, type NftEvent, retract, type Retracted } from "../NftEvents.js"
-import type { BlockEvents, BlockHash, Checkpoint, StateStore } from "../StateStore.js"
-import type { TradeEvent } from "../TradeEvents.js"
-import { type EvmWallet, key } from "../WatchedWallet.js"
+import { fromNftTransfer, type NftEvent, retract, type Retracted } from "../../NftEvents.js"
+import type { BlockEvents, BlockHash, Checkpoint, StateStore } from "../../StateStore.js"
+import type { TradeEvent } from "../../TradeEvents.js"
+import { type EvmWallet, key } from "../../WatchedWallet.js"
 
 /** An event printed from a block: an NFT transfer's side, or a trade found through it. */
 export type Printed = NftEvent | TradeEvent

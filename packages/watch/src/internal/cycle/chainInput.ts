@@ -1,0 +1,30 @@
+/**
+ * What one EVM chain's part of a cycle is given (see `evmCycle`), and what both of its
+ * strategies (`blockScan`, `perWallet`) read: the client and the store, the chain's watched
+ * wallets with their checkpoints, the resting ones, and the engine's settings.
+ *
+ * @internal
+ */
+import type { EvmClient } from "@chainquery/evm-client"
+import type { Chain } from "@chainquery/schema"
+import type { Checkpoint, StateStore } from "../../StateStore.js"
+import type { EvmWallet } from "../../WatchedWallet.js"
+import type { Tracked } from "./recentBlocks.js"
+
+/** How EVM wallets are polled (public as `Engine.Strategy`). */
+export type Strategy = "block-scan" | "per-wallet" | "auto"
+
+/** One EVM chain's part of a cycle: what it reads with, whom it reads for, and how. */
+export interface ChainInput {
+  readonly client: EvmClient.Service
+  readonly store: StateStore["Service"]
+  readonly chain: Chain.ChainId
+  readonly wallets: ReadonlyArray<EvmWallet>
+  readonly checkpoints: ReadonlyMap<string, Checkpoint>
+  /** The state file's wallets on the chain that the engine does not watch (see `restingOf`). */
+  readonly resting: ReadonlyArray<Tracked>
+  readonly strategy: Strategy
+  readonly confirmations: number
+  readonly reorgWindow: number
+  readonly maxBlocks: number
+}
