@@ -1,19 +1,21 @@
 /**
  * Assembles the transactions of one simulated block: numbers transactions and logs, records each
- * NFT move in the chain (so its indexes stay current) and adds the internal call of a sale.
+ * NFT move in the chain as it is made (through the chain's `record`, so its indexes stay current)
+ * and adds the internal call of a sale.
  *
  * @internal
  */
 import type { Random } from "../Random.js"
 import type { Collection } from "./EvmConfig.js"
-import type { EvmChain, InternalRow, TxRow } from "./EvmChain.js"
+import type { InternalRow, TransferRow, TxRow } from "./EvmRows.js"
 
 /** Assembles the transactions of one block, numbering transactions and logs. */
 export class BlockBuilder {
   readonly txs: Array<TxRow> = []
   private logIndex = 0
 
-  constructor(private readonly chain: EvmChain, private readonly r: Random, readonly number: number) {}
+  /** `record` records a transfer in the chain (its lists, indexes and head state) and returns its index there. */
+  constructor(private readonly record: (row: TransferRow) => number, private readonly r: Random, readonly number: number) {}
 
   plainTx(from: string, to: string): TxRow {
     return this.push(from, to, BigInt(this.r.between(1, 10_000)) * 10n ** 14n, "0x", [], [])
@@ -28,7 +30,7 @@ export class BlockBuilder {
     const index = this.txs.length
     const hash = `0x${this.r.hex(32)}`
     const transfers = moves.map((move) =>
-      this.chain.record({
+      this.record({
         block: this.number,
         txIndex: index,
         logIndex: this.logIndex++,

@@ -14,84 +14,7 @@ import {
   nativeToken,
   zeroAddress
 } from "./EvmConfig.js"
-
-/** An NFT transfer as stored. */
-export interface TransferRow {
-  readonly block: number
-  readonly txIndex: number
-  readonly logIndex: number
-  readonly txHash: string
-  readonly contract: string
-  readonly tokenId: bigint
-  readonly from: string
-  readonly to: string
-  readonly amount: bigint
-  readonly kind: "ERC721" | "ERC1155"
-  readonly batch: boolean
-  readonly operator: string | null
-  readonly value: bigint
-}
-
-/** An NFT sale as stored; its transfers are in the transfer list too. */
-export interface TradeRow {
-  readonly block: number
-  readonly txIndex: number
-  readonly txHash: string
-  readonly tokenIds: ReadonlyArray<bigint>
-  readonly seller: string
-  readonly buyer: string
-  readonly contract: string
-  readonly marketplace: string
-  readonly priceToken: string
-  readonly price: bigint
-}
-
-/** A call inside a transaction. */
-export interface InternalRow {
-  readonly type: string
-  readonly from: string
-  readonly to: string
-  readonly value: bigint
-  readonly gas: bigint
-  readonly gasUsed: bigint
-}
-
-/** A transaction; `transfers` are indexes into the chain's transfer list (its NFT logs). */
-export interface TxRow {
-  readonly hash: string
-  readonly index: number
-  readonly from: string
-  readonly to: string | null
-  readonly value: bigint
-  readonly gas: bigint
-  readonly gasUsed: bigint
-  readonly gasPrice: bigint
-  readonly nonce: bigint
-  readonly input: string
-  readonly transfers: ReadonlyArray<number>
-  readonly internal: ReadonlyArray<InternalRow>
-}
-
-/** A block, with the ranges of its transfers and trades in the chain's lists. */
-export interface BlockRow {
-  readonly number: number
-  readonly hash: string
-  readonly parentHash: string
-  readonly timestamp: number
-  readonly miner: string
-  readonly txs: ReadonlyArray<TxRow>
-  readonly transferStart: number
-  readonly transferEnd: number
-  readonly tradeStart: number
-  readonly tradeEnd: number
-}
-
-/** A token of a collection, in mint order. */
-export interface TokenRow {
-  readonly contract: string
-  readonly tokenId: bigint
-  readonly mintBlock: number
-}
+import type { BlockRow, TokenRow, TradeRow, TransferRow } from "./EvmRows.js"
 
 const genesisTime = Date.UTC(2024, 0, 1)
 
@@ -279,7 +202,7 @@ export class EvmChain {
     const parent = this.block(number - 1)
     const transferStart = this.transfers.length
     const tradeStart = this.trades.length
-    const builder = new BlockBuilder(this, r, number)
+    const builder = new BlockBuilder((row) => this.record(row), r, number)
     const actions = Math.floor(this.profile.activity * (0.5 + r.next()))
     for (let i = 0; i < actions; i++) this.act(builder, r)
     const fillers = r.int(3)

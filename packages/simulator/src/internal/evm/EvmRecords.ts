@@ -7,7 +7,8 @@
 import type { Block, NftTrade, NftTransfer } from "@chainquery/schema"
 import { DateTime, Option } from "effect"
 import { Random } from "../Random.js"
-import type { BlockRow, EvmChain, TradeRow, TransferRow, TxRow } from "./EvmChain.js"
+import type { EvmChain } from "./EvmChain.js"
+import type { BlockRow, TradeRow, TransferRow, TxRow } from "./EvmRows.js"
 
 const some = Option.some
 const none = Option.none()

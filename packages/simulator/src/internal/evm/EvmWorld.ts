@@ -8,7 +8,8 @@
 import type { Chain } from "@chainquery/schema"
 import { Random } from "../Random.js"
 import { chainProfiles, marketplaces, walletsOf } from "./EvmConfig.js"
-import { EvmChain, type TransferRow } from "./EvmChain.js"
+import { EvmChain } from "./EvmChain.js"
+import type { TransferRow } from "./EvmRows.js"
 
 /** How the service's indexing lag is simulated; `false` switches it off. */
 export interface IndexingOptions {
