@@ -252,7 +252,11 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
         }))
         yield* Metric.update(cycleSeconds, Duration.toMillis(elapsed) / 1000)
         yield* Metric.update(eventsTotal, result.events.length)
-        yield* Effect.annotateCurrentSpan({ "events.count": result.events.length, "failed.count": result.failed.length })
+        yield* Effect.annotateCurrentSpan({
+          "wallets.count": watched?.length ?? 0,
+          "events.count": result.events.length,
+          "failed.count": result.failed.length
+        })
         if (result.events.length > 0) yield* offer(result.events, false, committed.sequence)
         if (once && result.failed.length > 0) return yield* Effect.fail(result.failed[0]!)
         // A refused API key stops the run: no retry heals it.
@@ -261,7 +265,6 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
       }).pipe(
         // One span a cycle (reads, commit), with what it found: a caller's `Effect.annotateSpans`
         // (the service's scope) is on it and on its reads' spans.
-        Effect.tap(() => Effect.annotateCurrentSpan({ "wallets.count": watched?.length ?? 0 })),
         Effect.withSpan("Watch.cycle")
       )
 

@@ -320,7 +320,6 @@ export const sent = <E extends Schema.Top>(options: { readonly event: E; readonl
   })
 
 const received = fieldsOf(Event, Network)
-const orFalse = received.replay.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false)))
 
 /**
  * A batch as decoded from the body. `replay`, `heartbeat`, `replaces`, `coverage` and `wallets`
@@ -351,7 +350,7 @@ const orFalse = received.replay.pipe(Schema.withDecodingDefaultKey(Effect.succee
  */
 export const Batch = Schema.Struct({
   ...received,
-  replay: orFalse,
+  replay: received.replay.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
   heartbeat: received.heartbeat.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
   replaces: received.replaces.pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
   coverage: received.coverage.pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
