@@ -9,7 +9,8 @@
  * - `store/`: `StreamStore`, `StreamSecrets` (secrets encrypted at rest), `DeliveryStore`,
  *   `Outbox` (events fanned out to streams), `Coverage` (the blocks each batch accounts for),
  *   `Statistics` (the planner's), `ServiceMigrations` (the tables), `EmbeddedDatabase`,
- *   `WalletAdmission` (wallets added to a stream, placed under their scans' locks);
+ *   `WalletAdmission` (wallets added to a stream, placed under their scans' locks), `Resend`
+ *   (batches sent again as they were);
  * - `delivery/`: `DeliveryWorker` (one stream's webhooks), `DeliveryWake` (waking a stream's
  *   delivery: its cluster entity), `DeliverySlots` (a runner's webhooks in flight at once),
  *   `WebhookSender` (one POST), `WebhookSignature` (Standard Webhooks), `WebhookBatch` (what a
@@ -50,6 +51,7 @@ export * as ManagementApi from "./api/ManagementApi.js"
 export * as ManagementClient from "./api/ManagementClient.js"
 export * as Outbox from "./store/Outbox.js"
 export * as Readiness from "./api/Readiness.js"
+export * as Resend from "./store/Resend.js"
 export * as Scanner from "./scan/Scanner.js"
 export * as Scopes from "./model/Scopes.js"
 export * as ServiceCluster from "./runtime/ServiceCluster.js"

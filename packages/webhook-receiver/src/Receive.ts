@@ -11,6 +11,7 @@ import { Effect } from "effect"
 import type { Batch } from "./Batch.js"
 import { check, checkTolerance, clockSeconds } from "./internal/receiving.js"
 import * as Signature from "./Signature.js"
+import type { Missing } from "./Missing.js"
 import type { ReceiverState } from "./ReceiverState.js"
 import { InvalidConfig, type ReceiveError } from "./ReceiveError.js"
 
@@ -90,8 +91,10 @@ export interface Options {
 }
 
 /**
- * A webhook accepted as the next batch: the verified, decoded `batch`, and the `state` to store
- * once it is processed (in the same transaction as its effects, ideally).
+ * A webhook accepted: the verified, decoded `batch`, and the `state` to store once it is
+ * processed (in the same transaction as its effects, ideally). Either the next batch, or a batch
+ * sent again (`POST …/replay` by sequence or blocks) that fills holes the state had (`missing`):
+ * then `healed` says which sequences and blocks it filled, and the state lacks them no more.
  *
  * @example
  * ```ts
@@ -99,18 +102,21 @@ export interface Options {
  *
  * declare const received: Receive.Received
  * const next = received.state.sequence + 1 // the sequence expected next
+ * const healing = received.healed !== undefined // a lost batch, come back
  * ```
  * @since 0.3.0
  */
 export interface Received {
   readonly batch: Batch
   readonly state: ReceiverState
+  /** What a batch sent again filled (since 0.5.0); absent for the next batch. */
+  readonly healed?: Missing | undefined
 }
 
 /**
- * What `receivePromise` resolves to: `{ ok: true, batch, state }` for the next batch, or
- * `{ ok: false, error }`, `error` being one of `ReceiveError.ReceiveError` (tell them apart by
- * `error._tag`).
+ * What `receivePromise` resolves to: `{ ok: true, batch, state }` for the next batch (with
+ * `healed` for a batch sent again that filled holes), or `{ ok: false, error }`, `error` being one
+ * of `ReceiveError.ReceiveError` (tell them apart by `error._tag`).
  *
  * @example
  * ```ts
@@ -122,7 +128,7 @@ export interface Received {
  * @since 0.3.0
  */
 export type Result =
-  | { readonly ok: true; readonly batch: Batch; readonly state: ReceiverState }
+  | { readonly ok: true; readonly batch: Batch; readonly state: ReceiverState; readonly healed?: Missing | undefined }
   | { readonly ok: false; readonly error: ReceiveError }
 
 /**
@@ -184,7 +190,7 @@ export const receivePromise = (options: Options): Promise<Result> =>
     receive(options).pipe(
       Effect.match({
         onFailure: (error): Result => ({ ok: false, error }),
-        onSuccess: ({ batch, state }): Result => ({ ok: true, batch, state })
+        onSuccess: (received): Result => ({ ok: true, ...received })
       })
     )
   )

@@ -8,7 +8,7 @@
  */
 import { Schema } from "effect"
 import { Batch } from "./Batch.js"
-import { Decimal } from "./Decimal.js"
+import * as Missing from "./Missing.js"
 import { ReceiverState } from "./ReceiverState.js"
 
 /**
@@ -142,7 +142,7 @@ export class AlreadyProcessed extends Schema.TaggedError<AlreadyProcessed>()("Al
 }) {}
 
 /**
- * Sequences `from` to `to`, inclusive.
+ * Sequences `from` to `to`, inclusive (`Missing.Sequences`).
  *
  * @example
  * ```ts
@@ -152,7 +152,7 @@ export class AlreadyProcessed extends Schema.TaggedError<AlreadyProcessed>()("Al
  * ```
  * @since 0.3.0
  */
-export const Sequences = Schema.Struct({ from: Schema.Int, to: Schema.Int })
+export const Sequences = Missing.Sequences
 
 /**
  * The type of {@link Sequences}.
@@ -166,11 +166,11 @@ export const Sequences = Schema.Struct({ from: Schema.Int, to: Schema.Int })
  * ```
  * @since 0.3.0
  */
-export type Sequences = typeof Sequences.Type
+export type Sequences = Missing.Sequences
 
 /**
  * Blocks (or Aptos ledger versions) `from` to `to`, inclusive, of the chain named by `scope`
- * (`"0x1"`, `"aptos:mainnet"`: see `Batch.scopeOf`).
+ * (`Missing.Blocks`).
  *
  * @example
  * ```ts
@@ -180,7 +180,7 @@ export type Sequences = typeof Sequences.Type
  * ```
  * @since 0.3.0
  */
-export const Blocks = Schema.Struct({ scope: Schema.String, from: Decimal, to: Decimal })
+export const Blocks = Missing.Blocks
 
 /**
  * The type of {@link Blocks}.
@@ -194,7 +194,7 @@ export const Blocks = Schema.Struct({ scope: Schema.String, from: Decimal, to: D
  * ```
  * @since 0.3.0
  */
-export type Blocks = typeof Blocks.Type
+export type Blocks = Missing.Blocks
 
 /**
  * Something is missing before this batch: deliveries (`missingSequences`, `null` when the

@@ -9,6 +9,7 @@
  */
 import { Schema } from "effect"
 import { Decimal } from "./Decimal.js"
+import { Missing } from "./Missing.js"
 
 /** A covered-to: a decimal string, or `"-1"` (a chain covered from block 0, its whole range restated). */
 const CoveredTo = Schema.String.check(
@@ -54,6 +55,8 @@ export type Covered = typeof Covered.Type
  *   `sequence + 1`).
  * - `lastDeliveryId`: the `webhook-id` of that batch; `null` before the first.
  * - `coverage`: per scope (`"0x1"`, `"aptos:mainnet"`: see `Batch.scopeOf`), the blocks covered.
+ * - `missing`: present only while something is missing: the sequences and blocks of the `Gap`s
+ *   accepted anyway, until batches sent again fill them (see `Missing`). Absent: no hole.
  *
  * @example
  * ```ts
@@ -69,7 +72,8 @@ export const ReceiverState = Schema.Struct({
   streamId: Schema.NullOr(Schema.NonEmptyString),
   sequence: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   lastDeliveryId: Schema.NullOr(Schema.NonEmptyString),
-  coverage: Schema.Record(Schema.String, Covered)
+  coverage: Schema.Record(Schema.String, Covered),
+  missing: Schema.optionalKey(Missing)
 })
 
 /**

@@ -9,6 +9,7 @@
  */
 export * as Batch from "./Batch.js"
 export * as Decimal from "./Decimal.js"
+export * as Missing from "./Missing.js"
 export * as Receive from "./Receive.js"
 export * as ReceiveError from "./ReceiveError.js"
 export * as ReceiverState from "./ReceiverState.js"

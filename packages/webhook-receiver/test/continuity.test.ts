@@ -6,7 +6,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { Receive, type ReceiveError, ReceiverState } from "../src/index.js"
+import { type Missing, Receive, type ReceiveError, ReceiverState } from "../src/index.js"
 import { aptos, batchRequest, type BatchFields, evm, now, secret, streamId } from "./support/signing.js"
 
 /** Receives the signed batch `fields` against `state`. */
@@ -21,12 +21,17 @@ const failure = <Tag extends ReceiveError.ReceiveError["_tag"]>(state: ReceiverS
     return error as Extract<ReceiveError.ReceiveError, { readonly _tag: Tag }>
   })
 
-/** A state bound to the test stream after `sequence`, covering `coverage`. */
-const after = (sequence: number, coverage: Record<string, readonly [number | string, number | string]> = {}): ReceiverState.ReceiverState => ({
+/** A state bound to the test stream after `sequence`, covering `coverage`, lacking `missing` (if given). */
+const after = (
+  sequence: number,
+  coverage: Record<string, readonly [number | string, number | string]> = {},
+  missing?: Missing.Missing
+): ReceiverState.ReceiverState => ({
   streamId,
   sequence,
   lastDeliveryId: `msg_${sequence}`,
-  coverage: Object.fromEntries(Object.entries(coverage).map(([scope, [from, to]]) => [scope, { from: String(from), to: String(to) }]))
+  coverage: Object.fromEntries(Object.entries(coverage).map(([scope, [from, to]]) => [scope, { from: String(from), to: String(to) }])),
+  ...(missing === undefined ? {} : { missing })
 })
 
 describe("the stream", () => {
@@ -65,10 +70,11 @@ describe("the stream", () => {
       assert.deepStrictEqual(gap.missingBlocks, [])
       assert.include(gap.message, "sequences never received: 3..4")
       assert.strictEqual(gap.batch.deliveryId, "msg_5")
-      assert.deepStrictEqual(gap.state, after(5, { "0x1": [100, 130] }))
-      // Accepting it: the next batch follows on from the gap's state.
+      // The state to accept it with remembers the hole.
+      assert.deepStrictEqual(gap.state, after(5, { "0x1": [100, 130] }, { sequences: [{ from: 3, to: 4 }], blocks: [] }))
+      // Accepting it: the next batch follows on from the gap's state, the hole kept.
       const { state } = yield* receive(gap.state, { sequence: 6, coverage: [evm("0x1", 131, 131)] })
-      assert.deepStrictEqual(state, after(6, { "0x1": [100, 131] }))
+      assert.deepStrictEqual(state, after(6, { "0x1": [100, 131] }, { sequences: [{ from: 3, to: 4 }], blocks: [] }))
     }))
 
   it.effect("a coverage gap with the sequence in order names the missing blocks and no missing sequence", () =>
@@ -77,7 +83,7 @@ describe("the stream", () => {
       assert.isNull(gap.missingSequences)
       assert.deepStrictEqual(gap.missingBlocks, [{ scope: "0x1", from: "126", to: "130" }])
       assert.include(gap.message, "blocks never covered: 0x1 126..130")
-      assert.deepStrictEqual(gap.state, after(5, { "0x1": [100, 140] }))
+      assert.deepStrictEqual(gap.state, after(5, { "0x1": [100, 140] }, { sequences: [], blocks: [{ scope: "0x1", from: "126", to: "130" }] }))
       // One block missing is a gap too.
       const one = yield* failure(after(4, { "0x1": [100, 125] }), { sequence: 5, coverage: [evm("0x1", 127, 140)] }, "Gap")
       assert.deepStrictEqual(one.missingBlocks, [{ scope: "0x1", from: "126", to: "126" }])
@@ -102,7 +108,10 @@ describe("the stream", () => {
       ])
       assert.deepStrictEqual(gap.overlaps, [])
       assert.strictEqual(gap.message, "delivery msg_5 (sequence 5) leaves a gap: sequences never received: 4; blocks never covered: 0x1 130..139, aptos:mainnet 4001..5000")
-      assert.deepStrictEqual(gap.state, after(5, { "0x1": [100, 149], "aptos:mainnet": [1001, 6000] }))
+      assert.deepStrictEqual(
+        gap.state,
+        after(5, { "0x1": [100, 149], "aptos:mainnet": [1001, 6000] }, { sequences: [{ from: 4, to: 4 }], blocks: gap.missingBlocks })
+      )
     }))
 
   it.effect("a coverage range starting at or before the covered-to is an Overlap naming the chain and the blocks covered twice", () =>
@@ -180,15 +189,16 @@ describe("the stream", () => {
       assert.deepStrictEqual(early.overlaps, [{ scope: "0x1", from: "90", to: "99" }])
     }))
 
-  it.effect("a replay batch moves the sequence, not the coverage", () =>
+  it.effect("a replay of events (no coverage) moves the sequence only; a batch sent again as it was is checked as any", () =>
     Effect.gen(function*() {
       const state = after(4, { "0x1": [100, 125] })
       const { batch, state: next } = yield* receive(state, { sequence: 5, replay: true, events: [{ id: "ev_old", kind: "nft.received" }] })
       assert.isTrue(batch.replay)
       assert.deepStrictEqual(next, after(5, { "0x1": [100, 125] }))
-      // A coverage sent with a replay by mistake changes nothing either.
-      const stray = yield* receive(state, { sequence: 5, replay: true, coverage: [evm("0x1", 10, 20)] })
-      assert.deepStrictEqual(stray.state.coverage, state.coverage)
+      // A batch the receiver never saw, sent again (replay, its own sequence and coverage): taken as the next.
+      const again = yield* receive(state, { sequence: 5, replay: true, coverage: [evm("0x1", 126, 130)] })
+      assert.deepStrictEqual(again.state, after(5, { "0x1": [100, 130] }))
+      assert.isUndefined(again.healed)
       // And a replay after a missing batch is still a gap of sequences.
       const gap = yield* failure(state, { sequence: 7, replay: true }, "Gap")
       assert.deepStrictEqual(gap.missingSequences, { from: 5, to: 6 })
@@ -245,5 +255,72 @@ describe("the stream", () => {
       const state = after(1, { "0x1": ["9007199254740990", "9007199254740992"] })
       const gap = yield* failure(state, { sequence: 2, coverage: [evm("0x1", "9007199254740995", "9007199254740999")] }, "Gap")
       assert.deepStrictEqual(gap.missingBlocks, [{ scope: "0x1", from: "9007199254740993", to: "9007199254740994" }])
+    }))
+})
+
+describe("holes healed by batches sent again", () => {
+  /** Five batches of 0x1 and Aptos, ten blocks each; 2 and 4 lost, taken anyway from the gaps' states. */
+  const batches: ReadonlyArray<BatchFields> = [1, 2, 3, 4, 5].map((sequence) => ({
+    sequence,
+    coverage: [evm("0x1", 100 + (sequence - 1) * 10, 109 + (sequence - 1) * 10), aptos("mainnet", 10 * sequence + 1, 10 * sequence + 10)]
+  }))
+  const withHoles = Effect.gen(function*() {
+    let state = (yield* receive(ReceiverState.initial, batches[0]!)).state
+    state = (yield* failure(state, batches[2]!, "Gap")).state
+    return (yield* failure(state, batches[4]!, "Gap")).state
+  })
+
+  it.effect("the state keeps both holes; each batch sent again is accepted, reported healed, and the last leaves no hole", () =>
+    Effect.gen(function*() {
+      const state = yield* withHoles
+      assert.deepStrictEqual(state.missing, {
+        sequences: [{ from: 2, to: 2 }, { from: 4, to: 4 }],
+        blocks: [
+          { scope: "0x1", from: "110", to: "119" },
+          { scope: "0x1", from: "130", to: "139" },
+          { scope: "aptos:mainnet", from: "21", to: "30" },
+          { scope: "aptos:mainnet", from: "41", to: "50" }
+        ]
+      })
+      const second = yield* receive(state, { ...batches[1]!, replay: true })
+      assert.deepStrictEqual(second.healed, {
+        sequences: [{ from: 2, to: 2 }],
+        blocks: [{ scope: "0x1", from: "110", to: "119" }, { scope: "aptos:mainnet", from: "21", to: "30" }]
+      })
+      // The sequence and the covered-to stay where they were.
+      assert.deepStrictEqual([second.state.sequence, second.state.lastDeliveryId, second.state.coverage], [5, "msg_5", state.coverage])
+      assert.deepStrictEqual(second.state.missing?.sequences, [{ from: 4, to: 4 }])
+      const fourth = yield* receive(second.state, { ...batches[3]!, replay: true })
+      assert.deepStrictEqual(fourth.healed?.sequences, [{ from: 4, to: 4 }])
+      assert.deepStrictEqual(fourth.state, after(5, { "0x1": [100, 149], "aptos:mainnet": [11, 60] }))
+      assert.notProperty(fourth.state, "missing")
+    }))
+
+  it.effect("a batch sent again that was never lost is AlreadyProcessed, the state unchanged", () =>
+    Effect.gen(function*() {
+      const state = yield* withHoles
+      const third = yield* failure(state, { ...batches[2]!, replay: true }, "AlreadyProcessed")
+      assert.deepStrictEqual([third.sequence, third.lastSequence], [3, 5])
+      // Healed once, the same batch again is processed already too.
+      const healed = (yield* receive(state, { ...batches[1]!, replay: true })).state
+      yield* failure(healed, { ...batches[1]!, replay: true }, "AlreadyProcessed")
+      // With no hole at all, nothing heals.
+      yield* failure(after(5, { "0x1": [100, 149] }), { ...batches[1]!, replay: true }, "AlreadyProcessed")
+    }))
+
+  it.effect("a batch sent again by blocks fills the blocks it covers, even under another sequence", () =>
+    Effect.gen(function*() {
+      const state = after(5, { "0x1": [100, 149] }, { sequences: [], blocks: [{ scope: "0x1", from: "126", to: "130" }] })
+      const part = yield* receive(state, { sequence: 3, replay: true, coverage: [evm("0x1", 120, 127)] })
+      assert.deepStrictEqual(part.healed, { sequences: [], blocks: [{ scope: "0x1", from: "126", to: "127" }] })
+      assert.deepStrictEqual(part.state.missing, { sequences: [], blocks: [{ scope: "0x1", from: "128", to: "130" }] })
+    }))
+
+  it.effect("a stored state of 0.4 (no missing key) decodes and has no hole; one with holes survives JSON", () =>
+    Effect.gen(function*() {
+      const old = Schema.decodeUnknownSync(ReceiverState.Json)(JSON.stringify(after(3, { "0x1": [1, 2] })))
+      assert.notProperty(old, "missing")
+      const state = yield* withHoles
+      assert.deepStrictEqual(Schema.decodeUnknownSync(ReceiverState.Json)(Schema.encodeSync(ReceiverState.Json)(state)), state)
     }))
 })

@@ -42,6 +42,7 @@ const server: Server = createServer(async (incoming, response) => {
   let status: number
   let tag = "Received"
   if (result.ok) {
+    if (result.healed !== undefined) tag = "Healed"
     processed.push(result.batch.sequence)
     state = result.state
     status = 200
@@ -96,6 +97,13 @@ describe("a node:http receiver on the Promise API", () => {
 
     assert.deepStrictEqual(await post(request(body({ sequence: 4, coverage: [evm("0x1", 130, 130)] }))), { status: 200, tag: "Received" })
     assert.deepStrictEqual(processed, [1, 3, 4])
+    const hole = { sequences: [{ from: 2, to: 2 }], blocks: [{ scope: "0x1", from: "110", to: "119" }] }
+    assert.deepStrictEqual(state, { streamId, sequence: 4, lastDeliveryId: "msg_4", coverage: { "0x1": { from: "100", to: "130" } }, missing: hole })
+    // Batch 2 sent again as it was: healed, the hole gone, the sequence where it was; once more: processed already.
+    const again = request(body({ sequence: 2, replay: true, coverage: [evm("0x1", 110, 119)] }))
+    assert.deepStrictEqual(await post(again), { status: 200, tag: "Healed" })
+    assert.deepStrictEqual(processed, [1, 3, 4, 2])
     assert.deepStrictEqual(state, { streamId, sequence: 4, lastDeliveryId: "msg_4", coverage: { "0x1": { from: "100", to: "130" } } })
+    assert.deepStrictEqual(await post(again), { status: 200, tag: "AlreadyProcessed" })
   })
 })

@@ -67,7 +67,13 @@ describe("the README's WebhookReceiver example, run as written", () => {
       // Batch 2 is lost; batch 3 is a gap, processed with the gap's state.
       assert.strictEqual(yield* statusOf(batchRequest({ sequence: 3, coverage: [evm("0x1", 120, 129)] })), 200)
       assert.deepStrictEqual(processed, [1, 3])
-      assert.deepStrictEqual(stored, { streamId, sequence: 3, lastDeliveryId: "msg_3", coverage: { "0x1": { from: "100", to: "129" } } })
+      assert.deepStrictEqual(stored, {
+        streamId,
+        sequence: 3,
+        lastDeliveryId: "msg_3",
+        coverage: { "0x1": { from: "100", to: "129" } },
+        missing: { sequences: [{ from: 2, to: 2 }], blocks: [{ scope: "0x1", from: "110", to: "119" }] }
+      })
       // The layer's tolerance is 300 s, on the Clock's time.
       const late = batchRequest({ sequence: 4, coverage: [evm("0x1", 130, 130)] })
       yield* TestClock.adjust("301 seconds")
@@ -75,5 +81,9 @@ describe("the README's WebhookReceiver example, run as written", () => {
       yield* TestClock.setTime(now * 1000 + 300_999)
       assert.strictEqual(yield* statusOf(late), 200)
       assert.deepStrictEqual(processed, [1, 3, 4])
+      // Batch 2 sent again as it was: processed, the hole gone.
+      assert.strictEqual(yield* statusOf(batchRequest({ sequence: 2, replay: true, coverage: [evm("0x1", 110, 119)] })), 200)
+      assert.deepStrictEqual(processed, [1, 3, 4, 2])
+      assert.notProperty(stored, "missing")
     }))
 })

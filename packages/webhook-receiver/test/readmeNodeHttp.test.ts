@@ -112,7 +112,8 @@ describe("the README's bare node:http server, run as written", () => {
 
     // Batch 2 (blocks 110..119) is lost: batch 3 is taken, the gap logged with what is missing.
     assert.deepStrictEqual(await send(batchRequest({ sequence: 3, coverage: [evm("0x1", 120, 129)] }, { timestamp: seconds() })), { status: 200, text: "" })
-    assert.deepStrictEqual([processed, stored], [[1, 3], storedAfter(3, 129)])
+    const hole = { sequences: [{ from: 2, to: 2 }], blocks: [{ scope: "0x1", from: "110", to: "119" }] }
+    assert.deepStrictEqual([processed, stored], [[1, 3], { ...storedAfter(3, 129), missing: hole }])
     assert.strictEqual(warn.mock.calls.length, 1)
     const [message, missingSequences, missingBlocks] = warn.mock.calls[0]!
     assert.include(message, "sequences never received: 2; blocks never covered: 0x1 110..119")
@@ -123,7 +124,14 @@ describe("the README's bare node:http server, run as written", () => {
     assert.strictEqual((await send(batchRequest({ sequence: 4, coverage: [evm("0x1", 130, 130)] }, { timestamp: seconds() }))).status, 500)
     process.env.WEBHOOK_SECRET = secret
     assert.strictEqual((await send(batchRequest({ sequence: 4, coverage: [evm("0x1", 130, 130)] }, { timestamp: seconds() }))).status, 200)
-    assert.deepStrictEqual([processed, stored], [[1, 3, 4], storedAfter(4, 130)])
+    assert.deepStrictEqual([processed, stored], [[1, 3, 4], { ...storedAfter(4, 130), missing: hole }])
+
+    // Batch 2 sent again as it was (a replay by sequence): processed, the hole gone; again: processed already.
+    const again = batchRequest({ sequence: 2, replay: true, coverage: [evm("0x1", 110, 119)] }, { timestamp: seconds() })
+    assert.deepStrictEqual(await send(again), { status: 200, text: "" })
+    assert.deepStrictEqual([processed, stored], [[1, 3, 4, 2], storedAfter(4, 130)])
+    assert.deepStrictEqual(await send(again), { status: 200, text: "" })
+    assert.deepStrictEqual(processed, [1, 3, 4, 2])
   })
 
   it("answers hostile requests 400 or 401, naming the field, and keeps running", async () => {

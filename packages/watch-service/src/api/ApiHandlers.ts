@@ -10,11 +10,21 @@ import { Baseline, WalletSpec, type WatchedWallet, WatchEvent } from "@chainquer
 import { DateTime, Effect, Option, Redacted } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { HttpApiBuilder } from "effect/http-api"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type SqlError } from "effect/sql"
 import { checkUrl } from "../delivery/AddressPolicy.js"
 import type { Range } from "../store/Coverage.js"
-import { type Delivery, DeliveryStore } from "../store/DeliveryStore.js"
-import { Api, BadRequest, maxWalletsPerRequest, NotFound, type RangeView, type StreamView, Unavailable } from "./ManagementApi.js"
+import { type Delivery, DeliveryStore, type ReplayFrom } from "../store/DeliveryStore.js"
+import * as Resend from "../store/Resend.js"
+import {
+  Api,
+  BadRequest,
+  maxWalletsPerRequest,
+  NotFound,
+  type RangeView,
+  type ReplayRequest,
+  type StreamView,
+  Unavailable
+} from "./ManagementApi.js"
 import * as Scopes from "../model/Scopes.js"
 import * as Statistics from "../store/Statistics.js"
 import { ServiceConfig } from "../model/ServiceConfig.js"
@@ -50,6 +60,7 @@ const deliveryView = (delivery: Delivery) => ({
   status: delivery.status,
   events: delivery.events,
   replay: delivery.replay,
+  resends: delivery.resends,
   heartbeat: delivery.heartbeat,
   coverage: delivery.coverage.map(rangeView),
   replaces: delivery.replaces.map(rangeView),
@@ -123,6 +134,55 @@ const walletsOf = (specs: ReadonlyArray<string>, stream: Stream) =>
 /** A page size: 100 unless given. */
 const limitOf = (limit: number | undefined): number => limit ?? 100
 
+/** What a replay asks for: events from an id or a time, a range of sequences, or blocks per scope. */
+type ReplayAsked =
+  | { readonly _tag: "Events"; readonly from: ReplayFrom }
+  | { readonly _tag: "Sequences"; readonly from: bigint; readonly to: bigint }
+  | { readonly _tag: "Blocks"; readonly ranges: ReadonlyArray<Range> }
+
+/** A replay's request, checked: exactly one way to say what, each valid; or a 400 naming the field. */
+const replayAsked = (payload: ReplayRequest) =>
+  Effect.gen(function*() {
+    if (payload.toSequence !== undefined && payload.fromSequence === undefined) {
+      return yield* badRequest("toSequence", "toSequence goes with fromSequence (the first sequence to send again)")
+    }
+    const ways = (["fromEventId", "fromTime", "fromSequence", "blocks"] as const).filter((key) => payload[key] !== undefined)
+    if (ways.length !== 1) {
+      return yield* badRequest(
+        ways[1] ?? "fromEventId",
+        "give exactly one of fromEventId (an event id the stream received), fromTime (an ISO 8601 time), fromSequence (with toSequence) or blocks"
+      )
+    }
+    if (payload.fromSequence !== undefined) {
+      const to = payload.toSequence ?? payload.fromSequence
+      if (to < payload.fromSequence) return yield* badRequest("toSequence", `toSequence ${to} is before fromSequence ${payload.fromSequence}: give a range in order`)
+      return { _tag: "Sequences", from: BigInt(payload.fromSequence), to: BigInt(to) } satisfies ReplayAsked
+    }
+    if (payload.blocks !== undefined) {
+      if (payload.blocks.length === 0) return yield* badRequest("blocks", "give at least one range: { chain, from, to }")
+      const ranges: Array<Range> = []
+      for (const [index, range] of payload.blocks.entries()) {
+        const scope = Scopes.fromName(range.chain)
+        if (scope === undefined) return yield* badRequest(`blocks[${index}].chain`, `unknown chain "${range.chain}"; valid: ${Scopes.validNames}`)
+        if (ranges.some((earlier) => earlier.scope === scope)) return yield* badRequest(`blocks[${index}].chain`, `${range.chain} is named twice: give one range per chain`)
+        if (BigInt(range.to) < BigInt(range.from)) return yield* badRequest(`blocks[${index}].to`, `to ${range.to} is before from ${range.from}: give a range in order`)
+        ranges.push({ scope, from: BigInt(range.from), to: BigInt(range.to) })
+      }
+      return { _tag: "Blocks", ranges } satisfies ReplayAsked
+    }
+    if (payload.fromTime !== undefined) {
+      const time = Option.filter(DateTime.make(payload.fromTime), (at) => {
+        const year = DateTime.toParts(at).year
+        return year >= 1970 && year <= 9999
+      })
+      if (Option.isNone(time)) {
+        return yield* badRequest("fromTime", `"${payload.fromTime}" is not a time from 1970 to 9999: give an ISO 8601 time such as 2026-11-26T12:00:00Z`)
+      }
+      return { _tag: "Events", from: { time: DateTime.toUtc(time.value) } } satisfies ReplayAsked
+    }
+    return { _tag: "Events", from: { eventId: payload.fromEventId! } } satisfies ReplayAsked
+  })
+
 /**
  * The handlers of the streams group; they need the stores, the config, a `DeliveryWake`, the
  * `SqlClient` and the chains' clients (adding the first wallets of a chain reads its head).
@@ -154,6 +214,13 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
           new Unavailable({ error: "unavailable", message: `cannot read the head of ${Scopes.nameOf(scope)}: ${error.message}; nothing was stored, try again` })
         ),
         Effect.provide(context)
+      )
+    /** Batches sent again, in one transaction; a refusal is a 400 naming the field. */
+    const resent = (made: Effect.Effect<Resend.Resent, Resend.ResendRefused | SqlError.SqlError, SqlClient.SqlClient>) =>
+      sql.withTransaction(made).pipe(
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.catchTag("ResendRefused", (refused) => Effect.fail(badRequest(refused.field, refused.message))),
+        Effect.catchTag("SqlError", Effect.die)
       )
     const existing = (id: string) => Effect.flatMap(Effect.orDie(streams.get(id)), Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed }))
     const checkedUrl = (url: string) =>
@@ -262,23 +329,20 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
         }))
       .handle("replay", ({ params, payload }) =>
         Effect.gen(function*() {
-          const { fromEventId, fromTime } = payload
-          if ((fromEventId === undefined) === (fromTime === undefined)) {
-            return yield* badRequest("fromEventId", "give exactly one of fromEventId (an event id the stream received) or fromTime (an ISO 8601 time)")
-          }
-          const time = fromTime === undefined ? undefined : Option.filter(DateTime.make(fromTime), (at) => {
-            const year = DateTime.toParts(at).year
-            return year >= 1970 && year <= 9999
-          })
-          if (time !== undefined && Option.isNone(time)) {
-            return yield* badRequest("fromTime", `"${fromTime}" is not a time from 1970 to 9999: give an ISO 8601 time such as 2026-11-26T12:00:00Z`)
-          }
+          const asked = yield* replayAsked(payload)
           yield* existing(params.id)
-          const from = fromEventId !== undefined ? { eventId: fromEventId } : { time: DateTime.toUtc(Option.getOrThrow(time!)) }
-          const replayed = yield* Effect.orDie(deliveries.replay(params.id, from))
-          if (Option.isNone(replayed)) return yield* badRequest("fromEventId", `the stream received no event ${fromEventId}`)
+          const replayed = asked._tag === "Sequences"
+            ? yield* resent(Resend.sequences(params.id, asked))
+            : asked._tag === "Blocks"
+            ? yield* resent(Resend.blocks(params.id, asked.ranges, (index) => `blocks[${index}]`))
+            : yield* Effect.orDie(deliveries.replay(params.id, asked.from)).pipe(
+              Effect.flatMap(Option.match({
+                onNone: () => Effect.fail(badRequest("fromEventId", `the stream received no event ${payload.fromEventId}`)),
+                onSome: Effect.succeed
+              }))
+            )
           yield* waker.wake(params.id)
-          return replayed.value
+          return replayed
         }))
       .handle("stats", ({ params }) =>
         Effect.gen(function*() {

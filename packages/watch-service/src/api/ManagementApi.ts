@@ -252,6 +252,46 @@ export const RangeView = Schema.Struct({
  */
 export type RangeView = typeof RangeView.Type
 
+/** A block number, or an Aptos ledger version, as a decimal string. */
+const BlockText = Schema.String.check(Schema.isPattern(/^(0|[1-9][0-9]{0,29})$/, { message: "Expected a block number: decimal digits, no sign, no leading zero" }))
+
+/**
+ * What `POST …/replay` takes: exactly one of `fromEventId`, `fromTime`, `fromSequence` (with
+ * `toSequence`, default `fromSequence`) or `blocks`.
+ *
+ * @example
+ * ```ts
+ * import type { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const lost: ManagementApi.ReplayRequest = { fromSequence: 3, toSequence: 7 }
+ * const byBlocks: ManagementApi.ReplayRequest = { blocks: [{ chain: "eth", from: "18000125", to: "18000126" }] }
+ * ```
+ * @since 0.2.0
+ */
+export const ReplayRequest = Schema.Struct({
+  fromEventId: Schema.optionalKey(textOf("An event id the stream received: every event from it (included) on is sent again, in new batches.")),
+  fromTime: Schema.optionalKey(textOf("An ISO 8601 time: every event the stream received from then on is sent again, in new batches.")),
+  fromSequence: Schema.optionalKey(
+    described(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "The first sequence of the batches to send again as they were (a `Gap`'s `missingSequences.from`).")
+  ),
+  toSequence: Schema.optionalKey(
+    described(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "The last sequence to send again, included (default `fromSequence`); at most the last batch sent.")
+  ),
+  blocks: Schema.optionalKey(described(
+    Schema.Array(Schema.Struct({
+      chain: described(Schema.String, "The chain or Aptos network, by name (as `chains` names them)."),
+      from: described(BlockText, "The first block (Aptos: ledger version), a decimal string."),
+      to: described(BlockText, "The last block, included, a decimal string; at most the last block delivered.")
+    })),
+    "Per chain (each once), blocks whose batches to send again as they were (a `Gap`'s `missingBlocks`)."
+  ))
+})
+
+/**
+ * @since 0.2.0
+ */
+export type ReplayRequest = typeof ReplayRequest.Type
+
 /**
  * A webhook request as answered: its id (the `webhook-id` of every attempt), its place in the
  * stream's order, its events and its attempts.
@@ -272,7 +312,11 @@ export const DeliveryView = Schema.Struct({
     "`pending`: not answered 2xx yet (retried on the schedule); `delivered`: answered 2xx; `failed`: given up (kept, replayable)."
   ),
   events: described(Schema.Int, "How many events the batch carries (at most 500)."),
-  replay: described(Schema.Boolean, "Whether the batch was asked for with `POST …/replay` (events sent before, again; no coverage)."),
+  replay: described(Schema.Boolean, "Whether the batch was asked for with `POST …/replay` by `fromEventId` or `fromTime` (events sent before, again; no coverage)."),
+  resends: described(
+    Schema.Int,
+    "How many times the batch was sent again as it was (`POST …/replay` by `fromSequence` or `blocks`): each time it went `pending` again, its body flagged `replay`."
+  ),
   heartbeat: described(Schema.Boolean, "Whether the batch was sent because the stream was quiet for `--heartbeat` (no events)."),
   coverage: described(Schema.Array(RangeView), "Per chain, the blocks the batch accounts for."),
   replaces: described(Schema.Array(RangeView), "After a reorganisation, the range earlier batches covered that this one states again."),
@@ -463,18 +507,18 @@ export class Streams extends HttpApiGroup.make("streams")
     )),
     HttpApiEndpoint.post("replay", "/v1/streams/:id/replay", {
       params: idParams,
-      payload: Schema.Struct({
-        fromEventId: Schema.optionalKey(textOf("An event id the stream received: every event from it (included) on is sent again.")),
-        fromTime: Schema.optionalKey(textOf("An ISO 8601 time: every event the stream received from then on is sent again."))
-      }),
+      payload: ReplayRequest,
       success: Schema.Struct({
-        deliveries: described(Schema.Int, "How many new batches were made."),
+        deliveries: described(Schema.Int, "How many batches were made (events) or sent again (sequences, blocks)."),
         events: described(Schema.Int, "How many events they carry.")
       }).pipe(HttpApiSchema.status(202)),
       error: NotFound
     }).annotateMerge(operation(
-      "Replay events",
-      "Sends again, as new deliveries (`replay: true`), every event from `fromEventId` (included) or `fromTime` on; give exactly one."
+      "Replay events, or send batches again",
+      "Give exactly one of: `fromEventId` or `fromTime`: every event from there on, again, in new batches (`replay: true`, no coverage); " +
+        "`fromSequence` (and `toSequence`): the batches of those sequences sent again as they were (same id, sequence, coverage and events, " +
+        "flagged `replay`), which lets a receiver fill the gap it reported; `blocks`: the same for the batches that carried those blocks of each " +
+        "chain. A batch still pending is left as it is; a range beyond what was sent is a 400."
     )),
     HttpApiEndpoint.get("stats", "/v1/streams/:id/stats", { params: idParams, success: StatsView, error: NotFound }).annotateMerge(operation(
       "A stream's statistics",

@@ -44,7 +44,7 @@ const emptyEvents = '"events":[]}'
 
 /**
  * The JSON body of a webhook: the stream, the delivery, its place in the stream's order (gapless
- * per stream), whether it is a replay or a heartbeat, the ranges of blocks it states again (a
+ * per stream), whether it is a replay (or a batch sent again as it was) or a heartbeat, the ranges of blocks it states again (a
  * reorganisation) and those it covers, the wallets added since the batch before, and the events,
  * each exactly as the CLI writes it as NDJSON. Written by encoding the contract's schema
  * (`WebhookBatch`, the receiver kit's); the events, encoded by `WatchEvent.toJson` when they were
@@ -68,6 +68,8 @@ export const body = (delivery: {
   readonly deliveryId: string
   readonly sequence: number
   readonly replay?: boolean | undefined
+  /** How many times the batch was sent again as it was (`Resend`): if any, it says `replay` too. */
+  readonly resends?: number | undefined
   readonly heartbeat?: boolean | undefined
   readonly replaces?: ReadonlyArray<Range> | undefined
   readonly coverage?: ReadonlyArray<Range> | undefined
@@ -78,7 +80,7 @@ export const body = (delivery: {
     streamId: delivery.streamId,
     deliveryId: delivery.deliveryId,
     sequence: delivery.sequence,
-    replay: delivery.replay === true,
+    replay: delivery.replay === true || (delivery.resends ?? 0) > 0,
     heartbeat: delivery.heartbeat === true,
     replaces: (delivery.replaces ?? []).map(rangeOf),
     coverage: (delivery.coverage ?? []).map(rangeOf),

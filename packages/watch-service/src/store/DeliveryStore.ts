@@ -29,6 +29,8 @@ export interface Delivery {
   readonly status: "pending" | "delivered" | "failed"
   readonly events: number
   readonly replay: boolean
+  /** How many times it was sent again as it was (`Resend`): each time it goes `pending` again. */
+  readonly resends: number
   /** Sent because no batch went out for the heartbeat period (no events). */
   readonly heartbeat: boolean
   /** The ranges it accounts for, and those it states again (a reorganisation); see `Coverage`. */
@@ -119,6 +121,7 @@ interface DeliveryRow {
   readonly status: Delivery["status"]
   readonly event_count: number
   readonly replay: boolean
+  readonly resends: number
   readonly heartbeat: boolean
   readonly coverage: ReadonlyArray<{ readonly scope: string; readonly from: string; readonly to: string }> | null
   readonly replaces: ReadonlyArray<{ readonly scope: string; readonly from: string; readonly to: string }> | null
@@ -132,7 +135,7 @@ interface DeliveryRow {
 }
 
 
-const columns = `id, stream_id, sequence::text, status, event_count, replay, heartbeat, coverage, replaces, wallets, attempts, ` +
+const columns = `id, stream_id, sequence::text, status, event_count, replay, resends, heartbeat, coverage, replaces, wallets, attempts, ` +
   `${millis("created_at")}, ${millis("next_attempt_at")}, ` +
   `${millis("delivered_at")}, last_status, last_error`
 
@@ -147,6 +150,7 @@ const deliveryOf = (row: DeliveryRow): Delivery => ({
   status: row.status,
   events: row.event_count,
   replay: row.replay,
+  resends: row.resends,
   heartbeat: row.heartbeat,
   coverage: rangesOf(row.coverage),
   replaces: rangesOf(row.replaces),
@@ -177,8 +181,12 @@ export interface Progress {
   readonly coverage: ReadonlyArray<{ readonly scope: string; readonly coveredFrom: bigint; readonly coveredTo: bigint | null }>
 }
 
-/** What a delivered batch gives its receiver, per scope: the block it is now covered to (as JSON rows). */
+/**
+ * What a delivered batch gives its receiver, per scope: the block it is now covered to (as JSON
+ * rows). A batch sent again gives nothing new: the batches after it moved the receiver on.
+ */
 const coveredToRows = (delivery: Delivery): string => {
+  if (delivery.resends > 0) return "[]"
   const coveredTo = new Map<string, bigint>()
   for (const range of delivery.replaces) coveredTo.set(range.scope, range.from - 1n)
   for (const range of delivery.coverage) coveredTo.set(range.scope, range.to)

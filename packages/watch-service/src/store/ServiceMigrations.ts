@@ -7,7 +7,8 @@
  *   position and the next delivery sequence);
  * - `stream_wallets`: the wallets of each stream, by scope (chain id or `aptos:<network>`) and address;
  * - `stream_events`: the outbox: each stream's events in order (`position`), as the JSON sent;
- * - `deliveries`: the webhook requests, each a range of a stream's positions, in `sequence` order;
+ * - `deliveries`: the webhook requests, each a range of a stream's positions, in `sequence` order,
+ *   with how many times each was sent again as it was (`resends`);
  * - `delivery_attempts`: each attempt's outcome, for the success rate and the stats;
  * - `wallet_set_version`: a number moved on by every change of what the scans watch;
  * - `stream_coverage`: per stream and scope, the first block covered, the last one a batch
@@ -127,6 +128,11 @@ const loader = Migrator.fromRecord({
     const sql = yield* SqlClient.SqlClient
     // A row once the streams' secrets are encrypted (`StreamSecrets`): a runner without the key, or with another, stops.
     yield* sql`CREATE TABLE secrets_key (id integer PRIMARY KEY CHECK (id = 1), check_value text NOT NULL)`
+  }),
+  "6_resends": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // How many times a batch was sent again as it was (`POST …/replay` by sequence or blocks).
+    yield* sql`ALTER TABLE deliveries ADD COLUMN resends integer NOT NULL DEFAULT 0`
   })
 })
 

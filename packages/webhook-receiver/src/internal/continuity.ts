@@ -12,11 +12,17 @@
  * - `coverage c`: a chain not covered yet starts at `c`; otherwise `c.from` must be `to + 1`
  *   (after it: a gap of `to + 1..c.from - 1`; at or before it: `c.from..min(c.to, to)` overlap);
  *   then `to` = max(`to`, `c.to`).
- * A replay batch moves the sequence only.
+ * Replays (their coverage is empty) move the sequence only.
+ *
+ * Holes: a `Gap` carries the state with what is missing added (`missing`); a batch of a sequence
+ * at most the state's is a batch sent again: if its sequence is missing, or its coverage fills
+ * missing blocks, it heals them (the sequence and covered-to stay; `healed` says what it filled),
+ * otherwise it was processed already. Any batch's coverage fills the missing blocks it meets.
  */
 import { Result } from "effect"
 import type { Batch } from "../Batch.js"
 import { boundsOf } from "../Batch.js"
+import * as Missing from "../Missing.js"
 import type { ReceiverState } from "../ReceiverState.js"
 import { AlreadyProcessed, type Blocks, Gap, Overlap, type Sequences, WrongStream } from "../ReceiveError.js"
 
@@ -38,49 +44,80 @@ const walk = (state: ReceiverState, batch: Batch) => {
   const coverage = new Map<string, Span>(Object.entries(state.coverage).map(([scope, covered]) => [scope, { from: BigInt(covered.from), to: BigInt(covered.to) }]))
   const missing: Array<Blocks> = []
   const overlaps: Array<Blocks> = []
-  if (!batch.replay) {
-    for (const range of batch.replaces) {
-      const { scope, ...bounds } = boundsOf(range)
-      const from = BigInt(bounds.from)
-      const to = BigInt(bounds.to)
-      const covered = coverage.get(scope)
-      if (covered === undefined) {
-        overlaps.push(blocks(scope, from, to))
-        continue
-      }
-      if (to > covered.to) missing.push(blocks(scope, covered.to + 1n, to))
-      else if (to < covered.to) overlaps.push(blocks(scope, to + 1n, covered.to))
-      if (from < covered.from) overlaps.push(blocks(scope, from, min(to, covered.from - 1n)))
-      coverage.set(scope, { from: min(covered.from, from), to: from - 1n })
+  for (const range of batch.replaces) {
+    const { scope, ...bounds } = boundsOf(range)
+    const from = BigInt(bounds.from)
+    const to = BigInt(bounds.to)
+    const covered = coverage.get(scope)
+    if (covered === undefined) {
+      overlaps.push(blocks(scope, from, to))
+      continue
     }
-    for (const range of batch.coverage) {
-      const { scope, ...bounds } = boundsOf(range)
-      const from = BigInt(bounds.from)
-      const to = BigInt(bounds.to)
-      const covered = coverage.get(scope)
-      if (covered === undefined) {
-        coverage.set(scope, { from, to })
-        continue
-      }
-      if (from > covered.to + 1n) missing.push(blocks(scope, covered.to + 1n, from - 1n))
-      else if (from <= covered.to) overlaps.push(blocks(scope, from, min(to, covered.to)))
-      coverage.set(scope, { from: min(covered.from, from), to: max(covered.to, to) })
-    }
+    if (to > covered.to) missing.push(blocks(scope, covered.to + 1n, to))
+    else if (to < covered.to) overlaps.push(blocks(scope, to + 1n, covered.to))
+    if (from < covered.from) overlaps.push(blocks(scope, from, min(to, covered.from - 1n)))
+    coverage.set(scope, { from: min(covered.from, from), to: from - 1n })
   }
-  const next: ReceiverState = {
+  for (const range of batch.coverage) {
+    const { scope, ...bounds } = boundsOf(range)
+    const from = BigInt(bounds.from)
+    const to = BigInt(bounds.to)
+    const covered = coverage.get(scope)
+    if (covered === undefined) {
+      coverage.set(scope, { from, to })
+      continue
+    }
+    if (from > covered.to + 1n) missing.push(blocks(scope, covered.to + 1n, from - 1n))
+    else if (from <= covered.to) overlaps.push(blocks(scope, from, min(to, covered.to)))
+    coverage.set(scope, { from: min(covered.from, from), to: max(covered.to, to) })
+  }
+  const holes = Missing.fill(
+    Missing.add(missingOf(state), { sequences: batch.sequence > state.sequence + 1 ? [{ from: state.sequence + 1, to: batch.sequence - 1 }] : [], blocks: missing }),
+    batch.sequence,
+    batch.coverage.map(boundsOf)
+  ).missing
+  const next = withMissing({
     streamId: batch.streamId,
     sequence: batch.sequence,
     lastDeliveryId: batch.deliveryId,
     coverage: Object.fromEntries([...coverage].map(([scope, covered]) => [scope, { from: String(covered.from), to: String(covered.to) }]))
-  }
+  }, holes)
   return { next, missing, overlaps }
+}
+
+/** What the state lacks (nothing when it has no `missing`). */
+const missingOf = (state: ReceiverState): Missing.Missing => state.missing ?? { sequences: [], blocks: [] }
+
+/** `state` lacking `missing`: the key present only when something is missing. */
+const withMissing = (state: ReceiverState, missing: Missing.Missing): ReceiverState => {
+  const { missing: _, ...rest } = state
+  return Missing.isEmpty(missing) ? rest : { ...rest, missing }
+}
+
+/**
+ * The state after a batch sent again (its sequence at most the state's): the holes it fills gone,
+ * and what it filled; `undefined` when it fills none (processed already).
+ */
+const heal = (state: ReceiverState, batch: Batch): { readonly state: ReceiverState; readonly healed: Missing.Missing } | undefined => {
+  if (state.missing === undefined) return undefined
+  const { filled, missing } = Missing.fill(state.missing, batch.sequence, batch.coverage.map(boundsOf))
+  return Missing.isEmpty(filled) ? undefined : { state: withMissing(state, missing), healed: filled }
+}
+
+/**
+ * The outcome of a batch accepted: the state to store, and for a batch sent again that filled
+ * holes, what it filled.
+ */
+export interface Advanced {
+  readonly state: ReceiverState
+  readonly healed?: Missing.Missing | undefined
 }
 
 /** The state after `batch`, or why it is not the next batch of the stream. */
 export const advance = (
   state: ReceiverState,
   batch: Batch
-): Result.Result<ReceiverState, WrongStream | AlreadyProcessed | Gap | Overlap> => {
+): Result.Result<Advanced, WrongStream | AlreadyProcessed | Gap | Overlap> => {
   const delivery = `delivery ${batch.deliveryId} (sequence ${batch.sequence})`
   if (state.streamId !== null && state.streamId !== batch.streamId) {
     return Result.fail(
@@ -93,6 +130,8 @@ export const advance = (
     )
   }
   if (batch.sequence <= state.sequence || batch.deliveryId === state.lastDeliveryId) {
+    const healed = batch.sequence <= state.sequence ? heal(state, batch) : undefined
+    if (healed !== undefined) return Result.succeed(healed)
     return Result.fail(
       new AlreadyProcessed({
         deliveryId: batch.deliveryId,
@@ -124,5 +163,5 @@ export const advance = (
   if (overlaps.length > 0) {
     return Result.fail(new Overlap({ overlaps, batch, state: next, message: `${delivery} covers blocks already covered: ${listed(overlaps)}` }))
   }
-  return Result.succeed(next)
+  return Result.succeed({ state: next })
 }

@@ -41,8 +41,8 @@ export const check = (
     }
     const verified = yield* Signature.verify(key, { headers: request.headers, body: request.body, now: request.now, toleranceSeconds })
     const batch = yield* decodeBatch(request.body, verified.id)
-    const state = yield* Continuity.advance(request.state, batch)
-    return { batch, state }
+    const { healed, state } = yield* Continuity.advance(request.state, batch)
+    return healed === undefined ? { batch, state } : { batch, state, healed }
   })
 
 /** Unix seconds of the `Clock`. */

@@ -8,7 +8,7 @@
  * Its `policy` decides, before the kit looks at a request, to fail it (a status: nothing is
  * processed), to take it (`"take"`), or to answer 200 and throw it away (`"drop"`).
  */
-import { type Batch, Receive, type ReceiveError, ReceiverState } from "@chainquery/webhook-receiver"
+import { type Batch, type Missing, Receive, type ReceiveError, ReceiverState } from "@chainquery/webhook-receiver"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 
 /** What the receiver does with a request. */
@@ -32,6 +32,8 @@ export class ProvingReceiver {
   readonly taken = new Map<string, Array<Taken>>()
   readonly errors: Array<{ readonly streamId: string; readonly error: ReceiveError.ReceiveError }> = []
   readonly dropped: Array<Batch.Batch> = []
+  /** The batches sent again that filled holes of the kit's state, with what each filled. */
+  readonly healed: Array<{ readonly streamId: string; readonly sequence: number; readonly filled: Missing.Missing }> = []
   /** The status of every answer, in order. */
   readonly answers: Array<number> = []
   /** The `webhook-id`s each batch came with, by `<stream id>/<sequence>` (one each, however often it came). */
@@ -71,6 +73,7 @@ export class ProvingReceiver {
       if (result.ok) this.dropped.push(result.batch)
       return 200
     }
+    if (result.ok && result.healed !== undefined) this.healed.push({ streamId: parsed.streamId, sequence: result.batch.sequence, filled: result.healed })
     if (result.ok) return this.take(parsed.streamId, result.batch, result.state)
     this.errors.push({ streamId: parsed.streamId, error: result.error })
     if (result.error._tag === "Gap" || result.error._tag === "Overlap") return this.take(parsed.streamId, result.error.batch, result.error.state)
