@@ -10,14 +10,14 @@
  *   `Outbox` (events fanned out to streams), `Coverage` (the blocks each batch accounts for),
  *   `Statistics` (the planner's), `ServiceMigrations` (the tables), `EmbeddedDatabase`,
  *   `WalletAdmission` (wallets added to a stream, placed under their scans' locks), `Resend`
- *   (batches sent again as they were);
+ *   (batches sent again as they were), `HistoryStore` (the history owed for wallets added with one);
  * - `delivery/`: `DeliveryWorker` (one stream's webhooks), `DeliveryWake` (waking a stream's
  *   delivery: its cluster entity), `DeliverySlots` (a runner's webhooks in flight at once),
  *   `WebhookSender` (one POST), `WebhookSignature` (Standard Webhooks), `WebhookBatch` (what a
  *   receiver gets), `AddressPolicy` (webhook URLs refused), `Heartbeats` (batches of quiet
  *   streams), `ServiceMetrics`;
  * - `scan/` (above `delivery/`: a scan wakes the streams it gave events): `Scanner` (a scope's
- *   wallets read each cycle), `KeyRefusal` (a refused API key);
+ *   wallets read each cycle), `HistoryScan` (the histories owed, read), `KeyRefusal` (a refused API key);
  * - `api/`: `ManagementApi` (the HttpApi) with `ApiHandlers`, `ApiMiddleware` and `ApiDocument`,
  *   `ManagementClient` (a typed client of it, for Effect programs), `ServiceHttp` (its server,
  *   within `HttpLimits`, started by `HttpStarting`), `Readiness`, `ApiVersion`;
@@ -44,6 +44,9 @@ export * as DeliveryWake from "./delivery/DeliveryWake.js"
 export * as DeliveryWorker from "./delivery/DeliveryWorker.js"
 export * as EmbeddedDatabase from "./store/EmbeddedDatabase.js"
 export * as Heartbeats from "./delivery/Heartbeats.js"
+export * as HistoryScan from "./scan/HistoryScan.js"
+export * as HistoryStarts from "./api/HistoryStarts.js"
+export * as HistoryStore from "./store/HistoryStore.js"
 export * as HttpLimits from "./api/HttpLimits.js"
 export * as HttpStarting from "./api/HttpStarting.js"
 export * as KeyRefusal from "./scan/KeyRefusal.js"

@@ -121,10 +121,10 @@ describe("the management API", () => {
         added: 3,
         wallets: 3,
         coverage: [
-          { wallet: eth, coveredFrom: String(ethFrom) },
-          { wallet: polygon, coveredFrom: String(polygonFrom) },
-          { wallet: `aptos-mainnet:0x${"0".repeat(63)}1`, coveredFrom: String(aptosFrom) },
-          { wallet: eth, coveredFrom: String(ethFrom) }
+          { wallet: eth, coveredFrom: String(ethFrom), history: null },
+          { wallet: polygon, coveredFrom: String(polygonFrom), history: null },
+          { wallet: `aptos-mainnet:0x${"0".repeat(63)}1`, coveredFrom: String(aptosFrom), history: null },
+          { wallet: eth, coveredFrom: String(ethFrom), history: null }
         ]
       })
       const again = await api.call("POST", `/v1/streams/${stream.id}/wallets`, { body: { wallets: ["base,eth:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"] } })
@@ -133,8 +133,8 @@ describe("the management API", () => {
         added: 1,
         wallets: 4,
         coverage: [
-          { wallet: "base:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", coveredFrom: String(baseFrom) },
-          { wallet: eth, coveredFrom: String(ethFrom) }
+          { wallet: "base:0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", coveredFrom: String(baseFrom), history: null },
+          { wallet: eth, coveredFrom: String(ethFrom), history: null }
         ]
       }, "a spec may name several chains; the wallet already held is kept, with the block it was covered from")
       const page1 = await api.call("GET", `/v1/streams/${stream.id}/wallets?limit=3`)
@@ -193,7 +193,8 @@ describe("the management API", () => {
         failed: 0,
         oldestPendingAgeSeconds: null,
         lastError: null,
-        lastErrorAt: null
+        lastErrorAt: null,
+        history: []
       })
     }))
 

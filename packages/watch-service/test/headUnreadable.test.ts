@@ -48,7 +48,7 @@ describe("a chain's head that cannot be read", () => {
       }))
       const added = await api.call("POST", `/v1/streams/${stream.id}/wallets`, { body: { wallets: [eth] } })
       assert.strictEqual(added.status, 200, added.text)
-      assert.deepStrictEqual(added.body.coverage, [{ wallet: eth, coveredFrom: "18000001" }], "from the scan's lowest checkpoint, no head read")
+      assert.deepStrictEqual(added.body.coverage, [{ wallet: eth, coveredFrom: "18000001", history: null }], "from the scan's lowest checkpoint, no head read")
       // Aptos is read for each addition (a later wallet never starts below its head): still a 503 there.
       assert.strictEqual((await api.call("POST", `/v1/streams/${stream.id}/wallets`, { body: { wallets: ["aptos:0x1"] } })).status, 503)
     }, { chainsDown: true }))

@@ -95,7 +95,8 @@ describe("replay and stats", () => {
           failed: 1,
           oldestPendingAgeSeconds: undefined,
           lastError: "HTTP 503: busy",
-          lastErrorAt: undefined
+          lastErrorAt: undefined,
+          history: []
         }
       )
       assert.isAtLeast(stats.oldestPendingAgeSeconds, 0)

@@ -45,6 +45,6 @@ describe("the block a new wallet is covered from", () => {
       await api.run(StreamStore.use((streams) => streams.addWallets(stream.id, [evm(alice)])))
       const again = await api.call("POST", `/v1/streams/${stream.id}/wallets`, { body: { wallets: [`eth:${alice}`] } })
       assert.strictEqual(again.status, 200, again.text)
-      assert.deepStrictEqual([again.body.added, again.body.coverage], [0, [{ wallet: `eth:${alice.toLowerCase()}`, coveredFrom: null }]])
+      assert.deepStrictEqual([again.body.added, again.body.coverage], [0, [{ wallet: `eth:${alice.toLowerCase()}`, coveredFrom: null, history: null }]])
     }))
 })

@@ -2,7 +2,8 @@
  * The webhook contract, end to end in one process (issue #40): for generated batches (ranges of
  * EVM chains and Aptos networks, wallets, events of every family, secrets of any length), the body
  * the service builds (`DeliveryWorker.body`, by encoding the contract's schema) is byte for byte
- * the body of 0.4.0's writer below; the receiver kit decodes it, and so does the service's own
+ * the body of the writer below (0.4.0's, with 0.5.0's `phase`, `history` and `historyFrom`, issue
+ * #41); the receiver kit decodes it, and so does the service's own
  * schema, back to the events it stored; the service's signature is the reference Standard
  * Webhooks library's (`standardwebhooks`), byte for byte, and that library and the kit both
  * verify it. One byte more in the body and neither does.
@@ -15,12 +16,14 @@ import * as fc from "fast-check"
 import { Webhook } from "standardwebhooks"
 import { aptosAlice, aptosTransfer } from "../../watch/test/fixtures.js"
 import type { CoveredWallet, Range } from "../src/store/Coverage.js"
+import type { WalletRange } from "../src/store/Outbox.js"
 import * as DeliveryWorker from "../src/delivery/DeliveryWorker.js"
 import { WebhookBatch } from "../src/delivery/WebhookBatch.js"
 import * as WebhookSignature from "../src/delivery/WebhookSignature.js"
 import { transfers } from "./support/storeFixtures.js"
 
-// 0.4.0's writer of a body, string templates and all: the bytes every receiver has been getting.
+// 0.4.0's writer of a body, string templates and all, with 0.5.0's fields (`phase` after `heartbeat`,
+// `history` after `wallets`, `historyFrom` after `coveredFrom`): the bytes receivers get.
 const scope040 = (name: string) =>
   name.startsWith("aptos:") ? { key: `"network":${JSON.stringify(name.slice(6))}`, aptos: true } : { key: `"chain":${JSON.stringify(name)}`, aptos: false }
 const range040 = (r: Range) => {
@@ -28,12 +31,20 @@ const range040 = (r: Range) => {
   const unit = aptos ? "Version" : "Block"
   return `{${key},"from${unit}":"${r.from}","to${unit}":"${r.to}"}`
 }
-const wallet040 = (w: CoveredWallet) => `{${scope040(w.scope).key},"address":${JSON.stringify(w.address)},"coveredFrom":"${w.coveredFrom}"}`
+const wallet040 = (w: CoveredWallet) =>
+  `{${scope040(w.scope).key},"address":${JSON.stringify(w.address)},"coveredFrom":"${w.coveredFrom}"` +
+  `${w.historyFrom === undefined ? "" : `,"historyFrom":"${w.historyFrom}"`}}`
+const history050 = (h: WalletRange) => {
+  const { aptos, key } = scope040(h.scope)
+  const unit = aptos ? "Version" : "Block"
+  return `{${key},"address":${JSON.stringify(h.address)},"from${unit}":"${h.from}","to${unit}":"${h.to}"}`
+}
 const bodyOf040 = (batch: Generated): string =>
   `{"streamId":${JSON.stringify(batch.streamId)},"deliveryId":${JSON.stringify(batch.deliveryId)},"sequence":${batch.sequence},` +
-  `"replay":${batch.replay},"heartbeat":${batch.heartbeat},` +
+  `"replay":${batch.replay},"heartbeat":${batch.heartbeat},"phase":${JSON.stringify(batch.phase)},` +
   `"replaces":[${batch.replaces.map(range040).join(",")}],"coverage":[${batch.coverage.map(range040).join(",")}],` +
-  `"wallets":[${batch.wallets.map(wallet040).join(",")}],"events":[${batch.events.join(",")}]}`
+  `"wallets":[${batch.wallets.map(wallet040).join(",")}],"history":[${batch.history.map(history050).join(",")}],` +
+  `"events":[${batch.events.join(",")}]}`
 
 /** Events of every family the service sends: NFT transfers on two chains, a retraction, an Aptos token. */
 const pool: ReadonlyArray<WatchEvent.WatchEvent> = [
@@ -52,9 +63,23 @@ const ranges = fc.uniqueArray(
 const hex = (length: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${length}}$`))
 const wallets = fc.array(
   fc.constantFrom(...scopes).chain((scope) =>
-    fc.record({ scope: fc.constant(scope), address: hex(scope.startsWith("aptos:") ? 64 : 40).map((digits) => `0x${digits}`), coveredFrom: block })
+    fc.record(
+      { scope: fc.constant(scope), address: hex(scope.startsWith("aptos:") ? 64 : 40).map((digits) => `0x${digits}`), coveredFrom: block, historyFrom: block },
+      { requiredKeys: ["scope", "address", "coveredFrom"] }
+    )
   ),
   { maxLength: 6 }
+)
+const histories = fc.array(
+  fc.constantFrom(...scopes).chain((scope) =>
+    fc.record({
+      scope: fc.constant(scope),
+      address: hex(scope.startsWith("aptos:") ? 64 : 40).map((digits) => `0x${digits}`),
+      from: block,
+      span: fc.bigInt({ min: 0n, max: 10n ** 6n })
+    }).map(({ from, span, ...wallet }): WalletRange => ({ ...wallet, from, to: from + span }))
+  ),
+  { maxLength: 4 }
 )
 
 const generated = fc.record({
@@ -63,9 +88,11 @@ const generated = fc.record({
   sequence: fc.integer({ min: 1, max: 2 ** 31 }),
   replay: fc.boolean(),
   heartbeat: fc.boolean(),
+  phase: fc.constantFrom("live" as const, "history" as const),
   replaces: ranges,
   coverage: ranges,
   wallets,
+  history: histories,
   stored: fc.subarray([...pool]),
   key: fc.uint8Array({ minLength: 1, maxLength: 64 })
 }).map((batch) => ({ ...batch, events: batch.stored.map(WatchEvent.toJson) }))
@@ -75,7 +102,7 @@ const decodeReceived = Schema.decodeUnknownSync(Schema.fromJsonString(Batch.Batc
 const decodeSent = Schema.decodeUnknownSync(Schema.fromJsonString(WebhookBatch))
 
 describe("the webhook contract", () => {
-  it("bodies the service builds are 0.4.0's bytes, decode with the kit and the service's schema, and are signed as the reference library signs", () => {
+  it("bodies the service builds are the contract's bytes, decode with the kit and the service's schema, and are signed as the reference library signs", () => {
     const now = Math.floor(Date.now() / 1000)
     fc.assert(
       fc.property(generated, (batch) => {

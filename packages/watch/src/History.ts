@@ -10,11 +10,12 @@
  * @since 0.5.0
  */
 import { EvmClient } from "@chainquery/evm-client"
-import { Effect, type Scope } from "effect"
+import type { Chain } from "@chainquery/schema"
+import { DateTime, Effect, Option, type Scope } from "effect"
 import type { From } from "./internal/backfill/backfillPlan.js"
 import * as WalletReader from "./internal/backfill/backfillReader.js"
 import { defaultWatch, type Watch } from "./Engine.js"
-import type { EngineError } from "./EngineError.js"
+import { type EngineError, fromClient } from "./EngineError.js"
 import type { EvmWallet } from "./WatchedWallet.js"
 import type { WatchEvent } from "./WatchEvent.js"
 
@@ -117,4 +118,66 @@ export const reader = (options: Options): Effect.Effect<Reader, never, EvmClient
           ? undefined
           : { through: slice.through, origin: slice.origin, events: slice.placed.toSorted(WalletReader.byPlace).map((placed) => placed.event) })
     }
+  })
+
+/**
+ * Where an instant falls on a chain: the first block at or after it (`Found`); before the chain's
+ * first block (`BeforeHistory`, with that block and its time); or after the block given as the
+ * head (`AfterHead`, with the head's time).
+ *
+ * @example
+ * ```ts
+ * import type { History } from "@chainquery/watch"
+ *
+ * const said = (at: History.BlockAt) => at._tag === "Found" ? `block ${at.block}` : at._tag
+ * ```
+ * @since 0.5.0
+ */
+export type BlockAt =
+  | { readonly _tag: "Found"; readonly block: bigint }
+  | { readonly _tag: "BeforeHistory"; readonly first: bigint; readonly firstAt: DateTime.Utc }
+  | { readonly _tag: "AfterHead"; readonly headAt: DateTime.Utc }
+
+/**
+ * The first block of `chain` whose time is at or after `date`, up to `head`, found by halving
+ * with A6 (`getBlock`): about log2(head) requests, plus one. Blocks the service does not know
+ * (below the chain's first) count as before it.
+ *
+ * @example
+ * ```ts
+ * import { DateTime } from "effect"
+ * import { History } from "@chainquery/watch"
+ *
+ * const at = History.blockAt("0x1", DateTime.makeUnsafe("2026-11-01T00:00:00Z"), 21_000_000n)
+ * ```
+ * @since 0.5.0
+ */
+export const blockAt = (chain: Chain.ChainId, date: DateTime.Utc, head: bigint): Effect.Effect<BlockAt, EngineError, EvmClient.EvmClient> =>
+  Effect.gen(function*() {
+    const client = yield* EvmClient.EvmClient
+    const wanted = DateTime.toEpochMillis(date)
+    /** The time of block `n` in milliseconds, `undefined` when the service does not know it. */
+    const timeOf = (n: bigint) =>
+      client.getBlock({ block: n, chain }).pipe(
+        Effect.map(Option.match({ onNone: () => undefined, onSome: (block) => DateTime.toEpochMillis(block.timestamp) })),
+        Effect.mapError(fromClient("getBlock"))
+      )
+    const headAt = yield* timeOf(head)
+    if (headAt === undefined || headAt < wanted) return { _tag: "AfterHead", headAt: DateTime.makeUnsafe(headAt ?? 0) } as const
+    // The least block known and at or after the date, in [low, high]: high always is one.
+    let low = 0n
+    let high = head
+    let highAt = headAt
+    while (low < high) {
+      const middle = (low + high) / 2n
+      const at = yield* timeOf(middle)
+      if (at !== undefined && at >= wanted) {
+        high = middle
+        highAt = at
+      } else low = middle + 1n
+    }
+    if (highAt > wanted && (high === 0n || (yield* timeOf(high - 1n)) === undefined)) {
+      return { _tag: "BeforeHistory", first: high, firstAt: DateTime.makeUnsafe(highAt) } as const
+    }
+    return { _tag: "Found", block: high } as const
   })

@@ -30,7 +30,7 @@ describe("History.reader", () => {
       const sim = yield* Simulator.Simulator
       const [wallet] = busiestEvm(sim, "0x1", 1)
       const head = headOf(sim)
-      const from = head - 120n
+      const from = head - 50n
       const all = yield* slices(wallet!, { _tag: "Block", block: from }, head, 5)
       assert.isAbove(all.length, 2, "several slices")
       assert.strictEqual(all.at(-1)!.through, head, "the last slice ends at upTo")
@@ -65,7 +65,7 @@ describe("History.reader", () => {
       const sim = yield* Simulator.Simulator
       const [wallet] = busiestEvm(sim, "0x1", 1)
       const head = headOf(sim)
-      const block = head - 60n
+      const block = head - 30n
       const date = DateTime.makeUnsafe(sim.world.evm.chain("0x1").timestampOf(Number(block)))
       const all = yield* slices(wallet!, { _tag: "Date", date }, head)
       const truth = yield* evmTruth(sim, "0x1", [wallet!], block - 1n, head)
@@ -74,4 +74,21 @@ describe("History.reader", () => {
         truth.map((event) => event.id)
       )
     }).pipe(Effect.provide(harness({ seed: 62, indexing: false, chains: ["0x1"] }))))
+
+  it.live("blockAt: the first block at or after an instant; before the chain's first block, or after the head, said so", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const chain = sim.world.evm.chain("0x1")
+      const head = headOf(sim)
+      const timeOf = (block: bigint) => chain.timestampOf(Number(block))
+      assert.deepStrictEqual(yield* History.blockAt("0x1", DateTime.makeUnsafe(timeOf(head - 20n)), head), { _tag: "Found", block: head - 20n })
+      assert.deepStrictEqual(yield* History.blockAt("0x1", DateTime.makeUnsafe(timeOf(head - 20n) + 5000), head), { _tag: "Found", block: head - 19n })
+      const first = BigInt(chain.profile.firstBlock)
+      const atFirst = yield* History.blockAt("0x1", DateTime.makeUnsafe(timeOf(first)), head)
+      assert.deepStrictEqual(atFirst, { _tag: "Found", block: first })
+      const before = yield* History.blockAt("0x1", DateTime.makeUnsafe(timeOf(first) - 1000), head)
+      assert.deepStrictEqual(before, { _tag: "BeforeHistory", first, firstAt: DateTime.makeUnsafe(timeOf(first)) })
+      const after = yield* History.blockAt("0x1", DateTime.makeUnsafe(timeOf(head) + 1000), head)
+      assert.deepStrictEqual(after, { _tag: "AfterHead", headAt: DateTime.makeUnsafe(timeOf(head)) })
+    }).pipe(Effect.provide(harness({ seed: 63, indexing: false, chains: ["0x1"] }))))
 })

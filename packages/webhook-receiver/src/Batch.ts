@@ -152,7 +152,11 @@ export type Range = typeof Range.Type
 const EvmWallet = Schema.Struct({
   chain: described(ChainId, "The chain's id, in hex."),
   address: described(Schema.NonEmptyString, "The wallet's address, lower case."),
-  coveredFrom: described(Decimal, "The block the wallet is covered from: its events from there on are the stream's.")
+  coveredFrom: described(Decimal, "The block the wallet is covered from: its events from there on are the stream's."),
+  historyFrom: Schema.optionalKey(described(
+    Decimal,
+    "Present for a wallet added with its history: the first block of it. `phase: history` batches account for the wallet's blocks from there to `coveredFrom` - 1 (`history`)."
+  ))
 }).annotate({ identifier: "AnnouncedEvmWallet", description: "An EVM wallet added to the stream." })
 
 /** An Aptos wallet added to the stream, the network named as `network` says. */
@@ -160,7 +164,8 @@ const aptosWalletOf = (network: NetworkName) =>
   Schema.Struct({
     network: described(network, "The Aptos network."),
     address: described(Schema.NonEmptyString, "The wallet's address, 64 hex digits."),
-    coveredFrom: described(Decimal, "The ledger version the wallet is covered from.")
+    coveredFrom: described(Decimal, "The ledger version the wallet is covered from."),
+    historyFrom: Schema.optionalKey(described(Decimal, "Present for a wallet added with its history: its first ledger version."))
   }).annotate({ identifier: "AnnouncedAptosWallet", description: "An Aptos wallet added to the stream." })
 
 /**
@@ -189,6 +194,86 @@ export const Wallet = Schema.Union([EvmWallet, aptosWalletOf(Network)])
  * @since 0.3.0
  */
 export type Wallet = typeof Wallet.Type
+
+/** An EVM wallet's history range. */
+const EvmHistory = Schema.Struct({
+  chain: described(ChainId, "The chain's id, in hex."),
+  address: described(Schema.NonEmptyString, "The wallet's address, lower case."),
+  fromBlock: described(Decimal, "The first block of the wallet's history this batch accounts for."),
+  toBlock: described(Decimal, "The last one, included.")
+}).annotate({ description: "Blocks of an EVM wallet's history." }).check(
+  Schema.makeFilter((range) => isRange(range.fromBlock, range.toBlock) || `fromBlock ${range.fromBlock} is after toBlock ${range.toBlock}`)
+).annotate({ identifier: "EvmWalletHistory" })
+
+/** An Aptos wallet's history range, the network named as `network` says. */
+const aptosHistoryOf = (network: NetworkName) =>
+  Schema.Struct({
+    network: described(network, "The Aptos network."),
+    address: described(Schema.NonEmptyString, "The wallet's address, 64 hex digits."),
+    fromVersion: described(Decimal, "The first ledger version of the wallet's history this batch accounts for."),
+    toVersion: described(Decimal, "The last one, included.")
+  }).annotate({ description: "Ledger versions of an Aptos wallet's history." }).check(
+    Schema.makeFilter((range) =>
+      isRange(range.fromVersion, range.toVersion) || `fromVersion ${range.fromVersion} is after toVersion ${range.toVersion}`
+    )
+  ).annotate({ identifier: "AptosWalletHistory" })
+
+/**
+ * The blocks (Aptos: ledger versions) of one wallet's history a `phase: "history"` batch accounts
+ * for: every event of the wallet in them is in the batch (or in the wallet's history batches
+ * before it). A wallet's ranges join, from its `historyFrom` to its `coveredFrom` - 1.
+ *
+ * @example
+ * ```ts
+ * import type { Batch } from "@chainquery/webhook-receiver"
+ *
+ * const range: Batch.WalletHistory = { chain: "0x1", address: "0xabc", fromBlock: "18000000", toBlock: "18000099" }
+ * ```
+ * @since 0.5.0
+ */
+export const WalletHistory = Schema.Union([EvmHistory, aptosHistoryOf(Network)])
+
+/**
+ * A wallet's history range, as decoded.
+ *
+ * @example
+ * ```ts
+ * import type { Batch } from "@chainquery/webhook-receiver"
+ *
+ * const range: Batch.WalletHistory = { network: "mainnet", address: "0x1", fromVersion: "1", toVersion: "9" }
+ * ```
+ * @since 0.5.0
+ */
+export type WalletHistory = typeof WalletHistory.Type
+
+/**
+ * The key a wallet's history goes by in the receiver's state: its scope (see {@link scopeOf}), a
+ * space, and its address in lower case.
+ *
+ * @example
+ * ```ts
+ * import { Batch } from "@chainquery/webhook-receiver"
+ *
+ * Batch.walletKeyOf({ chain: "0x1", address: "0xABC", coveredFrom: "5" }) // "0x1 0xabc"
+ * ```
+ * @since 0.5.0
+ */
+export const walletKeyOf = (entry: Wallet | WalletHistory): string =>
+  `${"chain" in entry ? entry.chain.toLowerCase() : `aptos:${entry.network}`} ${entry.address.toLowerCase()}`
+
+/**
+ * The bounds of a wallet's history range whatever its kind.
+ *
+ * @example
+ * ```ts
+ * import { Batch } from "@chainquery/webhook-receiver"
+ *
+ * Batch.historyBoundsOf({ chain: "0x1", address: "0xabc", fromBlock: "5", toBlock: "9" }) // { key: "0x1 0xabc", from: "5", to: "9" }
+ * ```
+ * @since 0.5.0
+ */
+export const historyBoundsOf = (range: WalletHistory): { readonly key: string; readonly from: string; readonly to: string } =>
+  "chain" in range ? { key: walletKeyOf(range), from: range.fromBlock, to: range.toBlock } : { key: walletKeyOf(range), from: range.fromVersion, to: range.toVersion }
 
 /**
  * The key a range's chain goes by in the receiver's state: the chain id in lower case (`"0x1"`)
@@ -276,6 +361,10 @@ const fieldsOf = <E extends Schema.Top>(event: E, network: NetworkName) => {
     ),
     replay: described(Schema.Boolean, "`true` for a batch asked for with `POST /v1/streams/{id}/replay`: events sent before, again; no coverage."),
     heartbeat: described(Schema.Boolean, "`true` for a batch sent because none went out for `--heartbeat` (5 minutes): no events, the coverage moved on."),
+    phase: described(
+      Schema.Literals(["live", "history"]),
+      "`live`: events as blocks come (and their coverage). `history`: the past of wallets added with their history (`history` says which blocks of which wallet), interleaved with live batches in the one sequence; do not fire live notifications for them."
+    ),
     replaces: ranges(
       "After a reorganisation, the range earlier batches covered that this one states again; its retractions come first."
     ),
@@ -285,6 +374,10 @@ const fieldsOf = <E extends Schema.Top>(event: E, network: NetworkName) => {
     wallets: described(
       Schema.Array(Schema.Union([EvmWallet, aptosWalletOf(network)])),
       "The wallets added to the stream since its batch before, each with where it is covered from (at most 1,000 a batch; more go in the next ones)."
+    ),
+    history: described(
+      Schema.Array(Schema.Union([EvmHistory, aptosHistoryOf(network)])),
+      "In a `phase: history` batch, per wallet, the blocks of its history it accounts for: each range starts after the wallet's previous one, from its `historyFrom` to its `coveredFrom` - 1."
     ),
     // Last: the service writes the others by encoding them, then the events as they were stored.
     events: described(
@@ -307,8 +400,8 @@ const fieldsOf = <E extends Schema.Top>(event: E, network: NetworkName) => {
  *
  * const Sent = Batch.sent({ event: Batch.Event, network: Schema.Literals(["mainnet", "testnet"]) })
  * const body = JSON.stringify(Schema.encodeSync(Sent)({
- *   streamId: "str_1", deliveryId: "msg_1", sequence: 1, replay: false, heartbeat: true, replaces: [],
- *   coverage: [{ chain: "0x1", fromBlock: "101", toBlock: "120" }], wallets: [], events: []
+ *   streamId: "str_1", deliveryId: "msg_1", sequence: 1, replay: false, heartbeat: true, phase: "live", replaces: [],
+ *   coverage: [{ chain: "0x1", fromBlock: "101", toBlock: "120" }], wallets: [], history: [], events: []
  * }))
  * ```
  * @since 0.5.0
@@ -322,8 +415,8 @@ export const sent = <E extends Schema.Top>(options: { readonly event: E; readonl
 const received = fieldsOf(Event, Network)
 
 /**
- * A batch as decoded from the body. `replay`, `heartbeat`, `replaces`, `coverage` and `wallets`
- * may be absent from the JSON (false and empty then).
+ * A batch as decoded from the body. `replay`, `heartbeat`, `phase`, `replaces`, `coverage`,
+ * `wallets` and `history` may be absent from the JSON (false, `"live"` and empty then).
  *
  * - `sequence`: 1, 2, 3, … per stream; a retry carries the same one.
  * - `replay`: events sent before, again, at an operator's request; no coverage.
@@ -331,6 +424,8 @@ const received = fieldsOf(Event, Network)
  * - `replaces`: per chain, a range earlier batches covered that this one states again (a
  *   reorganisation: the events start with the retractions).
  * - `coverage`: per chain, the inclusive range this batch accounts for.
+ * - `phase`: `"history"` for the past of wallets added with their history (`history`: per wallet,
+ *   the range of its history this batch accounts for), `"live"` otherwise.
  *
  * @example
  * ```ts
@@ -352,9 +447,11 @@ export const Batch = Schema.Struct({
   ...received,
   replay: received.replay.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
   heartbeat: received.heartbeat.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
+  phase: received.phase.pipe(Schema.withDecodingDefaultKey(Effect.succeed("live" as const))),
   replaces: received.replaces.pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
   coverage: received.coverage.pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
-  wallets: received.wallets.pipe(Schema.withDecodingDefaultKey(Effect.succeed([])))
+  wallets: received.wallets.pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  history: received.history.pipe(Schema.withDecodingDefaultKey(Effect.succeed([])))
 })
 
 /**

@@ -66,8 +66,36 @@ export const Blocks = Schema.Struct({ scope: Schema.String, from: Decimal, to: D
 export type Blocks = typeof Blocks.Type
 
 /**
- * The holes of a receiver's state: `sequences` never received and `blocks` never covered, each
- * sorted (by scope, then from) and merged.
+ * Blocks (or ledger versions) `from` to `to`, inclusive, of one wallet's history, the wallet named
+ * by its key (`"0x1 0xabc…"`: see `Batch.walletKeyOf`).
+ *
+ * @example
+ * ```ts
+ * import type { Missing } from "@chainquery/webhook-receiver"
+ *
+ * const lost: Missing.WalletBlocks = { wallet: "0x1 0x00000000000000000000000000000000000000aa", from: "18000100", to: "18000149" }
+ * ```
+ * @since 0.5.0
+ */
+export const WalletBlocks = Schema.Struct({ wallet: Schema.String, from: Decimal, to: Decimal })
+
+/**
+ * The type of {@link WalletBlocks}.
+ *
+ * @example
+ * ```ts
+ * import type { Missing } from "@chainquery/webhook-receiver"
+ *
+ * declare const lost: Missing.WalletBlocks
+ * const wallet = lost.wallet.split(" ")[1]
+ * ```
+ * @since 0.5.0
+ */
+export type WalletBlocks = typeof WalletBlocks.Type
+
+/**
+ * The holes of a receiver's state: `sequences` never received, `blocks` never covered and, when
+ * wallets were added with their history, `history` never accounted for; each sorted and merged.
  *
  * @example
  * ```ts
@@ -78,7 +106,11 @@ export type Blocks = typeof Blocks.Type
  * ```
  * @since 0.5.0
  */
-export const Missing = Schema.Struct({ sequences: Schema.Array(Sequences), blocks: Schema.Array(Blocks) })
+export const Missing = Schema.Struct({
+  sequences: Schema.Array(Sequences),
+  blocks: Schema.Array(Blocks),
+  history: Schema.optionalKey(Schema.Array(WalletBlocks))
+})
 
 /**
  * The type of {@link Missing}.
@@ -120,6 +152,40 @@ const mergeBlocks = (ranges: ReadonlyArray<Blocks>): Array<Blocks> => {
   return merged
 }
 
+/** Wallet ranges as block ranges of a scope named by the wallet's key, and back. */
+const asBlocks = (ranges: ReadonlyArray<WalletBlocks>): Array<Blocks> => ranges.map((range) => ({ scope: range.wallet, from: range.from, to: range.to }))
+const asWallets = (ranges: ReadonlyArray<Blocks>): Array<WalletBlocks> => ranges.map((range) => ({ wallet: range.scope, from: range.from, to: range.to }))
+
+/** `missing` in its shape: `history` present only when something of it is missing. */
+const made = (sequences: Array<Sequences>, blocks: Array<Blocks>, history: Array<Blocks>): Missing =>
+  history.length === 0 ? { sequences, blocks } : { sequences, blocks, history: asWallets(history) }
+
+/** The holes left of `holes` once `covered` ranges are filled, and those filled. */
+const subtract = (holes: ReadonlyArray<Blocks>, covered: ReadonlyArray<Blocks>) => {
+  let left: Array<Blocks> = [...holes]
+  const filled: Array<Blocks> = []
+  for (const range of covered) {
+    const from = BigInt(range.from)
+    const to = BigInt(range.to)
+    const next: Array<Blocks> = []
+    for (const hole of left) {
+      const holeFrom = BigInt(hole.from)
+      const holeTo = BigInt(hole.to)
+      if (hole.scope !== range.scope || to < holeFrom || from > holeTo) {
+        next.push(hole)
+        continue
+      }
+      const start = from > holeFrom ? from : holeFrom
+      const end = to < holeTo ? to : holeTo
+      filled.push({ scope: hole.scope, from: String(start), to: String(end) })
+      if (holeFrom < start) next.push({ scope: hole.scope, from: hole.from, to: String(start - 1n) })
+      if (end < holeTo) next.push({ scope: hole.scope, from: String(end + 1n), to: hole.to })
+    }
+    left = next
+  }
+  return { left: mergeBlocks(left), filled: mergeBlocks(filled) }
+}
+
 /**
  * `missing` with more holes: the result sorted and merged.
  *
@@ -132,14 +198,19 @@ const mergeBlocks = (ranges: ReadonlyArray<Blocks>): Array<Blocks> => {
  * ```
  * @since 0.5.0
  */
-export const add = (missing: Missing, more: { readonly sequences: ReadonlyArray<Sequences>; readonly blocks: ReadonlyArray<Blocks> }): Missing => ({
-  sequences: mergeSequences([...missing.sequences, ...more.sequences]),
-  blocks: mergeBlocks([...missing.blocks, ...more.blocks])
-})
+export const add = (
+  missing: Missing,
+  more: { readonly sequences: ReadonlyArray<Sequences>; readonly blocks: ReadonlyArray<Blocks>; readonly history?: ReadonlyArray<WalletBlocks> | undefined }
+): Missing =>
+  made(
+    mergeSequences([...missing.sequences, ...more.sequences]),
+    mergeBlocks([...missing.blocks, ...more.blocks]),
+    mergeBlocks(asBlocks([...missing.history ?? [], ...more.history ?? []]))
+  )
 
 /**
- * What `missing` loses to a batch of `sequence` covering `blocks`: the holes left (`missing`) and
- * those it filled (`filled`; both lists empty when it filled none).
+ * What `missing` loses to a batch of `sequence` covering `blocks` (and, of wallets' histories,
+ * `history`): the holes left (`missing`) and those it filled (`filled`; empty when it filled none).
  *
  * @example
  * ```ts
@@ -158,7 +229,8 @@ export const add = (missing: Missing, more: { readonly sequences: ReadonlyArray<
 export const fill = (
   missing: Missing,
   sequence: number,
-  blocks: ReadonlyArray<Blocks>
+  blocks: ReadonlyArray<Blocks>,
+  history: ReadonlyArray<WalletBlocks> = []
 ): { readonly missing: Missing; readonly filled: Missing } => {
   const sequences: Array<Sequences> = []
   const filledSequences: Array<Sequences> = []
@@ -171,30 +243,11 @@ export const fill = (
     if (range.from < sequence) sequences.push({ from: range.from, to: sequence - 1 })
     if (sequence < range.to) sequences.push({ from: sequence + 1, to: range.to })
   }
-  let left: Array<Blocks> = [...missing.blocks]
-  const filledBlocks: Array<Blocks> = []
-  for (const covered of blocks) {
-    const from = BigInt(covered.from)
-    const to = BigInt(covered.to)
-    const next: Array<Blocks> = []
-    for (const hole of left) {
-      const holeFrom = BigInt(hole.from)
-      const holeTo = BigInt(hole.to)
-      if (hole.scope !== covered.scope || to < holeFrom || from > holeTo) {
-        next.push(hole)
-        continue
-      }
-      const start = from > holeFrom ? from : holeFrom
-      const end = to < holeTo ? to : holeTo
-      filledBlocks.push({ scope: hole.scope, from: String(start), to: String(end) })
-      if (holeFrom < start) next.push({ scope: hole.scope, from: hole.from, to: String(start - 1n) })
-      if (end < holeTo) next.push({ scope: hole.scope, from: String(end + 1n), to: hole.to })
-    }
-    left = next
-  }
+  const ofBlocks = subtract(missing.blocks, blocks)
+  const ofHistory = subtract(asBlocks(missing.history ?? []), asBlocks(history))
   return {
-    missing: { sequences: mergeSequences(sequences), blocks: mergeBlocks(left) },
-    filled: { sequences: filledSequences, blocks: mergeBlocks(filledBlocks) }
+    missing: made(mergeSequences(sequences), ofBlocks.left, ofHistory.left),
+    filled: made(filledSequences, ofBlocks.filled, ofHistory.filled)
   }
 }
 
@@ -209,4 +262,5 @@ export const fill = (
  * ```
  * @since 0.5.0
  */
-export const isEmpty = (missing: Missing): boolean => missing.sequences.length === 0 && missing.blocks.length === 0
+export const isEmpty = (missing: Missing): boolean =>
+  missing.sequences.length === 0 && missing.blocks.length === 0 && (missing.history ?? []).length === 0

@@ -198,8 +198,9 @@ export type Blocks = Missing.Blocks
 
 /**
  * Something is missing before this batch: deliveries (`missingSequences`, `null` when the
- * sequence follows on) and/or blocks of one or more chains (`missingBlocks`: a coverage range
- * that starts after the covered-to + 1, or a `replaces` that ends after it). `overlaps` lists
+ * sequence follows on), blocks of one or more chains (`missingBlocks`: a coverage range that
+ * starts after the covered-to + 1, or a `replaces` that ends after it) and/or blocks of a wallet's
+ * history (`missingHistory`: a history range that starts after the wallet's last + 1). `overlaps` lists
  * the blocks the batch also covers twice, if any (see {@link Overlap}). The batch is verified and
  * decoded (`batch`), and `state` is the state to store if you accept it anyway: log the gap,
  * process the batch, store `state`, answer 2xx and ask for a replay of what is missing.
@@ -217,6 +218,8 @@ export type Blocks = Missing.Blocks
 export class Gap extends Schema.TaggedError<Gap>()("Gap", {
   missingSequences: Schema.NullOr(Sequences),
   missingBlocks: Schema.Array(Blocks),
+  /** Of wallets added with their history: the blocks of it no batch accounted for (since 0.5.0). */
+  missingHistory: Schema.Array(Missing.WalletBlocks),
   overlaps: Schema.Array(Blocks),
   batch: Batch,
   state: ReceiverState,

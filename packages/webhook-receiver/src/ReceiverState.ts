@@ -47,6 +47,50 @@ export const Covered = Schema.Struct({ from: Decimal, to: CoveredTo }).check(
 export type Covered = typeof Covered.Type
 
 /**
+ * One wallet's history, as its `phase: "history"` batches accounted for it: from `from` (its
+ * `historyFrom`) to `to` (`from - 1` before the first range), and `until`, the block its live
+ * events start at (its `coveredFrom`), once a batch announced it. Complete when `to` is
+ * `until - 1` (see {@link historyComplete}).
+ *
+ * @example
+ * ```ts
+ * import type { ReceiverState } from "@chainquery/webhook-receiver"
+ *
+ * const history: ReceiverState.History = { from: "18000000", to: "18000099", until: "18000200" }
+ * ```
+ * @since 0.5.0
+ */
+export const History = Schema.Struct({ from: Decimal, to: CoveredTo, until: Schema.optionalKey(Decimal) })
+
+/**
+ * The type of {@link History}.
+ *
+ * @example
+ * ```ts
+ * import type { ReceiverState } from "@chainquery/webhook-receiver"
+ *
+ * const started: ReceiverState.History = { from: "18000000", to: "17999999" }
+ * ```
+ * @since 0.5.0
+ */
+export type History = typeof History.Type
+
+/**
+ * Whether a wallet's history is complete: every block from its `historyFrom` to the block before
+ * its live events start was accounted for.
+ *
+ * @example
+ * ```ts
+ * import { ReceiverState } from "@chainquery/webhook-receiver"
+ *
+ * ReceiverState.historyComplete({ from: "100", to: "199", until: "200" }) // true
+ * ReceiverState.historyComplete({ from: "100", to: "150", until: "200" }) // false
+ * ```
+ * @since 0.5.0
+ */
+export const historyComplete = (history: History): boolean => history.until !== undefined && BigInt(history.to) + 1n === BigInt(history.until)
+
+/**
  * The receiver's state, as a Schema to decode what was stored (`Schema.decodeUnknownSync`) and
  * to encode it (it is already plain JSON).
  *
@@ -57,6 +101,8 @@ export type Covered = typeof Covered.Type
  * - `coverage`: per scope (`"0x1"`, `"aptos:mainnet"`: see `Batch.scopeOf`), the blocks covered.
  * - `missing`: present only while something is missing: the sequences and blocks of the `Gap`s
  *   accepted anyway, until batches sent again fill them (see `Missing`). Absent: no hole.
+ * - `history`: present once a wallet was added with its history: per wallet (by
+ *   `Batch.walletKeyOf`), how far its history was accounted for (see {@link History}).
  *
  * @example
  * ```ts
@@ -73,7 +119,8 @@ export const ReceiverState = Schema.Struct({
   sequence: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   lastDeliveryId: Schema.NullOr(Schema.NonEmptyString),
   coverage: Schema.Record(Schema.String, Covered),
-  missing: Schema.optionalKey(Missing)
+  missing: Schema.optionalKey(Missing),
+  history: Schema.optionalKey(Schema.Record(Schema.String, History))
 })
 
 /**

@@ -90,9 +90,11 @@ describe("the body", () => {
         sequence: 1,
         replay: false,
         heartbeat: false,
+        phase: "live",
         replaces: [],
         coverage: [evm("0x1", 100, 110)],
         wallets: [],
+        history: [],
         events: [event]
       })
       assert.deepStrictEqual(state.coverage, { "0x1": { from: "100", to: "110" } })
@@ -101,7 +103,19 @@ describe("the body", () => {
   it.effect("a batch of only its required fields: the optional ones default to false and empty", () =>
     Effect.gen(function*() {
       const { batch, state } = yield* receive(request(JSON.stringify({ streamId, deliveryId: "msg_1", sequence: 1, events: [] })))
-      assert.deepStrictEqual(batch, { streamId, deliveryId: "msg_1", sequence: 1, replay: false, heartbeat: false, replaces: [], coverage: [], wallets: [], events: [] })
+      assert.deepStrictEqual(batch, {
+        streamId,
+        deliveryId: "msg_1",
+        sequence: 1,
+        replay: false,
+        heartbeat: false,
+        phase: "live",
+        replaces: [],
+        coverage: [],
+        wallets: [],
+        history: [],
+        events: []
+      })
       assert.deepStrictEqual(state.coverage, {})
     }))
 

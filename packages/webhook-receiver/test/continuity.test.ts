@@ -324,3 +324,67 @@ describe("holes healed by batches sent again", () => {
       assert.deepStrictEqual(Schema.decodeUnknownSync(ReceiverState.Json)(Schema.encodeSync(ReceiverState.Json)(state)), state)
     }))
 })
+
+describe("wallets taken with their history", () => {
+  const wallet = "0x00000000000000000000000000000000000000aa"
+  const key = `0x1 ${wallet}`
+  /** Batch `sequence`: a history batch of the wallet's blocks `from`..`to`. */
+  const history = (sequence: number, from: number, to: number): BatchFields => ({
+    sequence,
+    phase: "history",
+    history: [{ chain: "0x1", address: wallet, fromBlock: String(from), toBlock: String(to) }]
+  })
+  /** Batch 1: live, announcing the wallet: its history from 100, live from 200. */
+  const announced: BatchFields = { sequence: 1, coverage: [evm("0x1", 200, 205)], wallets: [{ chain: "0x1", address: wallet, coveredFrom: "200", historyFrom: "100" }] }
+
+  it.effect("announced with historyFrom, its ranges join up to coveredFrom - 1: complete; history batches interleave with live ones", () =>
+    Effect.gen(function*() {
+      let state = (yield* receive(ReceiverState.initial, announced)).state
+      assert.deepStrictEqual(state.history, { [key]: { from: "100", to: "99", until: "200" } })
+      assert.isFalse(ReceiverState.historyComplete(state.history![key]!))
+      const first = yield* receive(state, history(2, 100, 149))
+      assert.strictEqual(first.batch.phase, "history")
+      state = first.state
+      state = (yield* receive(state, { sequence: 3, coverage: [evm("0x1", 206, 210)] })).state
+      state = (yield* receive(state, history(4, 150, 199))).state
+      assert.deepStrictEqual(state.history, { [key]: { from: "100", to: "199", until: "200" } })
+      assert.isTrue(ReceiverState.historyComplete(state.history![key]!))
+      assert.deepStrictEqual(state.coverage, { "0x1": { from: "200", to: "210" } }, "history moves no live coverage")
+      assert.notProperty(state, "missing")
+    }))
+
+  it.effect("a history batch lost in the middle: a Gap naming the history missing; sent again, healed, complete", () =>
+    Effect.gen(function*() {
+      let state = (yield* receive(ReceiverState.initial, announced)).state
+      state = (yield* receive(state, history(2, 100, 129))).state
+      const gap = yield* failure(state, history(4, 160, 199), "Gap")
+      assert.deepStrictEqual(gap.missingSequences, { from: 3, to: 3 })
+      assert.deepStrictEqual(gap.missingHistory, [{ wallet: key, from: "130", to: "159" }])
+      assert.include(gap.message, `history never accounted for: ${key} 130..159`)
+      assert.deepStrictEqual(gap.state.missing, { sequences: [{ from: 3, to: 3 }], blocks: [], history: [{ wallet: key, from: "130", to: "159" }] })
+      const healed = yield* receive(gap.state, { ...history(3, 130, 159), replay: true })
+      assert.deepStrictEqual(healed.healed, { sequences: [{ from: 3, to: 3 }], blocks: [], history: [{ wallet: key, from: "130", to: "159" }] })
+      assert.notProperty(healed.state, "missing")
+      assert.isTrue(ReceiverState.historyComplete(healed.state.history![key]!))
+    }))
+
+  it.effect("the last history batch lost: incomplete until it is sent again, then complete", () =>
+    Effect.gen(function*() {
+      let state = (yield* receive(ReceiverState.initial, announced)).state
+      state = (yield* receive(state, history(2, 100, 149))).state
+      state = (yield* failure(state, { sequence: 4, coverage: [evm("0x1", 206, 210)] }, "Gap")).state
+      assert.isFalse(ReceiverState.historyComplete(state.history![key]!))
+      const healed = yield* receive(state, { ...history(3, 150, 199), replay: true })
+      assert.deepStrictEqual(healed.healed?.sequences, [{ from: 3, to: 3 }])
+      assert.isTrue(ReceiverState.historyComplete(healed.state.history![key]!))
+      assert.notProperty(healed.state, "missing")
+    }))
+
+  it.effect("a history range covering blocks of the wallet's history again is an Overlap naming the wallet", () =>
+    Effect.gen(function*() {
+      let state = (yield* receive(ReceiverState.initial, announced)).state
+      state = (yield* receive(state, history(2, 100, 149))).state
+      const overlap = yield* failure(state, history(3, 140, 160), "Overlap")
+      assert.deepStrictEqual(overlap.overlaps, [{ scope: key, from: "140", to: "149" }])
+    }))
+})

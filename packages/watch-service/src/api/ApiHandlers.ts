@@ -14,6 +14,7 @@ import { SqlClient, type SqlError } from "effect/sql"
 import { checkUrl } from "../delivery/AddressPolicy.js"
 import type { Range } from "../store/Coverage.js"
 import { type Delivery, DeliveryStore, type ReplayFrom } from "../store/DeliveryStore.js"
+import * as HistoryStore from "../store/HistoryStore.js"
 import * as Resend from "../store/Resend.js"
 import {
   Api,
@@ -32,6 +33,7 @@ import { DeliveryWake } from "../delivery/DeliveryWake.js"
 import { readWalletCursor, type Settings, type Stream, StreamStore } from "../store/StreamStore.js"
 import { newSecret } from "../delivery/WebhookSignature.js"
 import * as WalletAdmission from "../store/WalletAdmission.js"
+import * as HistoryStarts from "./HistoryStarts.js"
 
 const badRequest = (field: string, message: string) => new BadRequest({ error: "bad_request", field, message })
 const notFound = (id: string) => new NotFound({ error: "not_found", message: `no stream ${id}` })
@@ -98,13 +100,17 @@ const kindsOf = (events: ReadonlyArray<WatchEvent.Kind>) =>
     : Effect.succeed([...new Set(events)])
 
 /** The wallets of a bulk request, or every bad spec (its position and why) as one 400. */
-const walletsOf = (specs: ReadonlyArray<string>, stream: Stream) =>
+const walletsOf = (specs: ReadonlyArray<string>, stream: Stream) => Effect.map(specsOf(specs, stream), ({ wallets }) => wallets)
+
+/** The wallets of a bulk request with each one's position in it (a spec of several chains is several wallets), or every bad spec as one 400. */
+const specsOf = (specs: ReadonlyArray<string>, stream: Stream) =>
   Effect.gen(function*() {
     if (specs.length === 0) return yield* badRequest("wallets", `give at least one wallet spec: ${WalletSpec.syntax}`)
     if (specs.length > maxWalletsPerRequest) {
       return yield* badRequest("wallets", `at most ${maxWalletsPerRequest} wallet specs per request (this one has ${specs.length}); send the rest in further requests`)
     }
     const wallets: Array<WatchedWallet.WatchedWallet> = []
+    const positions: Array<number> = []
     const invalid: Array<{ position: number; spec: string; reason: string }> = []
     for (const [position, spec] of specs.entries()) {
       const parsed = yield* Effect.result(WalletSpec.parse(spec))
@@ -119,6 +125,7 @@ const walletsOf = (specs: ReadonlyArray<string>, stream: Stream) =>
         continue
       }
       wallets.push(...parsed.success)
+      positions.push(...parsed.success.map(() => position))
     }
     if (invalid.length > 0) {
       return yield* new BadRequest({
@@ -128,7 +135,7 @@ const walletsOf = (specs: ReadonlyArray<string>, stream: Stream) =>
         invalid
       })
     }
-    return wallets
+    return { wallets, positions }
   })
 
 /** A page size: 100 unless given. */
@@ -287,8 +294,11 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
       .handle("addWallets", ({ params, payload }) =>
         Effect.gen(function*() {
           const stream = yield* existing(params.id)
-          const wallets = yield* walletsOf(payload.wallets, stream)
-          const stored = yield* WalletAdmission.admit(stream, wallets, (scope, of) => startOf(stream, scope, of)).pipe(
+          const { positions, wallets } = yield* specsOf(payload.wallets.map((entry) => typeof entry === "string" ? entry : entry.wallet), stream)
+          const historyFrom = yield* HistoryStarts.resolve(payload, wallets, positions, (scope, of) => startOf(stream, scope, of)).pipe(
+            Effect.provide(context)
+          )
+          const stored = yield* WalletAdmission.admit(stream, wallets, (scope, of) => startOf(stream, scope, of), historyFrom).pipe(
             Effect.catchTag("StreamGone", (gone) => Effect.fail(notFound(gone.id))),
             Effect.provideService(SqlClient.SqlClient, sql),
             Effect.provideService(StreamStore, streams)
@@ -297,7 +307,14 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
           return {
             added: stored.added,
             wallets: yield* Effect.orDie(streams.walletCount(params.id)),
-            coverage: wallets.map((wallet, index) => ({ wallet: WalletSpec.toSpec(wallet), coveredFrom: stored.coveredFrom[index]?.toString() ?? null }))
+            coverage: wallets.map((wallet, index) => {
+              const history = stored.history[index]
+              return {
+                wallet: WalletSpec.toSpec(wallet),
+                coveredFrom: stored.coveredFrom[index]?.toString() ?? null,
+                history: history === undefined ? null : { from: String(history.from), to: String(history.to) }
+              }
+            })
           }
         }))
       .handle("removeWallets", ({ params, payload }) =>
@@ -353,7 +370,15 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
             coveredFrom: String(c.coveredFrom),
             coveredTo: c.coveredTo === null ? null : String(c.coveredTo)
           }))
-          return { ...stats, coverage, lastErrorAt: iso(stats.lastErrorAt) }
+          const history = (yield* Effect.orDie(Effect.provideService(HistoryStore.ofStream(params.id, 1_000), SqlClient.SqlClient, sql))).map((job) => ({
+            wallet: WalletSpec.toSpec(Scopes.walletOfScope(job.scope, job.address)),
+            from: String(job.fromBlock),
+            to: String(job.upTo),
+            through: String(job.through),
+            events: job.events,
+            done: job.done
+          }))
+          return { ...stats, coverage, lastErrorAt: iso(stats.lastErrorAt), history }
         }))
   }))
 

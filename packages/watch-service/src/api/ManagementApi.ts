@@ -364,7 +364,18 @@ export const StatsView = Schema.Struct({
   failed: described(Schema.Int, "How many batches were given up (replay them with `POST …/replay`)."),
   oldestPendingAgeSeconds: described(Schema.NullOr(Schema.Number), "How long the oldest pending batch has waited, in seconds; `null` when none waits."),
   lastError: described(Schema.NullOr(Schema.String), "What went wrong at the last failed attempt; `null` when none."),
-  lastErrorAt: described(Schema.NullOr(Schema.String), "When the last failed attempt was (ISO 8601, UTC); `null` when none.")
+  lastErrorAt: described(Schema.NullOr(Schema.String), "When the last failed attempt was (ISO 8601, UTC); `null` when none."),
+  history: described(
+    Schema.Array(Schema.Struct({
+      wallet: described(Schema.String, "The wallet, as a spec of one chain."),
+      from: described(Schema.String, "The first block of its history."),
+      to: described(Schema.String, "The last: the block before it is covered from."),
+      through: described(Schema.String, "Up to which block its history was put in batches (`from` - 1 before the first)."),
+      events: described(Schema.Int, "How many events of its history were put in batches so far."),
+      done: described(Schema.Boolean, "Whether all of it was (`through` = `to`).")
+    })),
+    "The wallets taken with their history, those still being read first (at most 1,000), each with its progress."
+  )
 })
 
 /**
@@ -377,6 +388,26 @@ const Wallets = Schema.Struct({
     Schema.Array(Text),
     "Wallet specs, 1 to 10,000: `eth:0x…`, `polygon,base:0x…` (several chains), `aptos:0x…`. One bad spec rejects the request."
   )
+})
+
+/** Wallets to add, each a spec, or a spec with where its history starts; and where the others' start. */
+const AddWallets = Schema.Struct({
+  wallets: described(
+    Schema.Array(Schema.Union([
+      Text,
+      Schema.Struct({
+        wallet: textOf("A wallet spec, as above."),
+        from: textOf("Where this wallet's history starts: a block number, or an ISO 8601 date (its first block at or after it).")
+      })
+    ])),
+    "Wallet specs, 1 to 10,000: `eth:0x…`, `polygon,base:0x…` (several chains), `aptos:0x…`; or `{ wallet, from }` for one taken with its history " +
+      "from `from`. One bad spec rejects the request."
+  ),
+  from: Schema.optionalKey(described(
+    Schema.Union([Text, Schema.Record(Schema.String, Text)]),
+    "Where the history of the wallets without a `from` of their own starts: a block number or an ISO 8601 date for every chain, or " +
+      "one per chain by name (`{ \"eth\": \"19000000\", \"base\": \"2026-11-01\" }`). Left out: no history, the wallets start live."
+  ))
 })
 
 /** Summary and description of an operation in the OpenAPI document; with its `query`, numeric parameters typed as their values. */
@@ -459,7 +490,7 @@ export class Streams extends HttpApiGroup.make("streams")
     ),
     HttpApiEndpoint.post("addWallets", "/v1/streams/:id/wallets", {
       params: idParams,
-      payload: Wallets,
+      payload: AddWallets,
       success: Schema.Struct({
         added: described(Schema.Int, "How many wallets were new to the stream."),
         wallets: described(Schema.Int, "How many wallets the stream has now."),
@@ -468,17 +499,27 @@ export class Streams extends HttpApiGroup.make("streams")
             wallet: described(Schema.String, "The wallet, as a spec of one chain."),
             coveredFrom: described(
               Schema.NullOr(Schema.String),
-              "The block (Aptos: ledger version) the wallet is covered from, a decimal string: its events from there on are the stream's."
+              "The block (Aptos: ledger version) the wallet is covered from, a decimal string: its events from there on are the stream's (live)."
+            ),
+            history: described(
+              Schema.NullOr(Schema.Struct({
+                from: described(Schema.String, "The first block of the wallet's history."),
+                to: described(Schema.String, "Its last: the block before `coveredFrom`.")
+              })),
+              "The wallet's history, sent in `phase: history` batches between the live ones; `null` when none was asked (or `from` is not before `coveredFrom`)."
             )
           })),
-          "Per wallet given, where it is covered from."
+          "Per wallet given, where its history starts and ends, and where its live events start."
         )
       }),
       error: [NotFound, Unavailable]
     }).annotateMerge(operation(
       "Add wallets",
       "Adds up to 10,000 wallet specs; one bad spec rejects the request, listing each bad one's position and reason. Adding the first " +
-        "wallets of a chain reads its head: if it cannot be read, 503 and nothing is stored."
+        "wallets of a chain reads its head: if it cannot be read, 503 and nothing is stored. With `from` (per request, per chain or per " +
+        "wallet), each wallet is taken with its history from there: its past events come in `phase: history` batches, interleaved with the " +
+        "live ones in the stream's sequence, up to the block before it is covered from, with no gap and no repeat. A `from` after the " +
+        "chain's head, a date before its first block, an unknown chain, an Aptos wallet: 400 naming the field, nothing stored."
     )),
     HttpApiEndpoint.post("removeWallets", "/v1/streams/:id/wallets/remove", {
       params: idParams,

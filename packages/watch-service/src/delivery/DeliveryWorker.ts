@@ -18,6 +18,7 @@ import { DateTime, Effect, Option, Schema } from "effect"
 import type { SqlError } from "effect/sql"
 import { checkUrl } from "./AddressPolicy.js"
 import type { CoveredWallet, Range } from "../store/Coverage.js"
+import type { WalletRange } from "../store/Outbox.js"
 import { inSlot } from "./DeliverySlots.js"
 import { type Attempt, DeliveryStore, type Recorded } from "../store/DeliveryStore.js"
 import { ServiceConfig } from "../model/ServiceConfig.js"
@@ -33,11 +34,19 @@ const rangeOf = (range: Range) =>
     ? { network: range.scope.slice("aptos:".length), fromVersion: String(range.from), toVersion: String(range.to) }
     : { chain: range.scope, fromBlock: String(range.from), toBlock: String(range.to) }
 
-/** A wallet as announced: its chain (or network), address and first covered block (or version). */
-const walletOf = (wallet: CoveredWallet) =>
-  wallet.scope.startsWith("aptos:")
-    ? { network: wallet.scope.slice("aptos:".length), address: wallet.address, coveredFrom: String(wallet.coveredFrom) }
-    : { chain: wallet.scope, address: wallet.address, coveredFrom: String(wallet.coveredFrom) }
+/** A wallet as announced: its chain (or network), address, first covered block (or version) and, with its history, where that starts. */
+const walletOf = (wallet: CoveredWallet) => {
+  const history = wallet.historyFrom === undefined ? {} : { historyFrom: String(wallet.historyFrom) }
+  return wallet.scope.startsWith("aptos:")
+    ? { network: wallet.scope.slice("aptos:".length), address: wallet.address, coveredFrom: String(wallet.coveredFrom), ...history }
+    : { chain: wallet.scope, address: wallet.address, coveredFrom: String(wallet.coveredFrom), ...history }
+}
+
+/** A wallet's history range as the batch has it: `chain`, `address`, `fromBlock`, `toBlock` (Aptos: `network`, versions). */
+const historyOf = (range: WalletRange) =>
+  range.scope.startsWith("aptos:")
+    ? { network: range.scope.slice("aptos:".length), address: range.address, fromVersion: String(range.from), toVersion: String(range.to) }
+    : { chain: range.scope, address: range.address, fromBlock: String(range.from), toBlock: String(range.to) }
 
 const encodeBatch = Schema.encodeSync(WebhookBatch)
 const emptyEvents = '"events":[]}'
@@ -74,6 +83,8 @@ export const body = (delivery: {
   readonly replaces?: ReadonlyArray<Range> | undefined
   readonly coverage?: ReadonlyArray<Range> | undefined
   readonly wallets?: ReadonlyArray<CoveredWallet> | undefined
+  readonly phase?: "live" | "history" | undefined
+  readonly history?: ReadonlyArray<WalletRange> | undefined
   readonly events: ReadonlyArray<string>
 }): string => {
   const envelope = JSON.stringify(encodeBatch({
@@ -82,9 +93,11 @@ export const body = (delivery: {
     sequence: delivery.sequence,
     replay: delivery.replay === true || (delivery.resends ?? 0) > 0,
     heartbeat: delivery.heartbeat === true,
+    phase: delivery.phase ?? "live",
     replaces: (delivery.replaces ?? []).map(rangeOf),
     coverage: (delivery.coverage ?? []).map(rangeOf),
     wallets: (delivery.wallets ?? []).map(walletOf),
+    history: (delivery.history ?? []).map(historyOf),
     events: []
   }))
   // `events` is the schema's last field: the envelope ends with `"events":[]}`.

@@ -3,7 +3,8 @@
  * transport's (`chainquery_requests_total`, `chainquery_compute_units_total`,
  * `chainquery_rate_limited_total`), all at `/metrics` and over OTLP: webhook attempts by outcome,
  * the outbox's depth and oldest pending delivery (read every interval by the sweeper), each
- * stream's progress (its series removed with the stream), and the process's memory
+ * stream's progress (its series removed with the stream), the history each wallet added with one
+ * still owes (`chainquery_stream_history_blocks_left`), and the process's memory
  * (`process_resident_memory_bytes`, `nodejs_heap_size_used_bytes`, ...: the names of Prometheus's
  * Node client, so that existing dashboards and alerts apply).
  *
@@ -92,6 +93,43 @@ export const recordProgress = (progress: ReadonlyArray<Progress>): Effect.Effect
     }
     const gone = [...progressSeries].flatMap(([key, series]) => (values.has(key) ? [] : [series]))
     progressSeries = new Map([...values].map(([key, [series]]) => [key, series] as const))
+    return Effect.andThen(
+      Effect.forEach(gone, Metric.remove, { discard: true }),
+      Effect.forEach(values.values(), ([series, value]) => Metric.update(series, value), { discard: true })
+    )
+  })
+
+const historyLeft = Metric.gauge("chainquery_stream_history_blocks_left", {
+  description: "Per stream and wallet added with its history, not done yet: the blocks of its history left to read"
+})
+
+/** The history series recorded last, by `<stream> <wallet>`: removed once the history is done or gone. */
+let historySeries: ReadonlyMap<string, Metric.Metric<number, unknown>> = new Map()
+
+/**
+ * Records how many blocks of history each wallet still owes its stream (`wallet` as a spec of one
+ * chain, `eth:0x…`); the series of a history done or gone since the last call are removed.
+ *
+ * @example
+ * ```ts
+ * import { ServiceMetrics } from "@chainquery/watch-service"
+ *
+ * const recorded = ServiceMetrics.recordHistory([{ streamId: "str_1", scope: "0x1", address: "0xaa", left: 120n }])
+ * ```
+ * @since 0.5.0
+ */
+export const recordHistory = (
+  open: ReadonlyArray<{ readonly streamId: string; readonly scope: string; readonly address: string; readonly left: bigint }>
+): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    const values = new Map<string, readonly [Metric.Metric<number, unknown>, number]>()
+    for (const job of open) {
+      const key = `${job.streamId} ${job.scope} ${job.address}`
+      const series = historySeries.get(key) ?? Metric.withAttributes(historyLeft, { stream: job.streamId, wallet: `${nameOf(job.scope)}:${job.address}` })
+      values.set(key, [series, Number(job.left)])
+    }
+    const gone = [...historySeries].flatMap(([key, series]) => (values.has(key) ? [] : [series]))
+    historySeries = new Map([...values].map(([key, [series]]) => [key, series] as const))
     return Effect.andThen(
       Effect.forEach(gone, Metric.remove, { discard: true }),
       Effect.forEach(values.values(), ([series, value]) => Metric.update(series, value), { discard: true })

@@ -20,12 +20,14 @@ import { isIP } from "node:net"
 import { DeliverySlots } from "../delivery/DeliverySlots.js"
 import { DeliveryStore } from "../store/DeliveryStore.js"
 import type { KeyRefusal } from "../scan/KeyRefusal.js"
+import * as HistoryScan from "../scan/HistoryScan.js"
 import * as Scanner from "../scan/Scanner.js"
+import * as HistoryStore from "../store/HistoryStore.js"
 import * as Scopes from "../model/Scopes.js"
 import { ServiceConfig } from "../model/ServiceConfig.js"
 import { DeliveryWake, entityLayer, wakeLayer } from "../delivery/DeliveryWake.js"
 import * as Heartbeats from "../delivery/Heartbeats.js"
-import { recordBacklog, recordProgress, reportProcessMemory } from "../delivery/ServiceMetrics.js"
+import { recordBacklog, recordHistory, recordProgress, reportProcessMemory } from "../delivery/ServiceMetrics.js"
 import type { StreamStore } from "../store/StreamStore.js"
 
 export {
@@ -83,6 +85,7 @@ const gauges = Layer.effectDiscard(
     yield* reportProcessMemory
     yield* Effect.flatMap(store.backlog, recordBacklog).pipe(
       Effect.andThen(Effect.flatMap(store.progress, recordProgress)),
+      Effect.andThen(Effect.flatMap(HistoryStore.allOpen, (open) => recordHistory(open.map((job) => ({ ...job, left: job.upTo - job.through }))))),
       Effect.catchCause((cause) => Effect.logWarning(`service metrics: ${Cause.pretty(cause)}`)),
       Effect.repeat(Schedule.spaced(config.interval)),
       Effect.forkScoped
@@ -90,8 +93,12 @@ const gauges = Layer.effectDiscard(
   })
 )
 
-/** One scanner singleton per scope. */
-const scanners = Layer.mergeAll(Layer.empty, ...Scopes.all.map((scope) => Singleton.make(`scanner/${scope}`, Scanner.run(scope))))
+/** One scanner singleton per scope, and one history reader per EVM chain (Aptos histories are not read: see SERVE.md). */
+const scanners = Layer.mergeAll(
+  Layer.empty,
+  ...Scopes.all.map((scope) => Singleton.make(`scanner/${scope}`, Scanner.run(scope))),
+  ...Scopes.all.filter((scope) => !scope.startsWith("aptos:")).map((scope) => Singleton.make(`history/${scope}`, HistoryScan.run(scope)))
+)
 
 /**
  * How a runner joins a cluster: the address the others reach it at (and the one it listens on,

@@ -58,6 +58,8 @@ export interface CoveredWallet {
   readonly scope: Scope
   readonly address: string
   readonly coveredFrom: bigint
+  /** For a wallet added with its history: its first block (see `HistoryStore`). */
+  readonly historyFrom?: bigint | undefined
 }
 
 /**
@@ -316,16 +318,18 @@ export const announce = (
     const announced = new Map<string, Array<CoveredWallet>>()
     if (streamIds.length === 0) return announced
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ stream_id: string; scope: string; address: string; covered_from: string }>`WITH picked AS (
+    const rows = yield* sql<{ stream_id: string; scope: string; address: string; covered_from: string; history_from: string | null }>`WITH picked AS (
         SELECT stream_id, scope, address FROM (
           SELECT stream_id, scope, address, row_number() OVER (PARTITION BY stream_id ORDER BY scope, address) AS n FROM stream_wallets
           WHERE NOT announced AND stream_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(streamIds)}::jsonb))) AS unannounced
         WHERE n <= ${maxAnnouncedPerBatch})
       UPDATE stream_wallets w SET announced = true FROM picked p
       WHERE w.stream_id = p.stream_id AND w.scope = p.scope AND w.address = p.address AND w.covered_from IS NOT NULL
-      RETURNING w.stream_id, w.scope, w.address, w.covered_from::text`
+      RETURNING w.stream_id, w.scope, w.address, w.covered_from::text, w.history_from::text`
     for (const row of rows.toSorted((a, b) => a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : a.address < b.address ? -1 : a.address > b.address ? 1 : 0)) {
-      const wallet = { scope: row.scope, address: row.address, coveredFrom: BigInt(row.covered_from) }
+      const wallet: CoveredWallet = row.history_from === null
+        ? { scope: row.scope, address: row.address, coveredFrom: BigInt(row.covered_from) }
+        : { scope: row.scope, address: row.address, coveredFrom: BigInt(row.covered_from), historyFrom: BigInt(row.history_from) }
       const list = announced.get(row.stream_id)
       if (list === undefined) announced.set(row.stream_id, [wallet])
       else list.push(wallet)

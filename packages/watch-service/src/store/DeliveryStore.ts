@@ -8,7 +8,7 @@
 import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { CoveredWallet, Range } from "./Coverage.js"
-import { cut, newDeliveryId, writeDeliveries } from "./Outbox.js"
+import { cut, newDeliveryId, type WalletRange, writeDeliveries } from "./Outbox.js"
 import { millis, utcOf } from "./sqlTime.js"
 
 /**
@@ -38,6 +38,9 @@ export interface Delivery {
   readonly replaces: ReadonlyArray<Range>
   /** The wallets added to the stream since its batch before, each with its first covered block. */
   readonly wallets: ReadonlyArray<CoveredWallet>
+  /** `history`: the past of wallets added with it (`history`: which blocks of which wallet); `live` otherwise. */
+  readonly phase: "live" | "history"
+  readonly history: ReadonlyArray<WalletRange>
   readonly attempts: number
   readonly createdAt: DateTime.Utc
   readonly nextAttemptAt: DateTime.Utc | null
@@ -125,7 +128,9 @@ interface DeliveryRow {
   readonly heartbeat: boolean
   readonly coverage: ReadonlyArray<{ readonly scope: string; readonly from: string; readonly to: string }> | null
   readonly replaces: ReadonlyArray<{ readonly scope: string; readonly from: string; readonly to: string }> | null
-  readonly wallets: ReadonlyArray<{ readonly scope: string; readonly address: string; readonly coveredFrom: string }> | null
+  readonly wallets: ReadonlyArray<{ readonly scope: string; readonly address: string; readonly coveredFrom: string; readonly historyFrom?: string }> | null
+  readonly phase: "live" | "history"
+  readonly history: ReadonlyArray<{ readonly scope: string; readonly address: string; readonly from: string; readonly to: string }> | null
   readonly attempts: number
   readonly created_at: string
   readonly next_attempt_at: string
@@ -135,7 +140,7 @@ interface DeliveryRow {
 }
 
 
-const columns = `id, stream_id, sequence::text, status, event_count, replay, resends, heartbeat, coverage, replaces, wallets, attempts, ` +
+const columns = `id, stream_id, sequence::text, status, event_count, replay, resends, heartbeat, coverage, replaces, wallets, phase, history, attempts, ` +
   `${millis("created_at")}, ${millis("next_attempt_at")}, ` +
   `${millis("delivered_at")}, last_status, last_error`
 
@@ -154,7 +159,14 @@ const deliveryOf = (row: DeliveryRow): Delivery => ({
   heartbeat: row.heartbeat,
   coverage: rangesOf(row.coverage),
   replaces: rangesOf(row.replaces),
-  wallets: (row.wallets ?? []).map((wallet) => ({ scope: wallet.scope, address: wallet.address, coveredFrom: BigInt(wallet.coveredFrom) })),
+  wallets: (row.wallets ?? []).map((wallet) => ({
+    scope: wallet.scope,
+    address: wallet.address,
+    coveredFrom: BigInt(wallet.coveredFrom),
+    ...(wallet.historyFrom === undefined ? {} : { historyFrom: BigInt(wallet.historyFrom) })
+  })),
+  phase: row.phase,
+  history: (row.history ?? []).map((h) => ({ scope: h.scope, address: h.address, from: BigInt(h.from), to: BigInt(h.to) })),
   attempts: row.attempts,
   createdAt: utcOf(row.created_at),
   nextAttemptAt: row.status === "pending" ? utcOf(row.next_attempt_at) : null,

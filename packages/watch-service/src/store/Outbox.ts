@@ -70,6 +70,27 @@ export interface NewDelivery {
   readonly coverage: ReadonlyArray<Range>
   readonly replaces: ReadonlyArray<Range>
   readonly wallets: ReadonlyArray<CoveredWallet>
+  /** A batch of wallets' history (default live), and the blocks of each wallet's it accounts for. */
+  readonly phase?: "live" | "history" | undefined
+  readonly history?: ReadonlyArray<WalletRange> | undefined
+}
+
+/**
+ * Blocks `from` to `to` of one wallet's history (Aptos: ledger versions), both included.
+ *
+ * @example
+ * ```ts
+ * import type { Outbox } from "@chainquery/watch-service"
+ *
+ * const range: Outbox.WalletRange = { scope: "0x1", address: "0x00000000000000000000000000000000000000aa", from: 18_000_000n, to: 18_000_099n }
+ * ```
+ * @since 0.5.0
+ */
+export interface WalletRange {
+  readonly scope: Scope
+  readonly address: string
+  readonly from: bigint
+  readonly to: bigint
 }
 
 /** Ranges as stored (decimal strings). */
@@ -106,14 +127,21 @@ export const writeDeliveries = (
       heartbeat: d.heartbeat,
       coverage: d.coverage.length === 0 ? null : storedRanges(d.coverage),
       replaces: d.replaces.length === 0 ? null : storedRanges(d.replaces),
-      wallets: d.wallets.length === 0 ? null : d.wallets.map((w) => ({ scope: w.scope, address: w.address, coveredFrom: String(w.coveredFrom) }))
+      wallets: d.wallets.length === 0 ? null : d.wallets.map((w) => ({
+        scope: w.scope,
+        address: w.address,
+        coveredFrom: String(w.coveredFrom),
+        ...(w.historyFrom === undefined ? {} : { historyFrom: String(w.historyFrom) })
+      })),
+      phase: d.phase ?? "live",
+      history: (d.history ?? []).length === 0 ? null : d.history!.map((h) => ({ scope: h.scope, address: h.address, from: String(h.from), to: String(h.to) }))
     }))
     yield* sql`INSERT INTO deliveries (id, stream_id, sequence, first_position, last_position, event_count, replay, heartbeat,
-        coverage, replaces, wallets, status, next_attempt_at, created_at)
-      SELECT id, stream_id, sequence::bigint, first::bigint, last::bigint, count, replay, heartbeat, coverage, replaces, wallets,
+        coverage, replaces, wallets, phase, history, status, next_attempt_at, created_at)
+      SELECT id, stream_id, sequence::bigint, first::bigint, last::bigint, count, replay, heartbeat, coverage, replaces, wallets, phase, history,
         'pending', ${at}::timestamptz, ${at}::timestamptz
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, stream_id text, sequence text, first text, last text, count integer,
-        replay boolean, heartbeat boolean, coverage jsonb, replaces jsonb, wallets jsonb)`
+        replay boolean, heartbeat boolean, coverage jsonb, replaces jsonb, wallets jsonb, phase text, history jsonb)`
   })
 
 /** The block of an event (Aptos: its ledger version). */

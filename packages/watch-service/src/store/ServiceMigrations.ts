@@ -11,6 +11,8 @@
  *   with how many times each was sent again as it was (`resends`);
  * - `delivery_attempts`: each attempt's outcome, for the success rate and the stats;
  * - `wallet_set_version`: a number moved on by every change of what the scans watch;
+ * - `stream_history`: the history of wallets added with one: from which block, up to which, how far
+ *   it was given to the stream (see `HistoryStore`);
  * - `stream_coverage`: per stream and scope, the first block covered, the last one a batch
  *   accounts for, and the last one its receiver took (see `Coverage`);
  * - `secrets_key`: when the streams' secrets are encrypted, a value encrypted with their key, which
@@ -133,6 +135,29 @@ const loader = Migrator.fromRecord({
     const sql = yield* SqlClient.SqlClient
     // How many times a batch was sent again as it was (`POST …/replay` by sequence or blocks).
     yield* sql`ALTER TABLE deliveries ADD COLUMN resends integer NOT NULL DEFAULT 0`
+  }),
+  "7_history": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // A batch is live (blocks as they come) or history (the past of wallets added with it), and
+    // then says which blocks of which wallet's history it accounts for.
+    yield* sql`ALTER TABLE deliveries ADD COLUMN phase text NOT NULL DEFAULT 'live' CHECK (phase IN ('live', 'history')),
+      ADD COLUMN history jsonb`
+    // Where a wallet's history starts, for the batch that announces it.
+    yield* sql`ALTER TABLE stream_wallets ADD COLUMN history_from bigint`
+    // Each wallet's history still owed or given: from which block, up to which (the block before
+    // its live coverage), and up to which it was committed to the stream's outbox.
+    yield* sql`CREATE TABLE stream_history (
+      stream_id text COLLATE "C" NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+      scope text COLLATE "C" NOT NULL,
+      address text COLLATE "C" NOT NULL,
+      from_block bigint NOT NULL,
+      up_to bigint NOT NULL,
+      through bigint NOT NULL,
+      events bigint NOT NULL DEFAULT 0,
+      created_at timestamptz NOT NULL,
+      done_at timestamptz,
+      PRIMARY KEY (stream_id, scope, address))`
+    yield* sql`CREATE INDEX stream_history_open ON stream_history (scope, created_at) WHERE done_at IS NULL`
   })
 })
 

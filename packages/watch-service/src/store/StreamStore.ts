@@ -192,7 +192,7 @@ export class StreamStore extends Context.Service<StreamStore, {
   ) => Effect.Effect<{ readonly added: number; readonly coveredFrom: ReadonlyArray<bigint | null> }, SqlError.SqlError>
   /** Locks the stream's row until the transaction ends (every writer of its batches and coverage does first): whether it exists. */
   readonly lock: (id: string) => Effect.Effect<boolean, SqlError.SqlError>
-  /** Removes wallets (those it does not have are ignored): how many it had. */
+  /** Removes wallets (those it does not have are ignored), and the history they were still owed: how many it had. */
   readonly removeWallets: (id: string, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) => Effect.Effect<number, SqlError.SqlError>
   /**
    * A number that changes whenever the wallets some scan watches may have (wallets added or
@@ -328,6 +328,8 @@ export class StreamStore extends Context.Service<StreamStore, {
           return sql<{ count: number }>`WITH removed AS (
               DELETE FROM stream_wallets w USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
               WHERE w.stream_id = ${id} AND w.scope = x.scope AND w.address = x.address RETURNING 1),
+            unowed AS (DELETE FROM stream_history h USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
+              WHERE h.stream_id = ${id} AND h.scope = x.scope AND h.address = x.address RETURNING 1),
             bumped AS (${bump(sql`EXISTS (SELECT 1 FROM removed)`)})
             SELECT count(*)::int AS count FROM removed`.pipe(Effect.map(([removed]) => removed!.count))
         },

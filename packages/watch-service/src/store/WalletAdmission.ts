@@ -6,7 +6,9 @@
  * order) and of the stream's row, each wallet is placed (`Coverage.admit`) and stored. A
  * transaction that meets a scan's commit in a deadlock, or finds a scan emptied since the heads
  * were read, is made again (up to three times more); past that, or on any other database failure,
- * the admission dies (a defect: the HTTP API answers 500 and logs it).
+ * the admission dies (a defect: the HTTP API answers 500 and logs it). Wallets taken with their
+ * history get it recorded in the same transaction (`HistoryStore.plan`), up to the block before
+ * the one each is covered from.
  *
  * @since 0.5.0
  */
@@ -14,6 +16,7 @@ import { StateStore, type WatchedWallet } from "@chainquery/watch"
 import { Data, Effect, Option } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import * as Coverage from "./Coverage.js"
+import * as HistoryStore from "./HistoryStore.js"
 import * as Scopes from "../model/Scopes.js"
 import { type Stream, StreamStore } from "./StreamStore.js"
 
@@ -39,8 +42,8 @@ const retryable = (error: unknown): boolean =>
   (error instanceof StateStore.StateStoreError && retryable(error.cause))
 
 /**
- * Admits `wallets` to `stream`: how many were new, and each wallet's first covered block as
- * stored. `startOf` reads where the engine would start a scope's wallets (a chain's head); its
+ * Admits `wallets` to `stream`: how many were new, each wallet's first covered block as stored,
+ * and, for those given a `historyFrom`, the history it owes them (`from` to the block before). `startOf` reads where the engine would start a scope's wallets (a chain's head); its
  * failure is the admission's, with nothing stored (one that is a database failure, a `SqlError`
  * or `StateStoreError`, is treated as the admission's own: tried again, then a defect).
  *
@@ -59,15 +62,21 @@ const retryable = (error: unknown): boolean =>
 export const admit: <E>(
   stream: Stream,
   wallets: ReadonlyArray<WatchedWallet.WatchedWallet>,
-  startOf: (scope: Scopes.Scope, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) => Effect.Effect<bigint, E>
+  startOf: (scope: Scopes.Scope, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) => Effect.Effect<bigint, E>,
+  historyFrom?: ReadonlyArray<bigint | undefined>
 ) => Effect.Effect<
-  { readonly added: number; readonly coveredFrom: ReadonlyArray<bigint | null> },
+  {
+    readonly added: number
+    readonly coveredFrom: ReadonlyArray<bigint | null>
+    readonly history: ReadonlyArray<{ readonly from: bigint; readonly to: bigint } | undefined>
+  },
   E | StreamGone,
   SqlClient.SqlClient | StreamStore
 > = Effect.fn("WalletAdmission.admit")(function*<E>(
   stream: Stream,
   wallets: ReadonlyArray<WatchedWallet.WatchedWallet>,
-  startOf: (scope: Scopes.Scope, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) => Effect.Effect<bigint, E>
+  startOf: (scope: Scopes.Scope, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) => Effect.Effect<bigint, E>,
+  historyFrom: ReadonlyArray<bigint | undefined> = []
 ) {
   yield* Effect.annotateCurrentSpan({ "stream.id": stream.id, "wallets.count": wallets.length })
   const sql = yield* SqlClient.SqlClient
@@ -88,7 +97,19 @@ export const admit: <E>(
         const start = starts.get(scope)
         return start === undefined ? Effect.fail(new ScanEmptied()) : Effect.succeed(start)
       })
-      return yield* streams.addWallets(stream.id, wallets, coveredFrom)
+      const stored = yield* streams.addWallets(stream.id, wallets, coveredFrom)
+      // The history owed for the wallets taken with one: up to the block before each is covered from.
+      const owed = wallets.flatMap((wallet, index) => {
+        const from = historyFrom[index]
+        const covered = stored.coveredFrom[index]
+        return from === undefined || covered === null || covered === undefined ? [] : [{ wallet, from, coveredFrom: covered, index }]
+      })
+      const planned = yield* HistoryStore.plan(stream.id, owed)
+      const history: Array<{ readonly from: bigint; readonly to: bigint } | undefined> = wallets.map(() => undefined)
+      owed.forEach((entry, i) => {
+        history[entry.index] = planned[i]
+      })
+      return { ...stored, history }
     }))
   })
   return yield* attempt.pipe(

@@ -14,6 +14,11 @@
  *   then `to` = max(`to`, `c.to`).
  * Replays (their coverage is empty) move the sequence only.
  *
+ * Histories, per wallet: a wallet announced with `historyFrom` starts its history there (`to` =
+ * `historyFrom - 1`, `until` = its `coveredFrom`); each `history` range must start at `to + 1`
+ * (after it: missing history; at or before it: an overlap, named by the wallet's key); then `to` =
+ * max(`to`, range's `to`). A wallet's first range, unannounced, starts its history.
+ *
  * Holes: a `Gap` carries the state with what is missing added (`missing`); a batch of a sequence
  * at most the state's is a batch sent again: if its sequence is missing, or its coverage fills
  * missing blocks, it heals them (the sequence and covered-to stay; `healed` says what it filled),
@@ -21,7 +26,7 @@
  */
 import { Result } from "effect"
 import type { Batch } from "../Batch.js"
-import { boundsOf } from "../Batch.js"
+import { boundsOf, historyBoundsOf, walletKeyOf } from "../Batch.js"
 import * as Missing from "../Missing.js"
 import type { ReceiverState } from "../ReceiverState.js"
 import { AlreadyProcessed, type Blocks, Gap, Overlap, type Sequences, WrongStream } from "../ReceiveError.js"
@@ -71,19 +76,69 @@ const walk = (state: ReceiverState, batch: Batch) => {
     else if (from <= covered.to) overlaps.push(blocks(scope, from, min(to, covered.to)))
     coverage.set(scope, { from: min(covered.from, from), to: max(covered.to, to) })
   }
+  const { history, missingHistory } = walkHistory(state, batch, overlaps)
   const holes = Missing.fill(
-    Missing.add(missingOf(state), { sequences: batch.sequence > state.sequence + 1 ? [{ from: state.sequence + 1, to: batch.sequence - 1 }] : [], blocks: missing }),
+    Missing.add(missingOf(state), {
+      sequences: batch.sequence > state.sequence + 1 ? [{ from: state.sequence + 1, to: batch.sequence - 1 }] : [],
+      blocks: missing,
+      history: missingHistory
+    }),
     batch.sequence,
-    batch.coverage.map(boundsOf)
+    batch.coverage.map(boundsOf),
+    walletRanges(batch)
   ).missing
   const next = withMissing({
     streamId: batch.streamId,
     sequence: batch.sequence,
     lastDeliveryId: batch.deliveryId,
-    coverage: Object.fromEntries([...coverage].map(([scope, covered]) => [scope, { from: String(covered.from), to: String(covered.to) }]))
+    coverage: Object.fromEntries([...coverage].map(([scope, covered]) => [scope, { from: String(covered.from), to: String(covered.to) }])),
+    ...history
   }, holes)
-  return { next, missing, overlaps }
+  return { next, missing, missingHistory, overlaps }
 }
+
+/**
+ * The wallets' histories after the batch (`{ history }`, or nothing when there is none) and what
+ * of them was missing on the way; the ranges covered twice are added to `overlaps`.
+ */
+const walkHistory = (state: ReceiverState, batch: Batch, overlaps: Array<Blocks>, healing = false) => {
+  const history = new Map(Object.entries(state.history ?? {}).map(([key, h]) => [key, { from: BigInt(h.from), to: BigInt(h.to), until: h.until }]))
+  const missingHistory: Array<Missing.WalletBlocks> = []
+  for (const wallet of batch.wallets) {
+    if (wallet.historyFrom === undefined) continue
+    const key = walletKeyOf(wallet)
+    const from = BigInt(wallet.historyFrom)
+    const known = history.get(key)
+    history.set(key, known === undefined ? { from, to: from - 1n, until: wallet.coveredFrom } : { ...known, until: wallet.coveredFrom })
+  }
+  for (const range of batch.history) {
+    const { key, ...bounds } = historyBoundsOf(range)
+    const from = BigInt(bounds.from)
+    const to = BigInt(bounds.to)
+    const known = history.get(key)
+    if (known === undefined) {
+      history.set(key, { from, to, until: undefined })
+      continue
+    }
+    if (from > known.to + 1n) {
+      // A batch sent again does not jump a wallet's history over what is still missing.
+      if (healing) continue
+      missingHistory.push({ wallet: key, from: String(known.to + 1n), to: String(from - 1n) })
+    } else if (from <= known.to) overlaps.push(blocks(key, from, min(to, known.to)))
+    history.set(key, { ...known, to: max(known.to, to) })
+  }
+  const stored = history.size === 0 ? {} : {
+    history: Object.fromEntries([...history].map(([key, h]) => [key, { from: String(h.from), to: String(h.to), ...(h.until === undefined ? {} : { until: h.until }) }]))
+  }
+  return { history: stored, missingHistory }
+}
+
+/** A batch's history ranges, as the wallet ranges of `Missing`. */
+const walletRanges = (batch: Batch): Array<Missing.WalletBlocks> =>
+  batch.history.map((range) => {
+    const { key, ...bounds } = historyBoundsOf(range)
+    return { wallet: key, ...bounds }
+  })
 
 /** What the state lacks (nothing when it has no `missing`). */
 const missingOf = (state: ReceiverState): Missing.Missing => state.missing ?? { sequences: [], blocks: [] }
@@ -100,8 +155,12 @@ const withMissing = (state: ReceiverState, missing: Missing.Missing): ReceiverSt
  */
 const heal = (state: ReceiverState, batch: Batch): { readonly state: ReceiverState; readonly healed: Missing.Missing } | undefined => {
   if (state.missing === undefined) return undefined
-  const { filled, missing } = Missing.fill(state.missing, batch.sequence, batch.coverage.map(boundsOf))
-  return Missing.isEmpty(filled) ? undefined : { state: withMissing(state, missing), healed: filled }
+  const { filled, missing } = Missing.fill(state.missing, batch.sequence, batch.coverage.map(boundsOf), walletRanges(batch))
+  if (Missing.isEmpty(filled)) return undefined
+  // Its history ranges that continue a wallet's history (the last of it lost) move it on; those
+  // behind it filled holes only (they were missing: no overlap).
+  const { history } = walkHistory(state, batch, [], true)
+  return { state: withMissing({ ...state, ...history }, missing), healed: filled }
 }
 
 /**
@@ -142,17 +201,19 @@ export const advance = (
     )
   }
   const missingSequences: Sequences | null = batch.sequence > state.sequence + 1 ? { from: state.sequence + 1, to: batch.sequence - 1 } : null
-  const { missing, next, overlaps } = walk(state, batch)
+  const { missing, missingHistory, next, overlaps } = walk(state, batch)
   const twice = overlaps.length > 0 ? `; blocks covered twice: ${listed(overlaps)}` : ""
-  if (missingSequences !== null || missing.length > 0) {
+  if (missingSequences !== null || missing.length > 0 || missingHistory.length > 0) {
     const parts = [
       missingSequences === null ? undefined : `sequences never received: ${span(missingSequences.from, missingSequences.to)}`,
-      missing.length === 0 ? undefined : `blocks never covered: ${listed(missing)}`
+      missing.length === 0 ? undefined : `blocks never covered: ${listed(missing)}`,
+      missingHistory.length === 0 ? undefined : `history never accounted for: ${missingHistory.map((h) => `${h.wallet} ${span(h.from, h.to)}`).join(", ")}`
     ].filter((part) => part !== undefined)
     return Result.fail(
       new Gap({
         missingSequences,
         missingBlocks: missing,
+        missingHistory,
         overlaps,
         batch,
         state: next,

@@ -1,0 +1,107 @@
+/**
+ * One EVM scope's history reader, for as long as it runs (a cluster singleton, beside the scope's
+ * scanner): it takes the wallets' histories the streams still owe (`HistoryStore.open`), reads
+ * each with `History.reader` from the block after the one last committed, a few wallets at once
+ * over the service's `EvmClient` (its compute-unit budget, shared with the scans), and commits
+ * slice after slice (`HistoryStore.commit`), waking the stream's delivery after each. Memory holds
+ * a slice or two per wallet read, whatever the range. Killed at any moment, the runner that takes
+ * the singleton over goes on from the last slice committed: at most the slice in flight is read
+ * again, and nothing is sent twice. A wallet whose read fails is tried again at the next interval.
+ *
+ * @since 0.5.0
+ */
+import type { EvmClient } from "@chainquery/evm-client"
+import { EngineError, History } from "@chainquery/watch"
+import { Cause, Effect, Option } from "effect"
+import type { SqlClient } from "effect/sql"
+import { DeliveryWake } from "../delivery/DeliveryWake.js"
+import { type Scope, walletOfScope } from "../model/Scopes.js"
+import { ServiceConfig } from "../model/ServiceConfig.js"
+import * as HistoryStore from "../store/HistoryStore.js"
+import { KeyRefusal } from "./KeyRefusal.js"
+
+/**
+ * How many wallets' histories one scope reads at once.
+ *
+ * @example
+ * ```ts
+ * import { HistoryScan } from "@chainquery/watch-service"
+ *
+ * HistoryScan.walletsAtOnce // 4
+ * ```
+ * @since 0.5.0
+ */
+export const walletsAtOnce = 4
+
+/**
+ * How many records of complete blocks make a slice, each committed as a history batch: small
+ * enough that a long history is many batches, between which live ones take their turn.
+ */
+const sliceRecords = 25
+
+/** Reads one wallet's history to its end (or until it is stale), committing each slice. */
+const readWallet = (job: HistoryStore.Job) =>
+  Effect.gen(function*() {
+    const waker = yield* DeliveryWake
+    const wallet = walletOfScope(job.scope, job.address)
+    if (wallet.family !== "evm") return
+    const reader = yield* History.reader({
+      wallet,
+      from: { _tag: "Block", block: job.through + 1n },
+      upTo: job.upTo,
+      watch: ["transfers", "trades"],
+      sliceRecords
+    })
+    let through = job.through
+    while (true) {
+      const slice = yield* reader.next
+      if (slice === undefined) return
+      const committed = yield* HistoryStore.commit({ ...job, through }, slice)
+      if (committed._tag === "Stale") return
+      yield* waker.wake(job.streamId)
+      if (committed.done) return
+      through = slice.through
+    }
+  }).pipe(
+    Effect.scoped,
+    Effect.withSpan("HistoryScan.wallet", { attributes: { "stream.id": job.streamId, scope: job.scope, "wallet.address": job.address } })
+  )
+
+/**
+ * Reads the histories owed on `scope` for as long as it runs: a few wallets at once, the next ones
+ * as they finish; with none owed, it looks again every interval. Run it as the scope's cluster
+ * singleton (`history/<scope>`).
+ *
+ * @example
+ * ```ts
+ * import { HistoryScan } from "@chainquery/watch-service"
+ *
+ * const eth = HistoryScan.run("0x1")
+ * ```
+ * @since 0.5.0
+ */
+export const run = (
+  scope: Scope
+): Effect.Effect<never, never, ServiceConfig | DeliveryWake | KeyRefusal | SqlClient.SqlClient | EvmClient.EvmClient> =>
+  Effect.gen(function*() {
+    const config = yield* ServiceConfig
+    const keys = yield* KeyRefusal
+    while (true) {
+      // A refused API key stops every read until the service is restarted with the right one.
+      if (Option.isSome(yield* keys.reason)) return yield* Effect.never
+      const jobs = yield* HistoryStore.open(scope, 100).pipe(
+        Effect.catchCause((cause) => Effect.as(Effect.logWarning(`history ${scope}: cannot read the histories owed (${Cause.pretty(cause)})`), []))
+      )
+      yield* Effect.forEach(jobs, (job) =>
+        readWallet(job).pipe(
+          Effect.catchCause((cause) => {
+            if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt
+            const refused = cause.reasons.filter(Cause.isFailReason).map((reason) => EngineError.keyRefusal(reason.error)).find((said) => said !== undefined)
+            return refused !== undefined
+              ? keys.refuse(refused)
+              : Effect.logWarning(`history of ${job.address} on ${scope} for stream ${job.streamId} stopped (${Cause.pretty(cause)}); tried again`)
+          })
+        ), { concurrency: walletsAtOnce, discard: true })
+      yield* Effect.sleep(config.interval)
+    }
+  }).pipe(Effect.annotateSpans({ scope }))

@@ -1,0 +1,74 @@
+/**
+ * `HistoryStore` over a real PostgreSQL: a wallet's history planned up to the block before it is
+ * covered from (none when `from` is not before it; one planned already kept), and announced again
+ * with where it starts; each slice committed as the stream's next batches, `phase: history`, the
+ * last stating the wallet's range and the wallets announced, with the progress in the same
+ * transaction; a commit planned from a `through` another already moved on, or for a wallet
+ * removed, changes nothing (`Stale`); the last slice marks it done.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import * as HistoryStore from "../src/store/HistoryStore.js"
+import { StreamStore } from "../src/store/StreamStore.js"
+import { alice, bob } from "../../watch/test/fixtures.js"
+import { evm, makeStream, storedEvents, transfers, withStores } from "./support/storeFixtures.js"
+
+/** The stream's deliveries: [sequence, phase, events, history, wallets]. */
+const deliveries = (streamId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ sequence: number; phase: string; count: number; history: unknown; wallets: unknown }>`SELECT sequence::int, phase, event_count AS count,
+        history, wallets FROM deliveries WHERE stream_id = ${streamId} ORDER BY sequence`)
+
+describe("HistoryStore", () => {
+  it.effect("planned up to the block before live, committed slice by slice as history batches with the progress, done at the end; stale commits change nothing", () =>
+    withStores(Effect.gen(function*() {
+      const streamId = yield* makeStream([])
+      const streams = yield* StreamStore
+      yield* streams.addWallets(streamId, [evm(alice), evm(bob)], [19_000_050n, 19_000_050n])
+      const planned = yield* HistoryStore.plan(streamId, [
+        { wallet: evm(alice), from: 18_999_950n, coveredFrom: 19_000_050n },
+        { wallet: evm(bob), from: 19_000_050n, coveredFrom: 19_000_050n }
+      ])
+      assert.deepStrictEqual(planned, [{ from: 18_999_950n, to: 19_000_049n }, undefined], "none when from is not before live")
+      const again = yield* HistoryStore.plan(streamId, [{ wallet: evm(alice), from: 18_000_000n, coveredFrom: 19_000_050n }])
+      assert.deepStrictEqual(again, [{ from: 18_999_950n, to: 19_000_049n }], "one planned already is kept")
+      const [job] = yield* HistoryStore.open("0x1", 10)
+      assert.deepStrictEqual(job, { streamId: streamId, scope: "0x1", address: alice, fromBlock: 18_999_950n, upTo: 19_000_049n, through: 18_999_949n, events: 0, done: false })
+
+      const events = transfers(3)
+      const first = yield* HistoryStore.commit(job!, { through: 19_000_000n, events })
+      assert.deepStrictEqual(first, { _tag: "Committed", deliveries: 1, done: false })
+      // The same slice again, planned from the old through (a runner that lost the singleton): nothing.
+      assert.deepStrictEqual(yield* HistoryStore.commit(job!, { through: 19_000_000n, events }), { _tag: "Stale" })
+      const last = yield* HistoryStore.commit({ ...job!, through: 19_000_000n }, { through: 19_000_049n, events: [] })
+      assert.deepStrictEqual(last, { _tag: "Committed", deliveries: 1, done: true })
+      assert.deepStrictEqual(yield* HistoryStore.open("0x1", 10), [])
+      const [progress] = yield* HistoryStore.ofStream(streamId, 10)
+      assert.deepStrictEqual([progress!.through, progress!.events, progress!.done], [19_000_049n, 3, true])
+
+      const made = yield* deliveries(streamId)
+      assert.deepStrictEqual(made.map((d) => [d.sequence, d.phase, d.count]), [[1, "history", 3], [2, "history", 0]])
+      assert.deepStrictEqual(made[0]!.history, [{ scope: "0x1", address: alice, from: "18999950", to: "19000000" }])
+      assert.deepStrictEqual(made[1]!.history, [{ scope: "0x1", address: alice, from: "19000001", to: "19000049" }])
+      assert.deepStrictEqual(made[0]!.wallets, [
+        { scope: "0x1", address: alice, coveredFrom: "19000050", historyFrom: "18999950" },
+        { scope: "0x1", address: bob, coveredFrom: "19000050" }
+      ], "the wallets not announced yet, alice with where its history starts")
+      assert.isNull(made[1]!.wallets)
+      assert.deepStrictEqual((yield* storedEvents(streamId)).map((row) => row.event_id), events.map((event) => event.id))
+    })))
+
+  it.effect("a wallet removed: its history is gone, a commit of it changes nothing", () =>
+    withStores(Effect.gen(function*() {
+      const streamId = yield* makeStream([])
+      const streams = yield* StreamStore
+      yield* streams.addWallets(streamId, [evm(alice)], [19_000_050n])
+      yield* HistoryStore.plan(streamId, [{ wallet: evm(alice), from: 18_999_950n, coveredFrom: 19_000_050n }])
+      const [job] = yield* HistoryStore.open("0x1", 10)
+      yield* streams.removeWallets(streamId, [evm(alice)])
+      assert.deepStrictEqual(yield* HistoryStore.open("0x1", 10), [])
+      assert.deepStrictEqual(yield* HistoryStore.commit(job!, { through: 19_000_000n, events: transfers(1) }), { _tag: "Stale" })
+      assert.deepStrictEqual(yield* deliveries(streamId), [])
+    })))
+})
