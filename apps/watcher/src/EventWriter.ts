@@ -67,7 +67,8 @@ export const writeText = (stream: NodeJS.WritableStream, text: string): Effect.E
  * stream is a terminal), and resolves once the stream has taken them. `scrub`, when given, is
  * applied to the text first (the runner passes the API key's `Scrub.make`, so a record that
  * echoes the key is never printed with it). `blockTime`, when given, is the clock `pretty` shows
- * for the events that name a block but not its time (see `Output.BlockTime`).
+ * for the events that name a block but not its time (see `Output.BlockTime`). Given the batch's
+ * `phase` `"history"` (a backfill's), each JSON line says `"phase":"history"`.
  *
  * @example
  * ```ts
@@ -84,7 +85,7 @@ export const make = (
   format: Output.Format,
   scrub: (text: string) => string = (text) => text,
   blockTime?: Output.BlockTime
-): (events: ReadonlyArray<WatchEvent.WatchEvent>) => Effect.Effect<void, OutputError> => {
+): (events: ReadonlyArray<WatchEvent.WatchEvent>, phase?: "live" | "history") => Effect.Effect<void, OutputError> => {
   const line = Output.formatter({ format, color: format === "pretty" && stream.isTTY === true, blockTime })
-  return (events) => events.length === 0 ? Effect.void : writeText(stream, scrub(events.map((event) => `${line(event)}\n`).join("")))
+  return (events, phase) => events.length === 0 ? Effect.void : writeText(stream, scrub(events.map((event) => `${line(event, phase)}\n`).join("")))
 }

@@ -79,7 +79,9 @@ export interface Options {
 export type BlockTime = (chain: Chain.ChainId, blockNumber: bigint) => DateTime.Utc | undefined
 
 /**
- * One event as a JSON line (without the newline): the schema's exact encoding.
+ * One event as a JSON line (without the newline): the schema's exact encoding. (The formatter of
+ * `json` writes an event of a backfill with `"phase":"history"` after its fields:
+ * `WatchEvent.toJsonOfPhase`.)
  *
  * @example
  * ```ts
@@ -262,7 +264,8 @@ export const pretty = (event: WatchEvent, options: { readonly color: boolean; re
 }
 
 /**
- * A formatter for the chosen options: {@link json} for `json` (colour ignored), {@link pretty}
+ * A formatter for the chosen options: {@link json} for `json` (colour ignored; given the batch's
+ * `phase` `"history"`, the line says `"phase":"history"` after the event's fields), {@link pretty}
  * otherwise.
  *
  * @example
@@ -276,8 +279,10 @@ export const pretty = (event: WatchEvent, options: { readonly color: boolean; re
  * ```
  * @since 0.1.0
  */
-export const formatter = (options: Options): (event: WatchEvent) => string =>
-  options.format === "json" ? json : (event) => pretty(event, { color: options.color, blockTime: options.blockTime })
+export const formatter = (options: Options): (event: WatchEvent, phase?: "live" | "history") => string =>
+  options.format === "json"
+    ? (event, phase) => WatchEvents.toJsonOfPhase(event, phase)
+    : (event) => pretty(event, { color: options.color, blockTime: options.blockTime })
 
 /**
  * Formats a batch of events, one line each, every line ending in a newline (empty for none).

@@ -106,7 +106,7 @@ export const run = (config: RunConfig): Effect.Effect<void, unknown> => {
     progress: process.stderr
   }).pipe(
     // A batch that cannot be settled fails its cycle in the stream (logged, or with `once` the run).
-    Stream.runForEach((batch) => Effect.uninterruptible(Effect.andThen(print(batch.events), Effect.ignore(batch.ack))))
+    Stream.runForEach((batch) => Effect.uninterruptible(Effect.andThen(print(batch.events, batch.phase), Effect.ignore(batch.ack))))
   )
   return loop.pipe(Effect.provide(layers), Effect.provideService(Logger.LogToStderr, true))
 }

@@ -57,7 +57,7 @@ afterAll(async () => {
 })
 
 describe("chainquery-watcher --backfill", () => {
-  it("--backfill N --once --format json: stdout is exactly the history, stderr has the progress lines", async () => {
+  it("--backfill N --once --format json: stdout is exactly the history, each line saying phase history, stderr has the progress lines", async () => {
     const evm = busiestEvm(sim, "0x1", 2)
     const aptos = busiestAptos(sim, 2)
     const head = BigInt(sim.world.evm.chain("0x1").head)
@@ -85,6 +85,9 @@ describe("chainquery-watcher --backfill", () => {
     expect(result.stderr).not.toMatch(/cycle failed|Error/)
     expect(result.code).toBe(0)
     const events = await decodeLines(result.stdout)
+    // History, said as the service's history batches say it.
+    const lines = result.stdout.trim().split("\n")
+    expect(lines.filter((line) => (JSON.parse(line) as { phase?: string }).phase !== "history")).toEqual([])
     // Block N on eth; on Aptos N is a ledger version, older than the whole simulated ledger.
     const evmHistory = await Effect.runPromise(evmTruth(sim, "0x1", evm, from - 1n, head))
     const aptosHistory = aptosTruth(sim, aptos, from - 1n, 2n ** 62n)

@@ -249,10 +249,11 @@ export interface Options<E, R> {
   readonly confirmations?: number | undefined
   readonly reorgWindow?: number | undefined
   /**
-   * Writes a batch, once it is committed with its events pending. It may be interrupted: the
-   * events stay pending, and the next run writes them again first.
+   * Writes a batch, once it is committed with its events pending, with its `phase`: `"history"`
+   * (a batch left pending by a run before: its own). It may be interrupted: the events stay
+   * pending, and the next run writes them again first.
    */
-  readonly write: (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, E, R>
+  readonly write: (events: ReadonlyArray<WatchEvent>, phase: "live" | "history") => Effect.Effect<void, E, R>
   readonly progress?: ProgressOutput | undefined
   readonly concurrency?: number | undefined
   readonly batchEvents?: number | undefined
@@ -357,12 +358,12 @@ export const run = Effect.fnUntraced(function*<E, R>(
   /** Commits a batch with its events pending (write-ahead, as the engine's), writes them, then forgets them. */
   const emit = (batch: Omit<Batch, "eventIds" | "pending"> & { readonly events: ReadonlyArray<WatchEvent> }) =>
     Effect.uninterruptibleMask((restore) => Effect.gen(function*() {
-      yield* store.commit({ ...batch, eventIds: batch.events.map((event) => event.id), pending: batch.events })
+      yield* store.commit({ ...batch, eventIds: batch.events.map((event) => event.id), pending: batch.events, pendingPhase: "history" })
       // A batch without events committed no pending events: nothing to forget. Writing may be
       // interrupted (`Watch.batches` waits there for its consumer): the events stay pending.
       if (batch.events.length > 0) {
         bar.clear()
-        yield* restore(options.write(batch.events))
+        yield* restore(options.write(batch.events, "history"))
         yield* store.clearPending
       }
       events += batch.events.length

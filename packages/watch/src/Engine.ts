@@ -198,11 +198,12 @@ export interface Engine {
   readonly commit: (batch: Batch) => Effect.Effect<LastBatch, StateStoreError>
   /**
    * Writes the events of a batch that `step` committed but may not have written in full (the
-   * process died in between), then forgets them; returns them (none after a clean stop). `step`
-   * calls it first, and so does `Backfill.run`.
+   * process died in between), then forgets them; returns them (none after a clean stop). `write`
+   * is told whether they are a history's (a backfill's batch) or live. `step` calls it first, and
+   * so does `Backfill.run`.
    */
   readonly recover: <E, R>(
-    write: (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, E, R>
+    write: (events: ReadonlyArray<WatchEvent>, phase: "live" | "history") => Effect.Effect<void, E, R>
   ) => Effect.Effect<ReadonlyArray<WatchEvent>, StateStoreError | E, R>
   /**
    * Commits a cycle's batch write-ahead: its checkpoints and records, with its events kept as

@@ -194,7 +194,7 @@ const rowsOf = (batch: Batch) => {
   }))
   const forget = (batch.forgetBlocks ?? []).map((f) => ({ chain: f.chain, from_block: int64(f.fromBlock) }))
   const done = (batch.backfillsDone ?? []).map((wallet) => ({ chain: wallet.chain, wallet: wallet.address }))
-  const pending = batch.pending?.map((event) => encodePending(event))
+  const pending = batch.pending?.map((event) => encodePending(event, batch.pendingPhase))
   return { advances, checkpoints, blocks, blockEvents, defi, backfills, forget, done, pending }
 }
 

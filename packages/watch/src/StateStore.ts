@@ -237,6 +237,8 @@ export interface Batch {
    * with `pending` replaces those of the previous one; one without leaves them.
    */
   readonly pending?: ReadonlyArray<WatchEvent> | undefined
+  /** Whether the pending events are a history's (a backfill's batch): written again, they say so (since 0.5.0). */
+  readonly pendingPhase?: "live" | "history" | undefined
   /** A backfill's progress, written over what the same wallets had. */
   readonly backfills?: ReadonlyArray<BackfillProgress> | undefined
   /** Wallets whose backfill is over: their progress is forgotten. */

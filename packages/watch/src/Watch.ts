@@ -66,6 +66,18 @@ export interface Options extends Omit<Engine.Options, "wallets" | "strategy" | "
 }
 
 /**
+ * Whether a batch is history (a backfill's: the past of wallets) or live (a cycle's: blocks as
+ * they come).
+ * @example
+ * ```ts
+ * import type { Watch } from "@chainquery/watch"
+ * const notify = (phase: Watch.Phase) => phase === "live"
+ * ```
+ * @since 0.5.0
+ */
+export type Phase = "live" | "history"
+
+/**
  * Events committed together, in order, and the effect that settles them. `redelivered`: the
  * batch was produced before and not acknowledged (the consumer failed, was interrupted, or the
  * process died): its events are the same, with the same ids.
@@ -83,6 +95,12 @@ export interface Options extends Omit<Engine.Options, "wallets" | "strategy" | "
 export interface Batch {
   readonly events: ReadonlyArray<WatchEvent>
   readonly redelivered: boolean
+  /**
+   * `"history"` for the backfill's batches (the history of `backfill`, or of a wallet added to a
+   * `WatchSet` with a `from`), `"live"` for the cycles': the service's webhooks and the CLI's
+   * NDJSON say it the same way (since 0.5.0).
+   */
+  readonly phase: Phase
   /**
    * Settles the batch: once it returns, the batch is never produced again and the next one may
    * be. After the stream ended it still settles the batch, unless a later one was committed
@@ -166,7 +184,7 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
        * Produces one batch, the pending events of the batch committed as `sequence`, and waits,
        * interruptibly, until it is acknowledged: interrupted, it stays pending.
        */
-      const offer = (events: ReadonlyArray<WatchEvent>, redelivered: boolean, sequence: number) =>
+      const offer = (events: ReadonlyArray<WatchEvent>, redelivered: boolean, sequence: number, phase: Phase) =>
         Effect.gen(function*() {
           const acknowledged = yield* Deferred.make<void, StateStoreError>()
           // Clears the pending events if they are still this batch's (no later batch was committed).
@@ -177,13 +195,13 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
               Effect.asVoid
             )
           )
-          yield* Queue.offer(queue, { events, redelivered, ack })
+          yield* Queue.offer(queue, { events, redelivered, phase, ack })
           yield* Deferred.await(acknowledged)
         })
       /** `offer` as a `write` callback (recovery, backfills): the events pending since the last commit. */
-      const deliver = (redelivered: boolean) => (events: ReadonlyArray<WatchEvent>) =>
+      const deliver = (redelivered: boolean) => (events: ReadonlyArray<WatchEvent>, phase: Phase) =>
         events.length === 0 ? Effect.void : Effect.flatMap(store.lastBatch, (last) =>
-          offer(events, redelivered, Option.match(last, { onNone: () => 0, onSome: (batch) => batch.sequence })))
+          offer(events, redelivered, Option.match(last, { onNone: () => 0, onSome: (batch) => batch.sequence }), phase))
       const backfill = (wallets: ReadonlyArray<WatchedWallet>, from: Backfill.From | undefined) =>
         Backfill.run({ ...common, wallets, from, write: deliver(false), progress: options.progress })
 
@@ -257,7 +275,7 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
           "events.count": result.events.length,
           "failed.count": result.failed.length
         })
-        if (result.events.length > 0) yield* offer(result.events, false, committed.sequence)
+        if (result.events.length > 0) yield* offer(result.events, false, committed.sequence, "live")
         if (once && result.failed.length > 0) return yield* Effect.fail(result.failed[0]!)
         // A refused API key stops the run: no retry heals it.
         const refused = result.failed.find((error) => keyRefusal(error) !== undefined)

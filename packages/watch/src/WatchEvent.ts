@@ -142,6 +142,9 @@ export const kinds: ReadonlyArray<Kind> = WatchEvent.discriminants
 const encodeEvent = Schema.encodeSync(WatchEvent)
 const decodeJson = Schema.decodeUnknownEffect(Schema.fromJsonString(WatchEvent))
 
+/** What a history's event ends with as JSON: its `phase`, which the event's schema does not read. */
+const historyTail = ',"phase":"history"}'
+
 /**
  * One event as JSON text (no newline): the schema's exact encoding, the one every writer of events
  * uses (the CLI's NDJSON lines, the bodies of the service's webhooks).
@@ -156,6 +159,35 @@ const decodeJson = Schema.decodeUnknownEffect(Schema.fromJsonString(WatchEvent))
  * @since 0.5.0
  */
 export const toJson = (event: WatchEvent): string => JSON.stringify(encodeEvent(event))
+
+/**
+ * {@link toJson} of an event of a batch of `phase`: for `"history"` (an event of a backfill: the
+ * past of a wallet), `"phase":"history"` follows its fields, as the CLI writes it; live, the same
+ * as {@link toJson}. {@link fromJson} reads the event either way.
+ * @example
+ * ```ts
+ * import { WatchEvent } from "@chainquery/watch"
+ * declare const event: WatchEvent.WatchEvent
+ * WatchEvent.toJsonOfPhase(event, "history") // {"kind":"nft.received",…,"phase":"history"}
+ * ```
+ * @since 0.5.0
+ */
+export const toJsonOfPhase = (event: WatchEvent, phase: "live" | "history" | undefined): string => {
+  const text = toJson(event)
+  return phase === "history" ? `${text.slice(0, -1)}${historyTail}` : text
+}
+
+/**
+ * Whether JSON text written by {@link toJsonOfPhase} is a history's event (`"phase":"history"`).
+ * @example
+ * ```ts
+ * import { WatchEvent } from "@chainquery/watch"
+ * declare const event: WatchEvent.WatchEvent
+ * WatchEvent.isHistoryJson(WatchEvent.toJsonOfPhase(event, "history")) // true
+ * ```
+ * @since 0.5.0
+ */
+export const isHistoryJson = (text: string): boolean => text.endsWith(historyTail)
 
 /**
  * Decodes JSON text written by {@link toJson} back to the event, failing with a `SchemaError`

@@ -154,7 +154,7 @@ const write = (next: State, batch: Batch, keepBlocks: number): void => {
   // Encoded first, as the SQLite store does before its transaction.
   const defi = (batch.defiSnapshots ?? []).map((snapshot) => ({ snapshot, json: encodeSummaries(snapshot.summaries) }))
   const blockEvents = (batch.blockEvents ?? []).map((entry) => ({ entry, json: encodeEvents(entry.events) }))
-  const pending = batch.pending?.map((event) => encodePending(event))
+  const pending = batch.pending?.map((event) => encodePending(event, batch.pendingPhase))
   for (const advance of batch.advances ?? []) {
     const at = int64(advance.from)
     const to = int64(advance.to)

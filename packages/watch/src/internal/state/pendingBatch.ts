@@ -8,17 +8,18 @@
 import { Effect } from "effect"
 import type { StateStore, StateStoreError } from "../../StateStore.js"
 import type { WatchEvent } from "../../WatchEvent.js"
+import { phaseOfPending } from "./stateCodecs.js"
 
-/** Writes the pending events, if any, then forgets them; returns them. */
+/** Writes the pending events, if any (saying whether they are a history's), then forgets them; returns them. */
 export const writePending = <E, R>(
   store: StateStore["Service"],
-  write: (events: ReadonlyArray<WatchEvent>) => Effect.Effect<void, E, R>
+  write: (events: ReadonlyArray<WatchEvent>, phase: "live" | "history") => Effect.Effect<void, E, R>
 ): Effect.Effect<ReadonlyArray<WatchEvent>, StateStoreError | E, R> =>
   Effect.gen(function*() {
     const unwritten = yield* store.pendingEvents
     if (unwritten.length === 0) return unwritten
     yield* Effect.logWarning(`writing again the ${unwritten.length} event(s) of the last batch, committed before they were all written`)
-    yield* write(unwritten)
+    yield* write(unwritten, phaseOfPending(unwritten))
     yield* store.clearPending
     return unwritten
   })

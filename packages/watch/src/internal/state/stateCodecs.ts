@@ -10,7 +10,7 @@ import { DefiPositions } from "@chainquery/schema"
 import { Schema } from "effect"
 import { type NftEvent, NftReceived, NftSent } from "../../NftEvents.js"
 import { TradeBought, type TradeEvent, TradeSold } from "../../TradeEvents.js"
-import { WatchEvent } from "../../WatchEvent.js"
+import { isHistoryJson, toJsonOfPhase, WatchEvent } from "../../WatchEvent.js"
 import * as WatchedWallet from "../../WatchedWallet.js"
 
 const summariesJson = Schema.fromJsonString(DefiPositions.DefiPositionsSummary)
@@ -25,11 +25,20 @@ export const encodeEvents: (events: ReadonlyArray<NftEvent | TradeEvent>) => str
 /** The events emitted from a block, from JSON text. */
 export const decodeEvents: (text: unknown) => ReadonlyArray<NftEvent | TradeEvent> = Schema.decodeUnknownSync(eventsJson)
 
-const pendingJson = Schema.fromJsonString(WatchEvent)
-/** A pending event as JSON text. */
-export const encodePending: (event: WatchEvent) => string = Schema.encodeSync(pendingJson)
-/** A pending event from JSON text. */
-export const decodePending: (text: unknown) => WatchEvent = Schema.decodeUnknownSync(pendingJson)
+const decodeEvent = Schema.decodeUnknownSync(Schema.fromJsonString(WatchEvent))
+/** The events read back from a history's pending batch. */
+const ofHistory = new WeakSet<WatchEvent>()
+/** A pending event as JSON text; a history's says so (see `WatchEvent.toJsonOfPhase`). */
+export const encodePending = (event: WatchEvent, phase?: "live" | "history" | undefined): string => toJsonOfPhase(event, phase)
+/** A pending event from JSON text, remembered as a history's when it says so. */
+export const decodePending = (text: unknown): WatchEvent => {
+  const event = decodeEvent(text)
+  if (typeof text === "string" && isHistoryJson(text)) ofHistory.add(event)
+  return event
+}
+/** The phase of pending events read back: a history's, or live. */
+export const phaseOfPending = (events: ReadonlyArray<WatchEvent>): "live" | "history" =>
+  events.length > 0 && ofHistory.has(events[0]!) ? "history" : "live"
 
 /** A checkpoint's first key: the chain id, or `aptos:<network>`. */
 export const scopeOf = WatchedWallet.scopeOf

@@ -135,7 +135,7 @@ export const stateTables = (db: DatabaseSync, keepBlocks: number) => {
     commit: (batch: Batch, now: number): LastBatch => {
       const defi = (batch.defiSnapshots ?? []).map((snapshot) => ({ snapshot, json: encodeSummaries(snapshot.summaries) }))
       const blockEvents = (batch.blockEvents ?? []).map((entry) => ({ entry, json: encodeEvents(entry.events) }))
-      const pending = batch.pending?.map((event) => encodePending(event))
+      const pending = batch.pending?.map((event) => encodePending(event, batch.pendingPhase))
       return transaction(db, () => {
         for (const advance of batch.advances ?? []) {
           checkAdvanced(advance, Number(sql.advance.run(advance.to, advance.hash, advance.chain, advance.from).changes))
