@@ -153,3 +153,10 @@ export const createEthStream = async (
   assert.strictEqual(added.status, 200, JSON.stringify(added.body))
   return { id: created.body.id as string, wallets, coveredFrom: coveredFromOf(added.body) }
 }
+
+/**
+ * The simulator's faults that make a history take seconds while blocks keep coming: each trades
+ * read (A4) answered 300 ms late. A history reads one per slice; the live scans of streams of NFT
+ * transfers read none.
+ */
+export const historySlow = { routes: { getNFTTradesByWallet: { latency: { probability: 1, ms: 300 } } } } as const
