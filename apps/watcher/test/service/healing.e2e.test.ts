@@ -13,9 +13,8 @@ import type { ReceiverState } from "@chainquery/webhook-receiver"
 import { busiestEvm } from "../../../../packages/watch/test/support/engineHarness.js"
 import { readme, runReadmeBlock } from "../../../../packages/webhook-receiver/test/support/readme.js"
 import { drive, seeded, withSimulator } from "../e2e/support/e2e.js"
-import { ProvingReceiver } from "./support/provingReceiver.js"
-import { apiToken, call, freshDatabase, serveArgs, startService, until } from "./support/serveE2e.js"
-import { createEthStream, ethHead, patientFlags, scannedTo, truthOf } from "./support/streamsScenario.js"
+import { apiToken, call, until } from "./support/serveE2e.js"
+import { createEthStream, ethHead, patientService, scannedTo, truthOf } from "./support/streamsScenario.js"
 
 const cleanups: Array<() => Promise<void>> = []
 afterAll(async () => {
@@ -25,13 +24,7 @@ afterAll(async () => {
 describe("serve: a gap the receiver reported, healed by one replay call", () => {
   it("two batches thrown away: both gaps reported, one replay by sequence heals them, no hole left, the ground truth", async () => {
     await withSimulator({ seed: 2101, indexing: false, chains: ["0x1"] }, async (sim) => {
-      const database = await freshDatabase()
-      cleanups.push(database.drop)
-      const receiver = new ProvingReceiver()
-      await receiver.start()
-      cleanups.push(() => receiver.close())
-      const service = await startService(database.url, serveArgs(sim, patientFlags("1s")))
-      cleanups.push(async () => void (await service.process.stop("SIGKILL")))
+      const { database, receiver, service } = await patientService(sim, cleanups)
       const wallets = busiestEvm(sim, "0x1", 4).map((wallet) => wallet.address)
       const stream = await createEthStream(service, receiver, wallets)
       // The 2nd and the 5th batch with events and coverage are thrown away, the first time they come.

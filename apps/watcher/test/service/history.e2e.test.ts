@@ -17,7 +17,7 @@ import { busiestEvm, evmTruth } from "../../../../packages/watch/test/support/en
 import { drive, seeded, sleep, withSimulator } from "../e2e/support/e2e.js"
 import { ProvingReceiver } from "./support/provingReceiver.js"
 import { call, freshDatabase, serveArgs, startService, until } from "./support/serveE2e.js"
-import { createEthStream, ethHead, historySlow, patientFlags, scannedTo, truthOf } from "./support/streamsScenario.js"
+import { createEthStream, ethHead, historySlow, patientFlags, patientService, scannedTo, truthOf } from "./support/streamsScenario.js"
 import { Effect } from "effect"
 
 const cleanups: Array<() => Promise<void>> = []
@@ -123,13 +123,7 @@ describe("serve: a wallet taken with its history", () => {
 
   it("a bad from: after the head, a date before the chain's first block, an unknown chain, not a block or a date, on Aptos: 400 naming the field, nothing stored", async () => {
     await withSimulator({ seed: 2211, indexing: false, chains: ["0x1"] }, async (sim) => {
-      const database = await freshDatabase()
-      cleanups.push(database.drop)
-      const receiver = new ProvingReceiver()
-      await receiver.start()
-      cleanups.push(() => receiver.close())
-      const service = await startService(database.url, serveArgs(sim, patientFlags("1s")))
-      cleanups.push(async () => void (await service.process.stop("SIGKILL")))
+      const { receiver, service } = await patientService(sim, cleanups)
       const [first, second] = busiestEvm(sim, "0x1", 2).map((wallet) => wallet.address)
       const stream = await createEthStream(service, receiver, [first!])
       const head = await ethHead(sim)

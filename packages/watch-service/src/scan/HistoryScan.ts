@@ -7,6 +7,9 @@
  * a slice or two per wallet read, whatever the range. Killed at any moment, the runner that takes
  * the singleton over goes on from the last slice committed: at most the slice in flight is read
  * again, and nothing is sent twice. A wallet whose read fails is tried again at the next interval.
+ * A history never runs ahead of its receiver: it commits a slice only once the stream has at most
+ * `maxPendingAhead` batches waiting, so live batches, which take their place in the same sequence,
+ * never queue behind a long history (and a receiver that is down holds the history, not the outbox).
  *
  * @since 0.5.0
  */
@@ -39,6 +42,22 @@ export const walletsAtOnce = 4
  */
 const sliceRecords = 25
 
+/**
+ * The most batches of a stream that may wait to be delivered when a history commits its next
+ * slice: the history goes at the pace its receiver takes it, so a live batch never waits behind
+ * more than these (and the slices of the wallets read at once).
+ */
+export const maxPendingAhead = 2
+
+/** How long a history waits between two looks at its stream's pending batches. */
+const roomEvery = 50
+
+/** Waits until the stream has at most `maxPendingAhead` batches pending. */
+const room = (streamId: string) =>
+  Effect.gen(function*() {
+    while ((yield* HistoryStore.pendingOf(streamId)) > maxPendingAhead) yield* Effect.sleep(roomEvery)
+  })
+
 /** Reads one wallet's history to its end (or until it is stale), committing each slice. */
 const readWallet = (job: HistoryStore.Job) =>
   Effect.gen(function*() {
@@ -56,6 +75,8 @@ const readWallet = (job: HistoryStore.Job) =>
     while (true) {
       const slice = yield* reader.next
       if (slice === undefined) return
+      // Live first: the slice waits for the stream's receiver to take what is ahead of it.
+      yield* room(job.streamId)
       const committed = yield* HistoryStore.commit({ ...job, through }, slice)
       if (committed._tag === "Stale") return
       yield* waker.wake(job.streamId)

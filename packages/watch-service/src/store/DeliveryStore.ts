@@ -322,7 +322,10 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             // One statement (atomic, one round trip): the delivery's new state; once delivered, what
             // the receiver now has (the sequence, and per scope the block it is covered to); the
             // attempt, which a stream deleted meanwhile does not keep; and whether the stream's attempt
-            // before it failed (the statement's snapshot does not see the attempt it adds).
+            // before it failed (the statement's snapshot does not see the attempt it adds). The
+            // stream's row is locked before its coverage (`covered` waits for `taken`), the order of
+            // every writer of the stream (a scan's commit, a history's): never the other way round,
+            // which deadlocked against a commit holding the row and wanting the coverage.
             const [before] = yield* sql<{ after_failure: boolean }>`WITH
               previous AS (SELECT ok FROM delivery_attempts WHERE stream_id = ${delivery.streamId} ORDER BY id DESC LIMIT 1),
               moved AS (UPDATE deliveries SET status = ${status}, attempts = ${attempts}, last_attempt_at = ${at}::timestamptz,
@@ -333,7 +336,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
                 WHERE id = ${delivery.streamId} AND ${delivered}::boolean RETURNING id),
               covered AS (UPDATE stream_coverage c SET delivered_to = x.covered_to::bigint
                 FROM jsonb_to_recordset(${delivered ? coveredToRows(delivery) : "[]"}::jsonb) AS x(scope text, covered_to text)
-                WHERE c.stream_id = ${delivery.streamId} AND c.scope = x.scope RETURNING c.scope),
+                WHERE c.stream_id = ${delivery.streamId} AND c.scope = x.scope AND EXISTS (SELECT 1 FROM taken) RETURNING c.scope),
               added AS (INSERT INTO delivery_attempts (stream_id, delivery_id, at, ok, status, error)
                 SELECT ${delivery.streamId}, ${delivery.id}, ${at}::timestamptz, ${delivered}, ${attempt.status}, ${attempt.error}
                 WHERE EXISTS (SELECT 1 FROM streams WHERE id = ${delivery.streamId}) RETURNING id)

@@ -170,6 +170,24 @@ export const allOpen: Effect.Effect<ReadonlyArray<Job>, SqlError.SqlError, SqlCl
 )
 
 /**
+ * How many of a stream's batches wait to be delivered (pending): a history commits its next slice
+ * only once few do (see `HistoryScan`).
+ *
+ * @example
+ * ```ts
+ * import { HistoryStore } from "@chainquery/watch-service"
+ *
+ * const waiting = HistoryStore.pendingOf("str_0mwxp89sc8710d9595292")
+ * ```
+ * @since 0.5.0
+ */
+export const pendingOf = (streamId: string): Effect.Effect<number, SqlError.SqlError, SqlClient.SqlClient> =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ pending: number }>`SELECT count(*)::int AS pending FROM deliveries WHERE stream_id = ${streamId} AND status = 'pending'`.pipe(
+      Effect.map(([row]) => row!.pending)
+    ))
+
+/**
  * What committing a slice came to: `committed` (with the batches made), or `stale` (the wallet's
  * history is gone, or another runner committed past `through` meanwhile: this reader stops).
  *
@@ -191,7 +209,8 @@ const blockOf = (event: WatchEvent.WatchEvent): bigint => ("network" in event ? 
  * `slice.through`: the events the stream wants (its kinds and chains), as its next events and
  * batches (`phase: "history"`, at most 500 events each, at least one), the last stating the
  * wallet's range and the wallets not announced yet; and the wallet's progress. In one transaction,
- * the stream's row locked; nothing when the history is gone or moved past `job.through`.
+ * the stream's row locked first; nothing when the history is gone or moved past `job.through`. A
+ * transaction that meets another in a deadlock is made again (up to three times more).
  *
  * @example
  * ```ts
@@ -205,6 +224,13 @@ const blockOf = (event: WatchEvent.WatchEvent): bigint => ("network" in event ? 
  * @since 0.5.0
  */
 export const commit = (
+  job: Pick<Job, "streamId" | "scope" | "address" | "through">,
+  slice: { readonly through: bigint; readonly events: ReadonlyArray<WatchEvent.WatchEvent> }
+): Effect.Effect<Committed, SqlError.SqlError, SqlClient.SqlClient> =>
+  commitOnce(job, slice).pipe(Effect.retry({ while: (error) => error.isRetryable, times: 3 }))
+
+/** {@link commit}, one transaction (a deadlock or a serialization failure is tried again by the caller). */
+const commitOnce = (
   job: Pick<Job, "streamId" | "scope" | "address" | "through">,
   slice: { readonly through: bigint; readonly events: ReadonlyArray<WatchEvent.WatchEvent> }
 ): Effect.Effect<Committed, SqlError.SqlError, SqlClient.SqlClient> =>

@@ -8,7 +8,8 @@ import { Effect, Redacted } from "effect"
 import { assert } from "vitest"
 import { busiestEvm, evmTruth } from "../../../../../packages/watch/test/support/engineHarness.js"
 import { headOf, type Sim } from "../../e2e/support/e2e.js"
-import { call, type Receiver, type Service, until } from "./serveE2e.js"
+import { ProvingReceiver } from "./provingReceiver.js"
+import { call, freshDatabase, type Receiver, serveArgs, type Service, startService, until } from "./serveE2e.js"
 
 /** The NFT kinds the streams ask for (their ground truth is the simulator's transfers). */
 export const nftKinds = ["nft.received", "nft.sent", "retracted"]
@@ -160,3 +161,19 @@ export const createEthStream = async (
  * transfers read none.
  */
 export const historySlow = { routes: { getNFTTradesByWallet: { latency: { probability: 1, ms: 300 } } } } as const
+
+/**
+ * A fresh database, a proving receiver on 127.0.0.1 and `serve` on them with `patientFlags` (a
+ * heartbeat a second), each undone by one of `cleanups` (the service killed, the receiver closed,
+ * the database dropped).
+ */
+export const patientService = async (sim: Sim, cleanups: Array<() => Promise<void>>) => {
+  const database = await freshDatabase()
+  cleanups.push(database.drop)
+  const receiver = new ProvingReceiver()
+  await receiver.start()
+  cleanups.push(() => receiver.close())
+  const service = await startService(database.url, serveArgs(sim, patientFlags("1s")))
+  cleanups.push(async () => void (await service.process.stop("SIGKILL")))
+  return { database, receiver, service }
+}
