@@ -150,4 +150,38 @@ describe("serve: a wallet taken with its history", () => {
       assert.deepStrictEqual(stats.body.history, [])
     })
   }, 120_000)
+
+  it("history reads keep to the compute-unit budget (--compute-units), shared with the scans", async () => {
+    const budget = 60
+    await withSimulator({ seed: 2221, indexing: false, chains: ["0x1"], history: 400, requestLog: 100_000 }, async (sim) => {
+      const database = await freshDatabase()
+      cleanups.push(database.drop)
+      const receiver = new ProvingReceiver()
+      await receiver.start()
+      cleanups.push(() => receiver.close())
+      const service = await startService(database.url, serveArgs(sim, [...patientFlags("1s"), "--compute-units", String(budget)]))
+      cleanups.push(async () => void (await service.process.stop("SIGKILL")))
+      const busiest = busiestEvm(sim, "0x1", 7).map((wallet) => wallet.address)
+      const stream = await createEthStream(service, receiver, busiest.slice(0, 2))
+      const from = (await ethHead(sim)) - 390n
+      const startedAt = Date.now()
+      const added = await call(service, "POST", `/v1/streams/${stream.id}/wallets`, { wallets: busiest.slice(2).map((address) => `eth:${address}`), from: String(from) })
+      assert.strictEqual(added.status, 200, JSON.stringify(added.body))
+      await until("every history done", async () => {
+        const stats = await call(service, "GET", `/v1/streams/${stream.id}/stats`)
+        return stats.body.history.length === 5 && stats.body.history.every((h: { done: boolean }) => h.done)
+      }, 180_000)
+      const doneAt = Date.now()
+      const weights: Record<string, number> = { getBlock: 10, getDefiPositionsSummary: 20 }
+      const log = (await Effect.runPromise(sim.requests)).filter((request) => request.at >= startedAt && request.at <= doneAt)
+      const units = log.reduce((sum, request) => sum + (weights[request.operation] ?? 5), 0)
+      const seconds = (doneAt - startedAt) / 1000
+      // A bucket of a second's units, refilled at the budget: never more than that over the whole time
+      // (and a few requests of slack: one taken before the window may arrive in it).
+      assert.isAtMost(units, budget * seconds + budget + 25, `${units} units in ${seconds.toFixed(1)} s`)
+      // And the history needed it: more than two seconds of the budget, more than its bucket holds.
+      assert.isAbove(units, budget * 2, `${units} units: the budget was never the limit`)
+      assert.isAtLeast(log.filter((request) => request.operation === "getWalletNFTTransfers" || request.operation === "getNFTTradesByWallet").length, 20)
+    })
+  }, 300_000)
 })
