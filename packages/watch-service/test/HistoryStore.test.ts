@@ -11,8 +11,9 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as HistoryStore from "../src/store/HistoryStore.js"
 import { StreamStore } from "../src/store/StreamStore.js"
-import { alice, bob } from "../../watch/test/fixtures.js"
-import { evm, makeStream, storedEvents, transfers, withStores } from "./support/storeFixtures.js"
+import { WatchEvent } from "@chainquery/watch"
+import { alice, aptosAlice, aptosTransfer, bob } from "../../watch/test/fixtures.js"
+import { aptos, evm, makeStream, storedEvents, transfers, withStores } from "./support/storeFixtures.js"
 
 /** The stream's deliveries: [sequence, phase, events, history, wallets]. */
 const deliveries = (streamId: string) =>
@@ -34,7 +35,7 @@ describe("HistoryStore", () => {
       const again = yield* HistoryStore.plan(streamId, [{ wallet: evm(alice), from: 18_000_000n, coveredFrom: 19_000_050n }])
       assert.deepStrictEqual(again, [{ from: 18_999_950n, to: 19_000_049n }], "one planned already is kept")
       const [job] = yield* HistoryStore.open("0x1", 10)
-      assert.deepStrictEqual(job, { streamId: streamId, scope: "0x1", address: alice, fromBlock: 18_999_950n, upTo: 19_000_049n, through: 18_999_949n, events: 0, done: false })
+      assert.deepStrictEqual(job, { streamId: streamId, scope: "0x1", address: alice, fromBlock: 18_999_950n, upTo: 19_000_049n, through: 18_999_949n, events: 0, done: false, staged: false })
 
       const events = transfers(3)
       const first = yield* HistoryStore.commit(job!, { through: 19_000_000n, events })
@@ -70,5 +71,34 @@ describe("HistoryStore", () => {
       assert.deepStrictEqual(yield* HistoryStore.open("0x1", 10), [])
       assert.deepStrictEqual(yield* HistoryStore.commit(job!, { through: 19_000_000n, events: transfers(1) }), { _tag: "Stale" })
       assert.deepStrictEqual(yield* deliveries(streamId), [])
+    })))
+
+  it.effect("an Aptos history staged newest first is sent oldest first, a version never split, what was sent forgotten; a restart stages afresh", () =>
+    withStores(Effect.gen(function*() {
+      const streamId = yield* makeStream([])
+      const streams = yield* StreamStore
+      const wallet = aptos(aptosAlice, "mainnet")
+      yield* streams.addWallets(streamId, [wallet], [200n])
+      yield* HistoryStore.plan(streamId, [{ wallet, from: 100n, coveredFrom: 200n }])
+      const [job] = yield* HistoryStore.open("aptos:mainnet", 10)
+      // Two transfers at version 120 (a wallet's two events of one transaction), one at 110, one at 150.
+      const at = (version: number, sequence: number) =>
+        WatchEvent.fromAptosTransfer("mainnet", aptosAlice, aptosTransfer({ transaction_version: String(version), event_sequence_number: String(sequence) }))
+      const [v110, v120a, v120b, v150] = [at(110, 1), at(120, 2), at(120, 3), at(150, 4)].map((events) => events[0]!)
+      // Listed newest first, staged page by page; a listing begun again forgets what the last one staged.
+      yield* HistoryStore.stage(job!, { restart: true, events: [v150!], done: false })
+      yield* HistoryStore.stage(job!, { restart: true, events: [v150!], done: false })
+      yield* HistoryStore.stage(job!, { restart: false, events: [v110!, v120a!, v120b!], done: true })
+      assert.isTrue((yield* HistoryStore.open("aptos:mainnet", 10))[0]!.staged)
+      // A slice of at least one event takes all of its last version.
+      const first = yield* HistoryStore.stagedSlice(job!, 2)
+      assert.deepStrictEqual([first.through, first.events.map((event) => event.id)], [120n, [v110!.id, v120a!.id, v120b!.id]])
+      yield* HistoryStore.commit(job!, { through: first.through!, events: first.events })
+      const rest = yield* HistoryStore.stagedSlice({ ...job!, through: 120n }, 2)
+      assert.deepStrictEqual([rest.through, rest.events.map((event) => event.id)], [150n, [v150!.id]])
+      // What was sent is forgotten: nothing at or below 120 is staged any more.
+      assert.deepStrictEqual((yield* HistoryStore.stagedSlice({ ...job!, through: 0n }, 10)).events.map((event) => event.id), [v150!.id])
+      yield* streams.removeWallets(streamId, [wallet])
+      assert.deepStrictEqual((yield* HistoryStore.stagedSlice({ ...job!, through: 0n }, 10)).events, [], "a wallet removed: its staged history too")
     })))
 })

@@ -13,7 +13,7 @@
  */
 import { afterAll, assert, describe, it } from "vitest"
 import { ReceiverState } from "@chainquery/webhook-receiver"
-import { busiestEvm, evmTruth } from "../../../../packages/watch/test/support/engineHarness.js"
+import { aptosTruth, busiestAptos, busiestEvm, evmTruth } from "../../../../packages/watch/test/support/engineHarness.js"
 import { drive, seeded, sleep, withSimulator } from "../e2e/support/e2e.js"
 import { ProvingReceiver } from "./support/provingReceiver.js"
 import { call, freshDatabase, serveArgs, startService, until } from "./support/serveE2e.js"
@@ -121,7 +121,7 @@ describe("serve: a wallet taken with its history", () => {
     })
   }, 400_000)
 
-  it("a bad from: after the head, a date before the chain's first block, an unknown chain, not a block or a date, on Aptos: 400 naming the field, nothing stored", async () => {
+  it("a bad from: after the head, a date before the chain's first block, an unknown chain, not a block or a date, a date on Aptos: 400 naming the field, nothing stored", async () => {
     await withSimulator({ seed: 2211, indexing: false, chains: ["0x1"] }, async (sim) => {
       const { receiver, service } = await patientService(sim, cleanups)
       const [first, second] = busiestEvm(sim, "0x1", 2).map((wallet) => wallet.address)
@@ -133,7 +133,7 @@ describe("serve: a wallet taken with its history", () => {
         [{ wallets: [`eth:${second}`], from: { nochain: "1" } }, "from.nochain", /unknown chain "nochain"/],
         [{ wallets: [`eth:${second}`], from: "yesterday" }, "from", /neither a block number nor a date/],
         [{ wallets: [`eth:${second}`], from: "2026-02-30" }, "from", /not a date on the calendar/],
-        [{ wallets: [`aptos:0x${"ab".repeat(32)}`], from: "1" }, "from", /EVM chains only/]
+        [{ wallets: [`aptos:0x${"ab".repeat(32)}`], from: "2026-01-01" }, "from", /give a ledger version/]
       ]
       // Of every chain, for the Aptos wallet.
       const everywhere = await call(service, "POST", "/v1/streams", { url: receiver.url })
@@ -184,4 +184,47 @@ describe("serve: a wallet taken with its history", () => {
       assert.isAtLeast(log.filter((request) => request.operation === "getWalletNFTTransfers" || request.operation === "getNFTTradesByWallet").length, 20)
     })
   }, 300_000)
+
+  it("an Aptos wallet from a ledger version: staged newest first, sent oldest first, the ground truth, proved complete", async () => {
+    await withSimulator({ seed: 2231, indexing: false, chains: ["0x1"] }, async (sim) => {
+      const { receiver, service } = await patientService(sim, cleanups)
+      const [live, taken] = busiestAptos(sim, 2)
+      const created = await call(service, "POST", "/v1/streams", { url: receiver.url, events: ["aptos.token.in", "aptos.token.out"], chains: ["aptos"] })
+      assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+      receiver.secrets.set(created.body.id, created.body.secret)
+      const id = created.body.id as string
+      const first = await call(service, "POST", `/v1/streams/${id}/wallets`, { wallets: [`aptos:${live!.address}`] })
+      assert.strictEqual(first.status, 200, JSON.stringify(first.body))
+      // From the version of the wallet's transfer halfway through its history.
+      const versions = aptosTruth(sim, [taken!], -1n, 2n ** 62n).map((event) => event.version)
+      assert.isAbove(versions.length, 10, "the wallet has a history")
+      const from = versions[Math.floor(versions.length / 2)]!
+      const added = await call(service, "POST", `/v1/streams/${id}/wallets`, { wallets: [{ wallet: `aptos:${taken!.address}`, from: String(from) }] })
+      assert.strictEqual(added.status, 200, JSON.stringify(added.body))
+      const [answer] = added.body.coverage as Array<{ coveredFrom: string; history: { from: string; to: string } }>
+      const coveredFrom = BigInt(answer!.coveredFrom)
+      assert.deepStrictEqual(answer!.history, { from: String(from), to: String(coveredFrom - 1n) })
+      await drive(sim, { total: 20, minStep: 1, maxStep: 2, everyMs: 200, random: seeded(2232) })
+      const key = `aptos:mainnet ${taken!.address}`
+      await until("the history complete", async () => {
+        const history = receiver.states.get(id)?.history?.[key]
+        return history !== undefined && ReceiverState.historyComplete(history)
+      }, 120_000)
+      assert.deepStrictEqual(receiver.errors.map(({ error }) => error.message), [], "the kit found no problem")
+      const history = (receiver.taken.get(id) ?? []).filter((t) => t.batch.phase === "history")
+      const sent = history.flatMap((t) => t.batch.events).map((event) => event.id as string)
+      const truth = aptosTruth(sim, [taken!], from - 1n, coveredFrom - 1n).map((event) => event.id)
+      assert.isAbove(truth.length, 3)
+      assert.deepStrictEqual(sent, truth, "the history, oldest first, exactly")
+      const ranges = history.flatMap((t) => t.batch.history)
+      assert.deepStrictEqual(ranges.map((range) => "network" in range ? [range.network, range.address] : []), ranges.map(() => ["mainnet", taken!.address]))
+      assert.strictEqual("fromVersion" in ranges[0]! ? ranges[0].fromVersion : undefined, String(from))
+      const last = ranges.at(-1)!
+      assert.strictEqual("toVersion" in last ? last.toVersion : undefined, String(coveredFrom - 1n))
+      // A date is refused on Aptos: the ledger places no version by date.
+      const dated = await call(service, "POST", `/v1/streams/${id}/wallets`, { wallets: [`aptos:${live!.address}`], from: "2026-01-01" })
+      assert.deepStrictEqual([dated.status, dated.body.field], [400, "from"])
+      assert.match(dated.body.message, /give a ledger version/)
+    })
+  }, 240_000)
 })

@@ -3,10 +3,10 @@
  * stored: a wallet's own `from` (`{ "wallet": "eth:0x…", "from": "19000000" }`), else the
  * request's (`"from": "2026-11-01"` for every chain, or `{ "eth": "19000000", "base": "2026-11-01" }`
  * per chain). A FROM is a block number or an ISO 8601 date (as `--backfill` takes it); a date is
- * the first block at or after it (`History.blockAt`). A FROM that is neither, names an unknown
- * chain, is after the chain's head, or is a date before the chain's first block, is a 400 naming
- * the field and what is valid; blocks that cannot be read to place a date, a 503. Aptos wallets
- * have no history here yet (400).
+ * the first block at or after it (`History.blockAt`). On Aptos a FROM is a ledger version (the
+ * ledger API places no version by date). A FROM that is neither, names an unknown chain, is after
+ * the chain's head, is a date before the chain's first block, or a date on Aptos, is a 400 naming
+ * the field and what is valid; blocks that cannot be read to place a date, a 503.
  *
  * @since 0.5.0
  */
@@ -84,8 +84,11 @@ export const resolve = <E>(
       const entry = asked.wallets[position]
       const own = typeof entry === "object" ? { from: yield* fromOf(entry.from, `wallets[${position}].from`), field: `wallets[${position}].from`, text: entry.from } : undefined
       const said = own ?? byScope.get(Scopes.scopeOfWallet(wallet)) ?? everywhere
-      if (said !== undefined && wallet.family === "aptos") {
-        return yield* badRequest(said.field, `history is read for EVM chains only, not for ${Scopes.nameOf(Scopes.scopeOfWallet(wallet))} (see SERVE.md): add the Aptos wallets without from`)
+      if (said !== undefined && wallet.family === "aptos" && said.from._tag === "Date") {
+        return yield* badRequest(
+          said.field,
+          `${said.text} is a date: on ${Scopes.nameOf(Scopes.scopeOfWallet(wallet))} give a ledger version (the ledger API places no version by date)`
+        )
       }
       wanted.push(said)
     }
@@ -107,7 +110,14 @@ export const resolve = <E>(
       }
       const chain = Scopes.nameOf(scope)
       if (said.from._tag === "Block") {
-        if (said.from.block > head) return yield* badRequest(said.field, `block ${said.from.block} is after ${chain}'s head (${head}): give a block up to ${head}, or a date`)
+        if (said.from.block > head) {
+          return yield* badRequest(
+            said.field,
+            wallet.family === "aptos"
+              ? `version ${said.from.block} is after ${chain}'s newest (${head}): give a ledger version up to ${head}`
+              : `block ${said.from.block} is after ${chain}'s head (${head}): give a block up to ${head}, or a date`
+          )
+        }
         starts.push(said.from.block)
         continue
       }

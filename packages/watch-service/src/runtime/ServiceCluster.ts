@@ -93,11 +93,11 @@ const gauges = Layer.effectDiscard(
   })
 )
 
-/** One scanner singleton per scope, and one history reader per EVM chain (Aptos histories are not read: see SERVE.md). */
+/** One scanner singleton per scope, and one history reader. */
 const scanners = Layer.mergeAll(
   Layer.empty,
   ...Scopes.all.map((scope) => Singleton.make(`scanner/${scope}`, Scanner.run(scope))),
-  ...Scopes.all.filter((scope) => !scope.startsWith("aptos:")).map((scope) => Singleton.make(`history/${scope}`, HistoryScan.run(scope)))
+  ...Scopes.all.map((scope) => Singleton.make(`history/${scope}`, HistoryScan.run(scope)))
 )
 
 /**

@@ -1,10 +1,12 @@
 /**
- * One EVM scope's history reader, for as long as it runs (a cluster singleton, beside the scope's
+ * One scope's history reader, for as long as it runs (a cluster singleton, beside the scope's
  * scanner): it takes the wallets' histories the streams still owe (`HistoryStore.open`), reads
- * each with `History.reader` from the block after the one last committed, a few wallets at once
- * over the service's `EvmClient` (its compute-unit budget, shared with the scans), and commits
- * slice after slice (`HistoryStore.commit`), waking the stream's delivery after each. Memory holds
- * a slice or two per wallet read, whatever the range. Killed at any moment, the runner that takes
+ * each a few wallets at once over the service's clients (their compute-unit budgets, shared with
+ * the scans), and commits slice after slice (`HistoryStore.commit`), waking the stream's delivery
+ * after each. On an EVM chain a wallet is read with `History.reader` from the block after the one
+ * last committed. On Aptos, whose ledger lists a wallet's transfers newest first only, its history
+ * is first staged in the database, a page at a time (`HistoryStore.stage`), then sent oldest first
+ * from there. Memory holds a slice or two (a page) per wallet read, whatever the range. Killed at any moment, the runner that takes
  * the singleton over goes on from the last slice committed: at most the slice in flight is read
  * again, and nothing is sent twice. A wallet whose read fails is tried again at the next interval.
  * A history never runs ahead of its receiver: it commits a slice only once the stream has at most
@@ -14,8 +16,8 @@
  * @since 0.5.0
  */
 import type { EvmClient } from "@chainquery/evm-client"
-import { EngineError, History } from "@chainquery/watch"
-import { Cause, Effect, Option } from "effect"
+import { EngineError, History, LedgerClients, WatchEvent, type WatchedWallet } from "@chainquery/watch"
+import { Cause, Effect, Option, Stream } from "effect"
 import type { SqlClient } from "effect/sql"
 import { DeliveryWake } from "../delivery/DeliveryWake.js"
 import { type Scope, walletOfScope } from "../model/Scopes.js"
@@ -58,12 +60,62 @@ const room = (streamId: string) =>
     while ((yield* HistoryStore.pendingOf(streamId)) > maxPendingAhead) yield* Effect.sleep(roomEvery)
   })
 
+/** How many transfers of an Aptos listing are staged at once (a page of the listing). */
+const stagedAtOnce = 100
+
+/**
+ * Stages an Aptos wallet's history (see `HistoryStore.stage`): the ledger lists its transfers
+ * newest first, from now; those after the history's end are passed over, those from its start on
+ * kept, a page at a time, until one older than its start. Begun again from the newest when a run
+ * before stopped half-way (nothing of it was sent yet).
+ */
+const stageAptos = (job: HistoryStore.Job, wallet: WatchedWallet.AptosWallet) =>
+  Effect.gen(function*() {
+    const client = yield* LedgerClients.clientFor(wallet.network)
+    if (Option.isNone(client)) return yield* Effect.die(new Error(`no ledger client for ${wallet.network}`))
+    let restart = true
+    yield* client.value.streamWalletsNFTTransfers({ walletAddresses: [wallet.address], limit: stagedAtOnce }).pipe(
+      Stream.takeUntil((transfer) => transfer.transaction_version < job.fromBlock),
+      Stream.mapError(EngineError.fromClient("getWalletsNFTTransfers")),
+      Stream.grouped(stagedAtOnce),
+      Stream.runForEach((transfers) => {
+        const events = transfers
+          .filter((transfer) => transfer.transaction_version >= job.fromBlock && transfer.transaction_version <= job.upTo)
+          .toReversed()
+          .flatMap((transfer) => WatchEvent.fromAptosTransfer(wallet.network, wallet.address, transfer))
+        const first = restart
+        restart = false
+        return HistoryStore.stage(job, { restart: first, events, done: false })
+      })
+    )
+    yield* HistoryStore.stage(job, { restart, events: [], done: true })
+  })
+
+/** Reads one Aptos wallet's history to its end: staged newest first, then sent oldest first, a slice at a time. */
+const readAptos = (job: HistoryStore.Job, wallet: WatchedWallet.AptosWallet) =>
+  Effect.gen(function*() {
+    const waker = yield* DeliveryWake
+    if (!job.staged) yield* stageAptos(job, wallet)
+    let through = job.through
+    while (true) {
+      const staged = yield* HistoryStore.stagedSlice({ ...job, through }, sliceRecords)
+      // The last slice states the rest of the range, up to the history's end.
+      const slice = { through: staged.through ?? job.upTo, events: staged.events }
+      yield* room(job.streamId)
+      const committed = yield* HistoryStore.commit({ ...job, through }, slice)
+      if (committed._tag === "Stale") return
+      yield* waker.wake(job.streamId)
+      if (committed.done) return
+      through = slice.through
+    }
+  })
+
 /** Reads one wallet's history to its end (or until it is stale), committing each slice. */
 const readWallet = (job: HistoryStore.Job) =>
   Effect.gen(function*() {
     const waker = yield* DeliveryWake
     const wallet = walletOfScope(job.scope, job.address)
-    if (wallet.family !== "evm") return
+    if (wallet.family === "aptos") return yield* readAptos(job, wallet)
     const reader = yield* History.reader({
       wallet,
       from: { _tag: "Block", block: job.through + 1n },
@@ -89,7 +141,7 @@ const readWallet = (job: HistoryStore.Job) =>
   )
 
 /**
- * Reads the histories owed on `scope` for as long as it runs: a few wallets at once, the next ones
+ * Reads the histories owed on `scope` (an EVM chain or an Aptos network) for as long as it runs: a few wallets at once, the next ones
  * as they finish; with none owed, it looks again every interval. Run it as the scope's cluster
  * singleton (`history/<scope>`).
  *

@@ -41,6 +41,8 @@ export interface Job {
   readonly through: bigint
   readonly events: number
   readonly done: boolean
+  /** An Aptos history: whether its listing reached `fromBlock` (its events are staged, see {@link stage}). */
+  readonly staged: boolean
 }
 
 interface JobRow {
@@ -52,6 +54,7 @@ interface JobRow {
   readonly through: string
   readonly events: string
   readonly done: boolean
+  readonly staged: boolean
 }
 
 const jobOf = (row: JobRow): Job => ({
@@ -62,10 +65,11 @@ const jobOf = (row: JobRow): Job => ({
   upTo: BigInt(row.up_to),
   through: BigInt(row.through),
   events: Number(row.events),
-  done: row.done
+  done: row.done,
+  staged: row.staged
 })
 
-const jobColumns = "stream_id, scope, address, from_block::text, up_to::text, through::text, events::text, done_at IS NOT NULL AS done"
+const jobColumns = "stream_id, scope, address, from_block::text, up_to::text, through::text, events::text, done_at IS NOT NULL AS done, staged"
 
 /**
  * Records the history owed for `wallets` of a stream (each from its `from`, up to the block before
@@ -187,6 +191,82 @@ export const pendingOf = (streamId: string): Effect.Effect<number, SqlError.SqlE
       Effect.map(([row]) => row!.pending)
     ))
 
+/** The key of a job's rows. */
+type JobKey = Pick<Job, "streamId" | "scope" | "address">
+
+/**
+ * Stages events of an Aptos history (listed newest first) until the listing reaches its start:
+ * `restart` forgets those staged before (a listing begun again from the newest), `rows` are added,
+ * and `done` marks the listing over. Each call is one transaction; a history gone stages nothing.
+ *
+ * @example
+ * ```ts
+ * import type { WatchEvent } from "@chainquery/watch"
+ * import { type HistoryStore, HistoryStore as History } from "@chainquery/watch-service"
+ *
+ * declare const job: HistoryStore.Job
+ * declare const events: ReadonlyArray<WatchEvent.WatchEvent>
+ * const staged = History.stage(job, { restart: true, events, done: false })
+ * ```
+ * @since 0.5.0
+ */
+export const stage = (
+  job: JobKey,
+  batch: { readonly restart: boolean; readonly events: ReadonlyArray<WatchEvent.WatchEvent>; readonly done: boolean }
+): Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql.withTransaction(Effect.gen(function*() {
+      if (batch.restart) {
+        yield* sql`DELETE FROM stream_history_staged WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address}`
+      }
+      if (batch.events.length > 0) {
+        // Each event's place: its version, and its order within it (as listed, oldest first per version).
+        const [next] = yield* sql<{ ord: number }>`SELECT coalesce(max(ord), 0)::int + 1 AS ord FROM stream_history_staged
+          WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address}`
+        const rows = batch.events.map((event, index) => ({ version: String(blockOf(event)), ord: next!.ord + index, body: WatchEvent.toJson(event) }))
+        yield* sql`INSERT INTO stream_history_staged (stream_id, scope, address, version, ord, body)
+          SELECT ${job.streamId}, ${job.scope}, ${job.address}, version::bigint, ord, body
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(version text, ord integer, body text)
+          WHERE EXISTS (SELECT 1 FROM stream_history WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address})`
+      }
+      if (batch.done) {
+        yield* sql`UPDATE stream_history SET staged = true WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address}`
+      }
+    })))
+
+/**
+ * The next slice of a staged history, oldest first: the events of the versions after `through`,
+ * at least `limit` of them (all of the last version taken), and the last version they reach
+ * (`undefined`: none left).
+ *
+ * @example
+ * ```ts
+ * import { type HistoryStore, HistoryStore as History } from "@chainquery/watch-service"
+ *
+ * declare const job: HistoryStore.Job
+ * const slice = History.stagedSlice(job, 50)
+ * ```
+ * @since 0.5.0
+ */
+export const stagedSlice = (
+  job: Pick<Job, "streamId" | "scope" | "address" | "through">,
+  limit: number
+): Effect.Effect<{ readonly through: bigint | undefined; readonly events: ReadonlyArray<WatchEvent.WatchEvent> }, SqlError.SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ version: string; body: string }>`WITH first AS (
+        SELECT version, ord FROM stream_history_staged
+        WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address} AND version > ${String(job.through)}::bigint
+        ORDER BY version, ord LIMIT ${limit})
+      SELECT version::text, body FROM stream_history_staged
+      WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address} AND version > ${String(job.through)}::bigint
+        AND version <= (SELECT max(version) FROM first)
+      ORDER BY version, ord`
+    const events: Array<WatchEvent.WatchEvent> = []
+    for (const row of rows) events.push(yield* Effect.orDie(WatchEvent.fromJson(row.body)))
+    return { through: rows.length === 0 ? undefined : BigInt(rows.at(-1)!.version), events }
+  })
+
 /**
  * What committing a slice came to: `committed` (with the batches made), or `stale` (the wallet's
  * history is gone, or another runner committed past `through` meanwhile: this reader stops).
@@ -286,5 +366,8 @@ const commitOnce = (
       yield* sql`UPDATE stream_history SET through = ${String(through)}::bigint, events = events + ${events.length},
           done_at = ${done ? at : null}::timestamptz
         WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address}`
+      // What was staged of it is sent now (an Aptos history's).
+      yield* sql`DELETE FROM stream_history_staged WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address}
+        AND version <= ${String(through)}::bigint`
       return { _tag: "Committed", deliveries: deliveries.length, done } as const
     })))

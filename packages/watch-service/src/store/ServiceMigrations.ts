@@ -12,7 +12,8 @@
  * - `delivery_attempts`: each attempt's outcome, for the success rate and the stats;
  * - `wallet_set_version`: a number moved on by every change of what the scans watch;
  * - `stream_history`: the history of wallets added with one: from which block, up to which, how far
- *   it was given to the stream (see `HistoryStore`);
+ *   it was given to the stream (see `HistoryStore`); `stream_history_staged`: an Aptos history's
+ *   events, listed newest first, waiting to be sent oldest first;
  * - `stream_coverage`: per stream and scope, the first block covered, the last one a batch
  *   accounts for, and the last one its receiver took (see `Coverage`);
  * - `secrets_key`: when the streams' secrets are encrypted, a value encrypted with their key, which
@@ -158,6 +159,20 @@ const loader = Migrator.fromRecord({
       done_at timestamptz,
       PRIMARY KEY (stream_id, scope, address))`
     yield* sql`CREATE INDEX stream_history_open ON stream_history (scope, created_at) WHERE done_at IS NULL`
+  }),
+  "8_history_staging": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // An Aptos history is listed newest first: its events wait here (and `staged` says the listing
+    // reached `from`) until they are sent oldest first.
+    yield* sql`ALTER TABLE stream_history ADD COLUMN staged boolean NOT NULL DEFAULT false`
+    yield* sql`CREATE TABLE stream_history_staged (
+      stream_id text COLLATE "C" NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+      scope text COLLATE "C" NOT NULL,
+      address text COLLATE "C" NOT NULL,
+      version bigint NOT NULL,
+      ord integer NOT NULL,
+      body text NOT NULL,
+      PRIMARY KEY (stream_id, scope, address, version, ord))`
   })
 })
 

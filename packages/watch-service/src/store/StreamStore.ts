@@ -330,6 +330,8 @@ export class StreamStore extends Context.Service<StreamStore, {
               WHERE w.stream_id = ${id} AND w.scope = x.scope AND w.address = x.address RETURNING 1),
             unowed AS (DELETE FROM stream_history h USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
               WHERE h.stream_id = ${id} AND h.scope = x.scope AND h.address = x.address RETURNING 1),
+            unstaged AS (DELETE FROM stream_history_staged h USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
+              WHERE h.stream_id = ${id} AND h.scope = x.scope AND h.address = x.address RETURNING 1),
             bumped AS (${bump(sql`EXISTS (SELECT 1 FROM removed)`)})
             SELECT count(*)::int AS count FROM removed`.pipe(Effect.map(([removed]) => removed!.count))
         },
