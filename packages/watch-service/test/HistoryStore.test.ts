@@ -15,6 +15,10 @@ import { WatchEvent } from "@chainquery/watch"
 import { alice, aptosAlice, aptosTransfer, bob } from "../../watch/test/fixtures.js"
 import { aptos, evm, makeStream, storedEvents, transfers, withStores } from "./support/storeFixtures.js"
 
+/** Alice's Aptos event of a transfer at `version`, the `sequence`-th event of its account. */
+const at = (version: number, sequence: number) =>
+  WatchEvent.fromAptosTransfer("mainnet", aptosAlice, aptosTransfer({ transaction_version: String(version), event_sequence_number: String(sequence) }))
+
 /** The stream's deliveries: [sequence, phase, events, history, wallets]. */
 const deliveries = (streamId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -82,8 +86,6 @@ describe("HistoryStore", () => {
       yield* HistoryStore.plan(streamId, [{ wallet, from: 100n, coveredFrom: 200n }])
       const [job] = yield* HistoryStore.open("aptos:mainnet", 10)
       // Two transfers at version 120 (a wallet's two events of one transaction), one at 110, one at 150.
-      const at = (version: number, sequence: number) =>
-        WatchEvent.fromAptosTransfer("mainnet", aptosAlice, aptosTransfer({ transaction_version: String(version), event_sequence_number: String(sequence) }))
       const [v110, v120a, v120b, v150] = [at(110, 1), at(120, 2), at(120, 3), at(150, 4)].map((events) => events[0]!)
       // Listed newest first, staged page by page; a listing begun again forgets what the last one staged.
       yield* HistoryStore.stage(job!, { restart: true, events: [v150!], done: false })
@@ -100,5 +102,27 @@ describe("HistoryStore", () => {
       assert.deepStrictEqual((yield* HistoryStore.stagedSlice({ ...job!, through: 0n }, 10)).events.map((event) => event.id), [v150!.id])
       yield* streams.removeWallets(streamId, [wallet])
       assert.deepStrictEqual((yield* HistoryStore.stagedSlice({ ...job!, through: 0n }, 10)).events, [], "a wallet removed: its staged history too")
+    })))
+
+  it.effect("only an active stream's histories are read; a chain dropped from the stream ends its wallets' histories there, unsent", () =>
+    withStores(Effect.gen(function*() {
+      const streams = yield* StreamStore
+      const [paused, moved] = [yield* makeStream([]), yield* makeStream([])]
+      for (const id of [paused, moved]) {
+        yield* streams.addWallets(id, [evm(alice)], [19_000_050n])
+        yield* HistoryStore.plan(id, [{ wallet: evm(alice), from: 18_999_950n, coveredFrom: 19_000_050n }])
+      }
+      const streamsOf = Effect.map(HistoryStore.open("0x1", 10), (jobs) => jobs.map((job) => job.streamId).toSorted())
+      assert.deepStrictEqual(yield* streamsOf, [paused, moved].toSorted())
+      yield* streams.setStatus(paused, "paused", null)
+      assert.deepStrictEqual(yield* streamsOf, [moved], "a paused stream's history waits, the others are read")
+      yield* streams.setStatus(paused, "active", null)
+      // The other stream's chains changed to polygon only: its eth history is not read, and a commit of it forgets it.
+      const [job] = (yield* HistoryStore.open("0x1", 10)).filter((open) => open.streamId === moved)
+      yield* streams.update(moved, { scopes: ["0x89"] })
+      assert.deepStrictEqual(yield* streamsOf, [paused])
+      assert.deepStrictEqual(yield* HistoryStore.commit(job!, { through: 19_000_000n, events: transfers(2) }), { _tag: "Stale" })
+      assert.deepStrictEqual(yield* HistoryStore.ofStream(moved, 10), [])
+      assert.deepStrictEqual(yield* deliveries(moved), [], "nothing sent of it")
     })))
 })

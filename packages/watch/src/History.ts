@@ -15,7 +15,7 @@ import { DateTime, Effect, Option, type Scope } from "effect"
 import type { From } from "./internal/backfill/backfillPlan.js"
 import * as WalletReader from "./internal/backfill/backfillReader.js"
 import { defaultWatch, type Watch } from "./Engine.js"
-import { type EngineError, fromClient } from "./EngineError.js"
+import { EngineError, fromClient } from "./EngineError.js"
 import type { EvmWallet } from "./WatchedWallet.js"
 import type { WatchEvent } from "./WatchEvent.js"
 
@@ -141,7 +141,7 @@ export type BlockAt =
 /**
  * The first block of `chain` whose time is at or after `date`, up to `head`, found by halving
  * with A6 (`getBlock`): about log2(head) requests, plus one. Blocks the service does not know
- * (below the chain's first) count as before it.
+ * (below the chain's first) count as before it; a `head` it does not know fails (`EngineError`).
  *
  * @example
  * ```ts
@@ -163,7 +163,11 @@ export const blockAt = (chain: Chain.ChainId, date: DateTime.Utc, head: bigint):
         Effect.mapError(fromClient("getBlock"))
       )
     const headAt = yield* timeOf(head)
-    if (headAt === undefined || headAt < wanted) return { _tag: "AfterHead", headAt: DateTime.makeUnsafe(headAt ?? 0) } as const
+    // A head the service does not know yet (its index lags): nothing can be placed, try again later.
+    if (headAt === undefined) {
+      return yield* new EngineError({ operation: "getBlock", message: `block ${head} of ${chain} is not known to the service yet`, cause: undefined })
+    }
+    if (headAt < wanted) return { _tag: "AfterHead", headAt: DateTime.makeUnsafe(headAt) } as const
     // The least block known and at or after the date, in [low, high]: high always is one.
     let low = 0n
     let high = head

@@ -387,4 +387,34 @@ describe("wallets taken with their history", () => {
       const overlap = yield* failure(state, history(3, 140, 160), "Overlap")
       assert.deepStrictEqual(overlap.overlaps, [{ scope: key, from: "140", to: "149" }])
     }))
+
+  it.effect("taken again with another start: a new history; a range past the live start is an Overlap; a resent announcement moves nothing back", () =>
+    Effect.gen(function*() {
+      let state = (yield* receive(ReceiverState.initial, announced)).state
+      state = (yield* receive(state, history(2, 100, 199))).state
+      assert.isTrue(ReceiverState.historyComplete(state.history![key]!))
+      // Removed, then added again from 150, live from 300.
+      const again = { sequence: 3, wallets: [{ chain: "0x1", address: wallet, coveredFrom: "300", historyFrom: "150" }] }
+      state = (yield* receive(state, again)).state
+      assert.deepStrictEqual(state.history, { [key]: { from: "150", to: "149", until: "300" } })
+      state = (yield* receive(state, history(4, 150, 249))).state
+      const past = yield* failure(state, history(5, 250, 310), "Overlap")
+      assert.deepStrictEqual(past.overlaps, [{ scope: key, from: "300", to: "310" }])
+      // The first announcement sent again (a replay of a lost batch 1, say) changes nothing of it.
+      const holed: ReceiverState.ReceiverState = { ...state, missing: { sequences: [{ from: 1, to: 1 }], blocks: [] } }
+      const healed = yield* receive(holed, { ...announced, replay: true })
+      assert.deepStrictEqual(healed.state.history, state.history)
+    }))
+})
+
+describe("holes and reorganisations", () => {
+  it.effect("a reorganisation's batch does not fill a hole in the range it states again (it carries only what changed there)", () =>
+    Effect.gen(function*() {
+      const state = after(5, { "0x1": [100, 149] }, { sequences: [], blocks: [{ scope: "0x1", from: "126", to: "130" }] })
+      const { state: next } = yield* receive(state, { sequence: 6, replaces: [evm("0x1", 120, 149)], coverage: [evm("0x1", 120, 155)] })
+      assert.deepStrictEqual(next.missing, { sequences: [], blocks: [{ scope: "0x1", from: "126", to: "130" }] })
+      // Its coverage past the restated range fills as any does.
+      const later = after(5, { "0x1": [100, 149] }, { sequences: [], blocks: [{ scope: "0x1", from: "152", to: "153" }] })
+      assert.notProperty((yield* receive(later, { sequence: 6, replaces: [evm("0x1", 140, 149)], coverage: [evm("0x1", 140, 155)] })).state, "missing")
+    }))
 })

@@ -519,7 +519,7 @@ export class Streams extends HttpApiGroup.make("streams")
         "wallets of a chain reads its head: if it cannot be read, 503 and nothing is stored. With `from` (per request, per chain or per " +
         "wallet), each wallet is taken with its history from there: its past events come in `phase: history` batches, interleaved with the " +
         "live ones in the stream's sequence, up to the block before it is covered from, with no gap and no repeat. A `from` after the " +
-        "chain's head, a date before its first block, an unknown chain, an Aptos wallet: 400 naming the field, nothing stored."
+        "chain's head, a date before its first block, an unknown chain, a date on Aptos (give a ledger version): 400 naming the field, nothing stored."
     )),
     HttpApiEndpoint.post("removeWallets", "/v1/streams/:id/wallets/remove", {
       params: idParams,

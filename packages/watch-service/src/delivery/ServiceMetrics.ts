@@ -3,8 +3,9 @@
  * transport's (`chainquery_requests_total`, `chainquery_compute_units_total`,
  * `chainquery_rate_limited_total`), all at `/metrics` and over OTLP: webhook attempts by outcome,
  * the outbox's depth and oldest pending delivery (read every interval by the sweeper), each
- * stream's progress (its series removed with the stream), the history each wallet added with one
- * still owes (`chainquery_stream_history_blocks_left`), and the process's memory
+ * stream's progress (its series removed with the stream), the history its wallets added with one
+ * still owe (`chainquery_stream_history_blocks_left`, `chainquery_stream_history_wallets`, per
+ * stream and chain), and the process's memory
  * (`process_resident_memory_bytes`, `nodejs_heap_size_used_bytes`, ...: the names of Prometheus's
  * Node client, so that existing dashboards and alerts apply).
  *
@@ -100,15 +101,20 @@ export const recordProgress = (progress: ReadonlyArray<Progress>): Effect.Effect
   })
 
 const historyLeft = Metric.gauge("chainquery_stream_history_blocks_left", {
-  description: "Per stream and wallet added with its history, not done yet: the blocks of its history left to read"
+  description: "Per stream and chain: the blocks of history its wallets added with one still owe it (summed over the wallets)"
+})
+const historyWallets = Metric.gauge("chainquery_stream_history_wallets", {
+  description: "Per stream and chain: how many wallets added with their history are not done yet"
 })
 
-/** The history series recorded last, by `<stream> <wallet>`: removed once the history is done or gone. */
+/** The history series recorded last, by `<stream> <chain> <gauge>`: removed once the stream's histories there are done or gone. */
 let historySeries: ReadonlyMap<string, Metric.Metric<number, unknown>> = new Map()
 
 /**
- * Records how many blocks of history each wallet still owes its stream (`wallet` as a spec of one
- * chain, `eth:0x…`); the series of a history done or gone since the last call are removed.
+ * Records, per stream and chain, how many wallets added with their history are not done yet and
+ * how many blocks of it they still owe (per stream and chain, not per wallet: a request of 10,000
+ * wallets would be 10,000 series; `GET …/stats` lists each wallet). The series of a stream whose
+ * histories there are done, or gone, since the last call are removed.
  *
  * @example
  * ```ts
@@ -122,11 +128,18 @@ export const recordHistory = (
   open: ReadonlyArray<{ readonly streamId: string; readonly scope: string; readonly address: string; readonly left: bigint }>
 ): Effect.Effect<void> =>
   Effect.suspend(() => {
-    const values = new Map<string, readonly [Metric.Metric<number, unknown>, number]>()
+    const totals = new Map<string, { readonly streamId: string; readonly scope: string; wallets: number; left: number }>()
     for (const job of open) {
-      const key = `${job.streamId} ${job.scope} ${job.address}`
-      const series = historySeries.get(key) ?? Metric.withAttributes(historyLeft, { stream: job.streamId, wallet: `${nameOf(job.scope)}:${job.address}` })
-      values.set(key, [series, Number(job.left)])
+      const key = `${job.streamId} ${job.scope}`
+      const total = totals.get(key) ?? totals.set(key, { streamId: job.streamId, scope: job.scope, wallets: 0, left: 0 }).get(key)!
+      total.wallets += 1
+      total.left += Number(job.left)
+    }
+    const values = new Map<string, readonly [Metric.Metric<number, unknown>, number]>()
+    for (const [key, total] of totals) {
+      const attributes = { stream: total.streamId, chain: nameOf(total.scope) }
+      values.set(`${key} left`, [historySeries.get(`${key} left`) ?? Metric.withAttributes(historyLeft, attributes), total.left])
+      values.set(`${key} wallets`, [historySeries.get(`${key} wallets`) ?? Metric.withAttributes(historyWallets, attributes), total.wallets])
     }
     const gone = [...historySeries].flatMap(([key, series]) => (values.has(key) ? [] : [series]))
     historySeries = new Map([...values].map(([key, [series]]) => [key, series] as const))

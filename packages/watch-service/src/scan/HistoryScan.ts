@@ -9,15 +9,18 @@
  * from there. Memory holds a slice or two (a page) per wallet read, whatever the range. Killed at any moment, the runner that takes
  * the singleton over goes on from the last slice committed: at most the slice in flight is read
  * again, and nothing is sent twice. A wallet whose read fails is tried again at the next interval.
- * A history never runs ahead of its receiver: it commits a slice only once the stream has at most
- * `maxPendingAhead` batches waiting, so live batches, which take their place in the same sequence,
- * never queue behind a long history (and a receiver that is down holds the history, not the outbox).
+ * A history never runs ahead of its receiver: it reads and commits a slice only once the stream has
+ * at most `maxPendingAhead` batches waiting, so live batches, which take their place in the same
+ * sequence, never queue behind a long history (and a receiver that is down holds the history, not
+ * the outbox). Each wallet's history is read in turns of at most 10 s, given up early when its
+ * stream has no room for 2 s; only the histories of active streams are read (`HistoryStore.open`),
+ * so a paused stream, or one in error, holds none of the others back.
  *
  * @since 0.5.0
  */
 import type { EvmClient } from "@chainquery/evm-client"
 import { EngineError, History, LedgerClients, WatchEvent, type WatchedWallet } from "@chainquery/watch"
-import { Cause, Effect, Option, Stream } from "effect"
+import { Cause, Clock, Effect, Option, Stream } from "effect"
 import type { SqlClient } from "effect/sql"
 import { DeliveryWake } from "../delivery/DeliveryWake.js"
 import { type Scope, walletOfScope } from "../model/Scopes.js"
@@ -52,12 +55,26 @@ const sliceRecords = 25
 export const maxPendingAhead = 2
 
 /** How long a history waits between two looks at its stream's pending batches. */
-const roomEvery = 50
+const roomEvery = 100
 
-/** Waits until the stream has at most `maxPendingAhead` batches pending. */
+/** How long a history waits for its stream to have room before it gives its turn up. */
+const roomWithin = 2_000
+
+/**
+ * How long one wallet's history is read in one turn: then (or when its stream has no room) it
+ * gives its turn up, and the histories owed are looked at again, so that none waits for a long or
+ * a stuck one.
+ */
+const turnMillis = 10_000
+
+/** Whether the stream has at most `maxPendingAhead` batches pending, waiting up to `roomWithin` for it. */
 const room = (streamId: string) =>
   Effect.gen(function*() {
-    while ((yield* HistoryStore.pendingOf(streamId)) > maxPendingAhead) yield* Effect.sleep(roomEvery)
+    for (let waited = 0; waited <= roomWithin; waited += roomEvery) {
+      if ((yield* HistoryStore.pendingOf(streamId)) <= maxPendingAhead) return true
+      yield* Effect.sleep(roomEvery)
+    }
+    return false
   })
 
 /** How many transfers of an Aptos listing are staged at once (a page of the listing). */
@@ -97,11 +114,13 @@ const readAptos = (job: HistoryStore.Job, wallet: WatchedWallet.AptosWallet) =>
     const waker = yield* DeliveryWake
     if (!job.staged) yield* stageAptos(job, wallet)
     let through = job.through
-    while (true) {
+    const ends = (yield* Clock.currentTimeMillis) + turnMillis
+    while ((yield* Clock.currentTimeMillis) < ends) {
+      // Live first: the next slice waits for the stream's receiver to take what is ahead of it.
+      if (!(yield* room(job.streamId))) return
       const staged = yield* HistoryStore.stagedSlice({ ...job, through }, sliceRecords)
       // The last slice states the rest of the range, up to the history's end.
       const slice = { through: staged.through ?? job.upTo, events: staged.events }
-      yield* room(job.streamId)
       const committed = yield* HistoryStore.commit({ ...job, through }, slice)
       if (committed._tag === "Stale") return
       yield* waker.wake(job.streamId)
@@ -124,11 +143,12 @@ const readWallet = (job: HistoryStore.Job) =>
       sliceRecords
     })
     let through = job.through
-    while (true) {
+    const ends = (yield* Clock.currentTimeMillis) + turnMillis
+    while ((yield* Clock.currentTimeMillis) < ends) {
+      // Live first: the next slice is read once the stream's receiver took what is ahead of it.
+      if (!(yield* room(job.streamId))) return
       const slice = yield* reader.next
       if (slice === undefined) return
-      // Live first: the slice waits for the stream's receiver to take what is ahead of it.
-      yield* room(job.streamId)
       const committed = yield* HistoryStore.commit({ ...job, through }, slice)
       if (committed._tag === "Stale") return
       yield* waker.wake(job.streamId)

@@ -125,7 +125,8 @@ export const plan = (
   })
 
 /**
- * The histories of `scope` not done yet, oldest first, at most `limit`.
+ * The histories of `scope` not done yet of active streams that still want the scope, oldest
+ * first, at most `limit`.
  *
  * @example
  * ```ts
@@ -137,8 +138,9 @@ export const plan = (
  */
 export const open = (scope: Scope, limit: number): Effect.Effect<ReadonlyArray<Job>, SqlError.SqlError, SqlClient.SqlClient> =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<JobRow>`SELECT ${sql.literal(jobColumns)} FROM stream_history WHERE scope = ${scope} AND done_at IS NULL
-      ORDER BY created_at, stream_id, address LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(jobOf))))
+    sql<JobRow>`SELECT ${sql.literal(jobColumns)} FROM stream_history h JOIN streams s ON s.id = h.stream_id
+      WHERE h.scope = ${scope} AND h.done_at IS NULL AND s.status = 'active' AND (s.scopes IS NULL OR h.scope = ANY (s.scopes))
+      ORDER BY h.created_at, h.stream_id, h.address LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(jobOf))))
 
 /**
  * A stream's wallets' histories, in the order they were added (at most `limit`, those not done
@@ -289,7 +291,8 @@ const blockOf = (event: WatchEvent.WatchEvent): bigint => ("network" in event ? 
  * `slice.through`: the events the stream wants (its kinds and chains), as its next events and
  * batches (`phase: "history"`, at most 500 events each, at least one), the last stating the
  * wallet's range and the wallets not announced yet; and the wallet's progress. In one transaction,
- * the stream's row locked first; nothing when the history is gone or moved past `job.through`. A
+ * the stream's row locked first; nothing when the history is gone or moved past `job.through`, and
+ * a history whose stream no longer wants its chain (a PATCH of `chains`) is forgotten, unsent. A
  * transaction that meets another in a deadlock is made again (up to three times more).
  *
  * @example
@@ -324,15 +327,22 @@ const commitOnce = (
       if (row === undefined || BigInt(row.through) !== job.through) return { _tag: "Stale" } as const
       const upTo = BigInt(row.up_to)
       const through = slice.through < upTo ? slice.through : upTo
-      const wanted = stream.scopes === null || stream.scopes.includes(job.scope)
-      const events = wanted
-        ? slice.events.filter((event) => (stream.event_kinds === null || stream.event_kinds.includes(event.kind)) && blockOf(event) <= through)
-        : []
+      // A stream that no longer wants the scope (its chains changed) is owed none of it: the
+      // history ends there, unsent, rather than claiming blocks whose events it did not send.
+      if (stream.scopes !== null && !stream.scopes.includes(job.scope)) {
+        yield* sql`DELETE FROM stream_history WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address}`
+        yield* sql`DELETE FROM stream_history_staged WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address}`
+        return { _tag: "Stale" } as const
+      }
+      const events = slice.events.filter((event) =>
+        (stream.event_kinds === null || stream.event_kinds.includes(event.kind)) && blockOf(event) <= through
+      )
       const pieces = events.length === 0 ? [{ first: 0n, last: -1n, count: 0 }] : cut(0n, events.length)
       const now = yield* DateTime.now
       const at = DateTime.formatIso(now)
+      // Not `last_batch_at`: a history batch moves no live coverage, so the stream's heartbeats go on.
       const [base] = yield* sql<{ first_position: string; first_sequence: string }>`UPDATE streams
-        SET next_position = next_position + ${events.length}, next_sequence = next_sequence + ${pieces.length}, last_batch_at = ${at}::timestamptz
+        SET next_position = next_position + ${events.length}, next_sequence = next_sequence + ${pieces.length}
         WHERE id = ${job.streamId}
         RETURNING (next_position - ${events.length})::text AS first_position, (next_sequence - ${pieces.length})::text AS first_sequence`
       const firstPosition = BigInt(base!.first_position)

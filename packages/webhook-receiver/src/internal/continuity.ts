@@ -15,9 +15,11 @@
  * Replays (their coverage is empty) move the sequence only.
  *
  * Histories, per wallet: a wallet announced with `historyFrom` starts its history there (`to` =
- * `historyFrom - 1`, `until` = its `coveredFrom`); each `history` range must start at `to + 1`
- * (after it: missing history; at or before it: an overlap, named by the wallet's key); then `to` =
- * max(`to`, range's `to`). A wallet's first range, unannounced, starts its history.
+ * `historyFrom - 1`, `until` = its `coveredFrom`; announced again with another `historyFrom`, it
+ * starts a new one); each `history` range must start at `to + 1` (after it: missing history; at or
+ * before it: an overlap, named by the wallet's key) and end before `until` (else an overlap with
+ * its live events); then `to` = max(`to`, range's `to`). A wallet's first range, unannounced,
+ * starts its history.
  *
  * Holes: a `Gap` carries the state with what is missing added (`missing`); a batch of a sequence
  * at most the state's is a batch sent again: if its sequence is missing, or its coverage fills
@@ -84,7 +86,7 @@ const walk = (state: ReceiverState, batch: Batch) => {
       history: missingHistory
     }),
     batch.sequence,
-    batch.coverage.map(boundsOf),
+    filling(batch),
     walletRanges(batch)
   ).missing
   const next = withMissing({
@@ -109,7 +111,10 @@ const walkHistory = (state: ReceiverState, batch: Batch, overlaps: Array<Blocks>
     const key = walletKeyOf(wallet)
     const from = BigInt(wallet.historyFrom)
     const known = history.get(key)
-    history.set(key, known === undefined ? { from, to: from - 1n, until: wallet.coveredFrom } : { ...known, until: wallet.coveredFrom })
+    // A batch sent again states what was known then: it starts nothing, and moves nothing back.
+    if (healing && known !== undefined) continue
+    // Announced again with another start: the wallet was taken again with a new history.
+    history.set(key, known === undefined || known.from !== from ? { from, to: from - 1n, until: wallet.coveredFrom } : { ...known, until: wallet.coveredFrom })
   }
   for (const range of batch.history) {
     const { key, ...bounds } = historyBoundsOf(range)
@@ -125,6 +130,8 @@ const walkHistory = (state: ReceiverState, batch: Batch, overlaps: Array<Blocks>
       if (healing) continue
       missingHistory.push({ wallet: key, from: String(known.to + 1n), to: String(from - 1n) })
     } else if (from <= known.to) overlaps.push(blocks(key, from, min(to, known.to)))
+    // A history reaches the block before the wallet's live events at most.
+    if (known.until !== undefined && to >= BigInt(known.until)) overlaps.push(blocks(key, max(from, BigInt(known.until)), to))
     history.set(key, { ...known, to: max(known.to, to) })
   }
   const stored = history.size === 0 ? {} : {
@@ -132,6 +139,22 @@ const walkHistory = (state: ReceiverState, batch: Batch, overlaps: Array<Blocks>
   }
   return { history: stored, missingHistory }
 }
+
+/**
+ * The blocks a batch fills holes with: its coverage, but the part a reorganisation states again
+ * (`replaces`), whose events it does not all carry (only the retractions and replacements).
+ */
+const filling = (batch: Batch): Array<Blocks> =>
+  batch.coverage.flatMap((range) => {
+    const { scope, ...bounds } = boundsOf(range)
+    const restated = batch.replaces.map(boundsOf).find((replaced) => replaced.scope === scope)
+    if (restated === undefined) return [{ scope, ...bounds }]
+    const [from, to, restatedFrom, restatedTo] = [BigInt(bounds.from), BigInt(bounds.to), BigInt(restated.from), BigInt(restated.to)]
+    return [
+      ...(from < restatedFrom ? [blocks(scope, from, min(to, restatedFrom - 1n))] : []),
+      ...(to > restatedTo ? [blocks(scope, max(from, restatedTo + 1n), to)] : [])
+    ]
+  })
 
 /** A batch's history ranges, as the wallet ranges of `Missing`. */
 const walletRanges = (batch: Batch): Array<Missing.WalletBlocks> =>
@@ -155,7 +178,7 @@ const withMissing = (state: ReceiverState, missing: Missing.Missing): ReceiverSt
  */
 const heal = (state: ReceiverState, batch: Batch): { readonly state: ReceiverState; readonly healed: Missing.Missing } | undefined => {
   if (state.missing === undefined) return undefined
-  const { filled, missing } = Missing.fill(state.missing, batch.sequence, batch.coverage.map(boundsOf), walletRanges(batch))
+  const { filled, missing } = Missing.fill(state.missing, batch.sequence, filling(batch), walletRanges(batch))
   if (Missing.isEmpty(filled)) return undefined
   // Its history ranges that continue a wallet's history (the last of it lost) move it on; those
   // behind it filled holes only (they were missing: no overlap).
