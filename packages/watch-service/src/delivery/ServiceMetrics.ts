@@ -106,15 +106,22 @@ const historyLeft = Metric.gauge("chainquery_stream_history_blocks_left", {
 const historyWallets = Metric.gauge("chainquery_stream_history_wallets", {
   description: "Per stream and chain: how many wallets added with their history are not done yet"
 })
+const walletHistoryLeft = Metric.gauge("chainquery_stream_history_wallet_blocks_left", {
+  description: "Per stream and wallet (the first 100 of each stream not done, those read first): the blocks of its history left"
+})
+
+/** The most wallets of one stream with a series of their own (the rest are in the stream's totals and in its stats). */
+export const walletSeriesPerStream = 100
 
 /** The history series recorded last, by `<stream> <chain> <gauge>`: removed once the stream's histories there are done or gone. */
 let historySeries: ReadonlyMap<string, Metric.Metric<number, unknown>> = new Map()
 
 /**
  * Records, per stream and chain, how many wallets added with their history are not done yet and
- * how many blocks of it they still owe (per stream and chain, not per wallet: a request of 10,000
- * wallets would be 10,000 series; `GET …/stats` lists each wallet). The series of a stream whose
- * histories there are done, or gone, since the last call are removed.
+ * how many blocks of it they still owe, and per wallet the blocks it still owes for the first
+ * {@link walletSeriesPerStream} of each stream in `open`'s order (those read first: a request of
+ * 10,000 wallets would otherwise be 10,000 series; `GET …/stats` lists each wallet). The series of
+ * a history done, or gone, since the last call are removed.
  *
  * @example
  * ```ts
@@ -136,6 +143,15 @@ export const recordHistory = (
       total.left += Number(job.left)
     }
     const values = new Map<string, readonly [Metric.Metric<number, unknown>, number]>()
+    const perStream = new Map<string, number>()
+    for (const job of open) {
+      const count = (perStream.get(job.streamId) ?? 0) + 1
+      perStream.set(job.streamId, count)
+      if (count > walletSeriesPerStream) continue
+      const key = `${job.streamId} ${job.scope} ${job.address} wallet`
+      const attributes = { stream: job.streamId, wallet: `${nameOf(job.scope)}:${job.address}` }
+      values.set(key, [historySeries.get(key) ?? Metric.withAttributes(walletHistoryLeft, attributes), Number(job.left)])
+    }
     for (const [key, total] of totals) {
       const attributes = { stream: total.streamId, chain: nameOf(total.scope) }
       values.set(`${key} left`, [historySeries.get(`${key} left`) ?? Metric.withAttributes(historyLeft, attributes), total.left])

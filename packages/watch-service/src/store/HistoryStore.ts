@@ -172,7 +172,10 @@ export const ofStream = (streamId: string, limit: number): Effect.Effect<Readonl
  */
 export const allOpen: Effect.Effect<ReadonlyArray<Job>, SqlError.SqlError, SqlClient.SqlClient> = Effect.flatMap(
   SqlClient.SqlClient,
-  (sql) => sql<JobRow>`SELECT ${sql.literal(jobColumns)} FROM stream_history WHERE done_at IS NULL`.pipe(Effect.map((rows) => rows.map(jobOf)))
+  (sql) =>
+    sql<JobRow>`SELECT ${sql.literal(jobColumns)} FROM stream_history WHERE done_at IS NULL ORDER BY created_at, stream_id, address`.pipe(
+      Effect.map((rows) => rows.map(jobOf))
+    )
 )
 
 /**
