@@ -22,6 +22,9 @@ const progress = (streamId: string, deliveredSequence: number, chains: ReadonlyA
   coverage: chains.map((scope) => ({ scope, coveredFrom: 1n, coveredTo: 10n }))
 })
 
+/** An open history of a stream: its wallet (an address of `index`) and the blocks it owes. */
+const job = (streamId: string, scope: string, index: number, left: bigint) => ({ streamId, scope, address: `0x${String(index).padStart(40, "0")}`, left })
+
 describe("ServiceMetrics", () => {
   it.effect("a thousand streams created and deleted one after another leave the series of the streams there are", () =>
     Effect.gen(function*() {
@@ -61,7 +64,6 @@ describe("ServiceMetrics", () => {
 
   it.effect("histories: per stream and chain the wallets not done and the blocks left; per wallet the first 100 of each stream; gone once done", () =>
     Effect.gen(function*() {
-      const job = (streamId: string, scope: string, index: number, left: bigint) => ({ streamId, scope, address: `0x${String(index).padStart(40, "0")}`, left })
       const big = Array.from({ length: 150 }, (_, index) => job("str_big", "0x1", index, 10n))
       yield* recordHistory([...big, job("str_small", "0x89", 1, 7n), job("str_small", "0x1", 2, 5n)])
       const values = Effect.map(Metric.snapshot, (snapshots) =>
