@@ -161,9 +161,9 @@ const readWallet = (job: HistoryStore.Job) =>
   )
 
 /**
- * Reads the histories owed on `scope` (an EVM chain or an Aptos network) for as long as it runs: a few wallets at once, the next ones
- * as they finish; with none owed, it looks again every interval. Run it as the scope's cluster
- * singleton (`history/<scope>`).
+ * Reads the histories owed on `scope` (an EVM chain or an Aptos network) for as long as it runs:
+ * a few wallets at once, each for a turn, the next ones as they finish; then it looks again at
+ * what is owed, every interval. Run it as the scope's cluster singleton (`history/<scope>`).
  *
  * @example
  * ```ts
