@@ -6,8 +6,8 @@
  * receiver's events (deduplicated by id: none comes twice) are the ground truth of the two from
  * where they are covered and of the third from `from`; every batch with history is flagged
  * `phase: history` and carries only the third wallet's events, all before its live start; live
- * batches kept flowing while the history was read (its reads slowed: some came between its first
- * and its last batch); the kit proves the live
+ * batches kept flowing while the history was read (its reads slowed so that its batches come 2 s
+ * apart: a live one, events or a heartbeat, came between its first two); the kit proves the live
  * coverage and the third wallet's history complete, with no gap and no overlap. Bad `from`s are a
  * 400 naming the field, with nothing stored.
  */
@@ -90,13 +90,12 @@ describe("serve: a wallet taken with its history", () => {
         liveEvents.filter((event) => event.wallet === third).every((event) => BigInt(event.blockNumber as string) >= coveredFrom),
         "the third wallet's live events start where it is covered from"
       )
-      // Live batches kept flowing while the history was sent: some came between its first and its last.
-      const firstHistory = taken.indexOf(history[0]!)
-      const lastHistory = taken.indexOf(history.at(-1)!)
+      // Live batches kept flowing while the history was sent: its first two batches are read at
+      // least 2 s apart (`historySlow`), and a live one (events, or a heartbeat) came in between.
       assert.isAbove(history.length, 2, "the history took several batches")
       assert.isTrue(
-        taken.slice(firstHistory, lastHistory).some((t) => t.batch.phase === "live" && t.batch.events.length > 0),
-        `live batches between the history's first and last: ${taken.map((t) => t.batch.phase[0]).join("")}`
+        taken.slice(taken.indexOf(history[0]!), taken.indexOf(history[1]!)).some((t) => t.batch.phase === "live"),
+        `a live batch between the history's first two: ${taken.map((t) => t.batch.phase[0]).join("")}`
       )
 
       const received = receiver.events(stream.id).map((event) => event.id as string)

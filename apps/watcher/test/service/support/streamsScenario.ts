@@ -157,10 +157,11 @@ export const createEthStream = async (
 
 /**
  * The simulator's faults that make a history take seconds while blocks keep coming: each trades
- * read (A4) answered 300 ms late. A history reads one per slice; the live scans of streams of NFT
- * transfers read none.
+ * read (A4) answered 2 s late. A history reads one per slice, so its batches come at least 2 s
+ * apart, longer than a heartbeat period of 1 s (`patientFlags("1s")`) plus an interval: a live
+ * batch comes between any two. The live scans of streams of NFT transfers read no trades.
  */
-export const historySlow = { routes: { getNFTTradesByWallet: { latency: { probability: 1, ms: 300 } } } } as const
+export const historySlow = { routes: { getNFTTradesByWallet: { latency: { probability: 1, ms: 2_000 } } } } as const
 
 /**
  * A fresh database, a proving receiver on 127.0.0.1 and `serve` on them with `patientFlags` (a
