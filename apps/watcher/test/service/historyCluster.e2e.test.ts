@@ -78,15 +78,16 @@ describe("serve --cluster: wallets taken with their history", () => {
         return keys.every((key) => history?.[key] !== undefined && ReceiverState.historyComplete(history[key]))
       }
       assert.isFalse(complete(), "the history was not over when its runner was killed")
+      // Another runner takes the history over (the killed one is started again only after).
+      const byAnother = async () => (await historyReads(sim, later)).some((read) => read.at > killedAt && cluster.indexOf(read.runner) !== reader)
+      await until("another runner reading the history", byAnother, 60_000)
       await driving
       await cluster.start(reader)
       const end = await ethHead(sim)
       await scannedTo(database.url, busiest, end, 120_000)
       await until("the live coverage at the head and every history complete", async () => receiver.coveredTo(stream.id, "0x1") === end && complete(), 180_000)
 
-      // Another runner went on with it after the kill.
-      const after = (await historyReads(sim, later)).filter((read) => read.at > killedAt)
-      assert.isTrue(after.some((read) => cluster.indexOf(read.runner) !== reader), "another runner read the history after the kill")
+      assert.isTrue(await byAnother(), "another runner read the history after the kill")
       assert.deepStrictEqual(receiver.errors.map(({ error }) => `${error._tag}: ${error.message}`), [], "the kit found no problem")
       assert.notProperty(receiver.states.get(stream.id)!, "missing")
       const received = receiver.events(stream.id).map((event) => event.id as string)
