@@ -108,19 +108,25 @@ const stageAptos = (job: HistoryStore.Job, wallet: WatchedWallet.AptosWallet) =>
     yield* HistoryStore.stage(job, { restart, events: [], done: true })
   })
 
-/** Reads one Aptos wallet's history to its end: staged newest first, then sent oldest first, a slice at a time. */
-const readAptos = (job: HistoryStore.Job, wallet: WatchedWallet.AptosWallet) =>
+/**
+ * Sends a wallet's history for one turn: slice after slice from `next` (`undefined`: nothing more
+ * to read), each committed once its stream has room, the stream's delivery woken after each; the
+ * turn ends early when the stream has no room, the history is done or stale (another runner, a
+ * wallet removed).
+ */
+const sendTurn = <E, R>(
+  job: HistoryStore.Job,
+  next: (through: bigint) => Effect.Effect<{ readonly through: bigint; readonly events: ReadonlyArray<WatchEvent.WatchEvent> } | undefined, E, R>
+) =>
   Effect.gen(function*() {
     const waker = yield* DeliveryWake
-    if (!job.staged) yield* stageAptos(job, wallet)
     let through = job.through
     const ends = (yield* Clock.currentTimeMillis) + turnMillis
     while ((yield* Clock.currentTimeMillis) < ends) {
-      // Live first: the next slice waits for the stream's receiver to take what is ahead of it.
+      // Live first: the next slice is read once the stream's receiver took what is ahead of it.
       if (!(yield* room(job.streamId))) return
-      const staged = yield* HistoryStore.stagedSlice({ ...job, through }, sliceRecords)
-      // The last slice states the rest of the range, up to the history's end.
-      const slice = { through: staged.through ?? job.upTo, events: staged.events }
+      const slice = yield* next(through)
+      if (slice === undefined) return
       const committed = yield* HistoryStore.commit({ ...job, through }, slice)
       if (committed._tag === "Stale") return
       yield* waker.wake(job.streamId)
@@ -129,10 +135,18 @@ const readAptos = (job: HistoryStore.Job, wallet: WatchedWallet.AptosWallet) =>
     }
   })
 
-/** Reads one wallet's history to its end (or until it is stale), committing each slice. */
+/** Reads one Aptos wallet's history: staged newest first (once), then sent oldest first from there. */
+const readAptos = (job: HistoryStore.Job, wallet: WatchedWallet.AptosWallet) =>
+  Effect.gen(function*() {
+    if (!job.staged) yield* stageAptos(job, wallet)
+    // The last slice states the rest of the range, up to the history's end.
+    yield* sendTurn(job, (through) =>
+      Effect.map(HistoryStore.stagedSlice({ ...job, through }, sliceRecords), (staged) => ({ through: staged.through ?? job.upTo, events: staged.events })))
+  })
+
+/** Reads one wallet's history for a turn (or until it is done or stale), committing each slice. */
 const readWallet = (job: HistoryStore.Job) =>
   Effect.gen(function*() {
-    const waker = yield* DeliveryWake
     const wallet = walletOfScope(job.scope, job.address)
     if (wallet.family === "aptos") return yield* readAptos(job, wallet)
     const reader = yield* History.reader({
@@ -142,19 +156,7 @@ const readWallet = (job: HistoryStore.Job) =>
       watch: ["transfers", "trades"],
       sliceRecords
     })
-    let through = job.through
-    const ends = (yield* Clock.currentTimeMillis) + turnMillis
-    while ((yield* Clock.currentTimeMillis) < ends) {
-      // Live first: the next slice is read once the stream's receiver took what is ahead of it.
-      if (!(yield* room(job.streamId))) return
-      const slice = yield* reader.next
-      if (slice === undefined) return
-      const committed = yield* HistoryStore.commit({ ...job, through }, slice)
-      if (committed._tag === "Stale") return
-      yield* waker.wake(job.streamId)
-      if (committed.done) return
-      through = slice.through
-    }
+    yield* sendTurn(job, () => reader.next)
   }).pipe(
     Effect.scoped,
     Effect.withSpan("HistoryScan.wallet", { attributes: { "stream.id": job.streamId, scope: job.scope, "wallet.address": job.address } })

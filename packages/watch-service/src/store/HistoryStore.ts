@@ -379,8 +379,10 @@ const commitOnce = (
       yield* sql`UPDATE stream_history SET through = ${String(through)}::bigint, events = events + ${events.length},
           done_at = ${done ? at : null}::timestamptz
         WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address}`
-      // What was staged of it is sent now (an Aptos history's).
-      yield* sql`DELETE FROM stream_history_staged WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address}
-        AND version <= ${String(through)}::bigint`
+      // What was staged of it is sent now (only an Aptos history is staged).
+      if (job.scope.startsWith("aptos:")) {
+        yield* sql`DELETE FROM stream_history_staged WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address}
+          AND version <= ${String(through)}::bigint`
+      }
       return { _tag: "Committed", deliveries: deliveries.length, done } as const
     })))
