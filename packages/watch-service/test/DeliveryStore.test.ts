@@ -321,7 +321,7 @@ describe("DeliveryStore.stats", () => {
       yield* TestClock.setTime(DateTime.toEpochMillis(created))
       const stream = yield* makeStream([evm(alice)])
       const quiet = yield* makeStream([evm(bob)])
-      const nothing = { lastDeliveredSequence: null, coverage: [], attempts: 0, successRate: null, pending: 0, failed: 0, oldestPendingAgeSeconds: null, lastError: null, lastErrorAt: null }
+      const nothing = { lastDeliveredSequence: null, coverage: [], filteredEvents: 0, attempts: 0, successRate: null, pending: 0, failed: 0, oldestPendingAgeSeconds: null, lastError: null, lastErrorAt: null }
       assert.deepStrictEqual(yield* statsOf(stream), nothing)
       yield* oneEventScans(3)
       yield* record((yield* pendingOf(stream)).delivery, ok)
@@ -330,7 +330,7 @@ describe("DeliveryStore.stats", () => {
       yield* TestClock.adjust(Duration.seconds(1))
       yield* record((yield* pendingOf(stream)).delivery, { result: "retry", status: 503, error: null })
       const { lastErrorAt, oldestPendingAgeSeconds, ...stats } = yield* statsOf(stream)
-      assert.deepStrictEqual(stats, { lastDeliveredSequence: 1, coverage: [], attempts: 3, successRate: 1 / 3, pending: 1, failed: 1, lastError: "HTTP 503" })
+      assert.deepStrictEqual(stats, { lastDeliveredSequence: 1, coverage: [], filteredEvents: 0, attempts: 3, successRate: 1 / 3, pending: 1, failed: 1, lastError: "HTTP 503" })
       assert.strictEqual(iso(lastErrorAt), iso(DateTime.add(created, { seconds: 2 })))
       // Created an hour ago by the test clock, measured by PostgreSQL's now().
       assert.isAtLeast(oldestPendingAgeSeconds!, 3_600)

@@ -24,6 +24,8 @@ const routes = (id: string) =>
     ["DELETE", `/v1/streams/${id}`, undefined],
     ["POST", `/v1/streams/${id}/pause`, undefined],
     ["POST", `/v1/streams/${id}/resume`, undefined],
+    ["POST", `/v1/streams/${id}/test`, undefined],
+    ["POST", `/v1/streams/${id}/secret`, { graceSeconds: 60 }],
     ["POST", `/v1/streams/${id}/wallets`, { wallets: [eth] }],
     ["POST", `/v1/streams/${id}/wallets/remove`, { wallets: [eth] }],
     ["GET", `/v1/streams/${id}/wallets`, undefined],
@@ -65,7 +67,9 @@ describe("the management API", () => {
           status: "active",
           statusReason: null,
           createdAt: "",
-          updatedAt: ""
+          updatedAt: "",
+          filters: null,
+          secretRotation: null
         }
       )
       const id: string = created.body.id
@@ -187,6 +191,7 @@ describe("the management API", () => {
       assert.deepStrictEqual(stats.body, {
         lastDeliveredSequence: null,
         coverage: [],
+        filteredEvents: 0,
         attempts: 0,
         successRate: null,
         pending: 0,

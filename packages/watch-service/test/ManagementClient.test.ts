@@ -52,7 +52,9 @@ describe("ManagementClient", () => {
         status: "active",
         statusReason: null,
         createdAt: "",
-        updatedAt: ""
+        updatedAt: "",
+        filters: null,
+        secretRotation: null
       })
       // What the API stored is what the client was told.
       const listed = await api.call("GET", `/v1/streams/${result.stream.id}/wallets`)

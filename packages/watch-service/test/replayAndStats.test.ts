@@ -89,6 +89,7 @@ describe("replay and stats", () => {
         {
           lastDeliveredSequence: 1,
           coverage: undefined,
+          filteredEvents: 0,
           attempts: 3,
           successRate: 1 / 3,
           pending: 1,

@@ -24,11 +24,13 @@ describe("DeliveryWorker.body", () => {
       sequence: 9,
       replay: false,
       heartbeat: false,
+      test: false,
       phase: "live",
       replaces: [{ chain: "0x1", fromBlock: "10", toBlock: "12" }, { chain: "0x89", fromBlock: "20", toBlock: "21" }],
       coverage: [{ chain: "0x1", fromBlock: "10", toBlock: "15" }, { network: "mainnet", fromVersion: "100", toVersion: "200" }],
       wallets: [{ chain: "0x1", address: "0xaa", coveredFrom: "11" }, { network: "mainnet", address: "0xbb", coveredFrom: "150" }],
       history: [],
+      filters: null,
       events: [{ kind: "retracted" }, { kind: "nft.received" }]
     })
   })
@@ -50,15 +52,17 @@ describe("DeliveryWorker.body", () => {
       sequence: 3,
       replay: false,
       heartbeat: true,
+      test: false,
       phase: "live",
       replaces: [{ chain: "0x1", fromBlock: "9", toBlock: "10" }],
       coverage: [{ chain: "0x1", fromBlock: "9", toBlock: "12" }, { network: "mainnet", fromVersion: "5", toVersion: "7" }],
       wallets: [{ network: "testnet", address: "0x1", coveredFrom: "4" }],
       history: [],
+      filters: null,
       events: [{ id: "e" }]
     })
     assert.strictEqual(DeliveryWorker.body({ streamId: "s", deliveryId: "d", sequence: 1, events: [] }),
-      '{"streamId":"s","deliveryId":"d","sequence":1,"replay":false,"heartbeat":false,"phase":"live","replaces":[],"coverage":[],"wallets":[],"history":[],"events":[]}')
+      '{"streamId":"s","deliveryId":"d","sequence":1,"replay":false,"heartbeat":false,"test":false,"phase":"live","replaces":[],"coverage":[],"wallets":[],"history":[],"filters":null,"events":[]}')
   })
 
   it("a history batch: its phase, each wallet's range of history (Aptos in versions), the wallets announced with where their history starts", () => {

@@ -3,10 +3,11 @@
  * EVM chains and Aptos networks, wallets, events of every family, secrets of any length), the body
  * the service builds (`DeliveryWorker.body`, by encoding the contract's schema) is byte for byte
  * the body of the writer below (0.4.0's, with 0.5.0's `phase`, `history` and `historyFrom`, issue
- * #41); the receiver kit decodes it, and so does the service's own
+ * #41, and `test` and `filters`, issue #42); the receiver kit decodes it, and so does the service's own
  * schema, back to the events it stored; the service's signature is the reference Standard
  * Webhooks library's (`standardwebhooks`), byte for byte, and that library and the kit both
- * verify it. One byte more in the body and neither does.
+ * verify it, also when it signs with two secrets (a rotation in grace) under either. One byte more
+ * in the body and neither does.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { WatchEvent } from "@chainquery/watch"
@@ -20,10 +21,11 @@ import type { WalletRange } from "../src/store/Outbox.js"
 import * as DeliveryWorker from "../src/delivery/DeliveryWorker.js"
 import { WebhookBatch } from "../src/delivery/WebhookBatch.js"
 import * as WebhookSignature from "../src/delivery/WebhookSignature.js"
+import type * as StreamFilters from "../src/model/StreamFilters.js"
 import { transfers } from "./support/storeFixtures.js"
 
-// 0.4.0's writer of a body, string templates and all, with 0.5.0's fields (`phase` after `heartbeat`,
-// `history` after `wallets`, `historyFrom` after `coveredFrom`): the bytes receivers get.
+// 0.4.0's writer of a body, string templates and all, with 0.5.0's fields (`test`, then `phase` after
+// `heartbeat`, `history` then `filters` after `wallets`, `historyFrom` after `coveredFrom`): the bytes receivers get.
 const scope040 = (name: string) =>
   name.startsWith("aptos:") ? { key: `"network":${JSON.stringify(name.slice(6))}`, aptos: true } : { key: `"chain":${JSON.stringify(name)}`, aptos: false }
 const range040 = (r: Range) => {
@@ -39,11 +41,17 @@ const history050 = (h: WalletRange) => {
   const unit = aptos ? "Version" : "Block"
   return `{${key},"address":${JSON.stringify(h.address)},"from${unit}":"${h.from}","to${unit}":"${h.to}"}`
 }
+const filters050 = (filters: StreamFilters.Filters | null): string =>
+  filters === null
+    ? "null"
+    : `{"contracts":${filters.contracts === null ? "null" : `[${filters.contracts.map((c) => JSON.stringify(c)).join(",")}]`},` +
+      `"minValue":${filters.minValue === null ? "null" : `{${Object.entries(filters.minValue).map(([k, v]) => `${JSON.stringify(k)}:"${v}"`).join(",")}}`}}`
 const bodyOf040 = (batch: Generated): string =>
   `{"streamId":${JSON.stringify(batch.streamId)},"deliveryId":${JSON.stringify(batch.deliveryId)},"sequence":${batch.sequence},` +
-  `"replay":${batch.replay},"heartbeat":${batch.heartbeat},"phase":${JSON.stringify(batch.phase)},` +
+  `"replay":${batch.replay},"heartbeat":${batch.heartbeat},"test":${batch.test},"phase":${JSON.stringify(batch.phase)},` +
   `"replaces":[${batch.replaces.map(range040).join(",")}],"coverage":[${batch.coverage.map(range040).join(",")}],` +
   `"wallets":[${batch.wallets.map(wallet040).join(",")}],"history":[${batch.history.map(history050).join(",")}],` +
+  `"filters":${filters050(batch.filters)},` +
   `"events":[${batch.events.join(",")}]}`
 
 /** Events of every family the service sends: NFT transfers on two chains, a retraction, an Aptos token. */
@@ -82,20 +90,36 @@ const histories = fc.array(
   { maxLength: 4 }
 )
 
+const filters = fc.option(
+  fc.record({
+    contracts: fc.option(fc.array(fc.oneof(hex(40).map((digits) => `0x${digits}`), hex(64)), { minLength: 1, maxLength: 4 })),
+    minValue: fc.option(fc.dictionary(fc.constantFrom("0x1", "0x89", "0xa4b1"), fc.bigInt({ min: 0n, max: 10n ** 30n }), { minKeys: 1 }))
+  }),
+  { freq: 3 }
+)
+
 const generated = fc.record({
   streamId: fc.stringMatching(/^str_[0-9a-z]{1,21}$/),
   deliveryId: fc.stringMatching(/^msg_[0-9A-Za-z]{21}$/),
   sequence: fc.integer({ min: 1, max: 2 ** 31 }),
   replay: fc.boolean(),
   heartbeat: fc.boolean(),
+  test: fc.boolean(),
+  filters,
   phase: fc.constantFrom("live" as const, "history" as const),
   replaces: ranges,
   coverage: ranges,
   wallets,
   history: histories,
   stored: fc.subarray([...pool]),
-  key: fc.uint8Array({ minLength: 1, maxLength: 64 })
-}).map((batch) => ({ ...batch, events: batch.stored.map(WatchEvent.toJson) }))
+  key: fc.uint8Array({ minLength: 1, maxLength: 64 }),
+  previousKey: fc.option(fc.uint8Array({ minLength: 1, maxLength: 64 }))
+}).map((batch) => ({
+  ...batch,
+  // A test event carries sequence 0, and only it does.
+  sequence: batch.test ? 0 : batch.sequence,
+  events: batch.stored.map(WatchEvent.toJson)
+}))
 type Generated = typeof generated extends fc.Arbitrary<infer A> ? A : never
 
 const decodeReceived = Schema.decodeUnknownSync(Schema.fromJsonString(Batch.Batch))
@@ -124,6 +148,21 @@ describe("the webhook contract", () => {
         // One byte more, and neither verifies.
         expect(() => reference.verify(`${text} `, headers)).toThrow()
         expect(Result.isFailure(Signature.verify(key, { headers, body: `${text} `, now, toleranceSeconds: 300 }))).toBe(true)
+
+        // Signed with a new secret and the one before (a rotation in grace): either verifies, with the library and the kit.
+        if (batch.previousKey !== null) {
+          const previous = `whsec_${Buffer.from(batch.previousKey).toString("base64")}`
+          const both = Effect.runSync(WebhookSignature.headers({
+            secret: [Redacted.make(secret), Redacted.make(previous)],
+            id: batch.deliveryId,
+            timestamp: now,
+            body: text
+          }))
+          for (const one of [secret, previous]) {
+            expect(new Webhook(one).verify(text, both)).toEqual(JSON.parse(text))
+            expect(Result.isSuccess(Signature.verify(Result.getOrThrow(Signature.keyOf(one)), { headers: both, body: text, now, toleranceSeconds: 300 }))).toBe(true)
+          }
+        }
       }),
       { seed: 40, numRuns: 300 }
     )

@@ -347,6 +347,36 @@ export const Event = Schema.Record(Schema.String, Schema.Unknown)
  */
 export type Event = typeof Event.Type
 
+/**
+ * The content filter of a stream, as the batch that brings it into force states it: the contracts
+ * (EVM contract addresses, lower case; Aptos collection ids, 64 hex digits) whose events the
+ * stream receives (`null`: any), and per chain id the least `price` of a trade it receives, in the
+ * smallest unit of the price's token (`null`: any).
+ *
+ * @example
+ * ```ts
+ * import type { Batch } from "@chainquery/webhook-receiver"
+ *
+ * const filter: Batch.Filters = { contracts: ["0x00000000000000000000000000000000000000aa"], minValue: { "0x1": "1000000000000000000" } }
+ * ```
+ * @since 0.5.0
+ */
+export const Filters = Schema.Struct({
+  contracts: described(
+    Schema.NullOr(Schema.Array(Schema.String)),
+    "The contracts whose events the stream receives: EVM contract addresses (an NFT's or a trade's `collection`, a DeFi position's `positionAddress`), Aptos collection ids (`collectionId`); `null`: any."
+  ),
+  minValue: described(
+    Schema.NullOr(Schema.Record(Schema.String, Decimal)),
+    "Per chain id, the least `price` of a `trade.*` event the stream receives, in the smallest unit of its `priceToken`; `null`: any."
+  )
+})
+
+/**
+ * @since 0.5.0
+ */
+export type Filters = typeof Filters.Type
+
 /** Every field of a batch, its events and Aptos networks as the given schemas type them. */
 const fieldsOf = <E extends Schema.Top>(event: E, network: NetworkName) => {
   const range = Schema.Union([BlockRange, versionRangeOf(network)])
@@ -356,11 +386,15 @@ const fieldsOf = <E extends Schema.Top>(event: E, network: NetworkName) => {
     streamId: described(Schema.NonEmptyString, "The stream the batch belongs to."),
     deliveryId: described(Schema.NonEmptyString, "The batch's id, the same as its `webhook-id` header, on every retry."),
     sequence: described(
-      Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
-      "The batch's place in the stream's order: 1, 2, 3, … with no gap. A retry carries the same `sequence`: one already taken is a retry, a jump a batch you do not have."
+      Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+      "The batch's place in the stream's order: 1, 2, 3, … with no gap. A retry carries the same `sequence`: one already taken is a retry, a jump a batch you do not have. `0` for a test event only."
     ),
     replay: described(Schema.Boolean, "`true` for a batch asked for with `POST /v1/streams/{id}/replay`: events sent before, again; no coverage."),
     heartbeat: described(Schema.Boolean, "`true` for a batch sent because none went out for `--heartbeat` (5 minutes): no events, the coverage moved on."),
+    test: described(
+      Schema.Boolean,
+      "`true` for a test event (`POST /v1/streams/{id}/test`, or `verify: true`): sequence 0, outside the stream's order, no events, no coverage; answer 2xx and change nothing."
+    ),
     phase: described(
       Schema.Literals(["live", "history"]),
       "`live`: events as blocks come (and their coverage). `history`: the past of wallets added with their history (`history` says which blocks of which wallet), interleaved with live batches in the one sequence; do not fire live notifications for them."
@@ -378,6 +412,10 @@ const fieldsOf = <E extends Schema.Top>(event: E, network: NetworkName) => {
     history: described(
       Schema.Array(Schema.Union([EvmHistory, aptosHistoryOf(network)])),
       "In a `phase: history` batch, per wallet, the blocks of its history it accounts for: each range starts after the wallet's previous one, from its `historyFrom` to its `coveredFrom` - 1."
+    ),
+    filters: described(
+      Schema.NullOr(Filters),
+      "The stream's content filter, stated by the first batch made after it was set or changed (`{ contracts: null, minValue: null }`: removed); `null` in every other batch. Events filtered out are covered, not missing."
     ),
     // Last: the service writes the others by encoding them, then the events as they were stored.
     events: described(
@@ -400,8 +438,8 @@ const fieldsOf = <E extends Schema.Top>(event: E, network: NetworkName) => {
  *
  * const Sent = Batch.sent({ event: Batch.Event, network: Schema.Literals(["mainnet", "testnet"]) })
  * const body = JSON.stringify(Schema.encodeSync(Sent)({
- *   streamId: "str_1", deliveryId: "msg_1", sequence: 1, replay: false, heartbeat: true, phase: "live", replaces: [],
- *   coverage: [{ chain: "0x1", fromBlock: "101", toBlock: "120" }], wallets: [], history: [], events: []
+ *   streamId: "str_1", deliveryId: "msg_1", sequence: 1, replay: false, heartbeat: true, test: false, phase: "live", replaces: [],
+ *   coverage: [{ chain: "0x1", fromBlock: "101", toBlock: "120" }], wallets: [], history: [], filters: null, events: []
  * }))
  * ```
  * @since 0.5.0
@@ -415,12 +453,15 @@ export const sent = <E extends Schema.Top>(options: { readonly event: E; readonl
 const received = fieldsOf(Event, Network)
 
 /**
- * A batch as decoded from the body. `replay`, `heartbeat`, `phase`, `replaces`, `coverage`,
- * `wallets` and `history` may be absent from the JSON (false, `"live"` and empty then).
+ * A batch as decoded from the body. `replay`, `heartbeat`, `test`, `phase`, `replaces`,
+ * `coverage`, `wallets`, `history` and `filters` may be absent from the JSON (false, `"live"`,
+ * empty and `null` then).
  *
  * - `sequence`: 1, 2, 3, … per stream; a retry carries the same one.
  * - `replay`: events sent before, again, at an operator's request; no coverage.
  * - `heartbeat`: sent because no batch went out for a while; no events.
+ * - `test`: a test event (sequence 0, outside the stream's order): answer 2xx, change nothing.
+ * - `filters`: the stream's content filter, in the first batch made after it changed.
  * - `replaces`: per chain, a range earlier batches covered that this one states again (a
  *   reorganisation: the events start with the retractions).
  * - `coverage`: per chain, the inclusive range this batch accounts for.
@@ -447,11 +488,13 @@ export const Batch = Schema.Struct({
   ...received,
   replay: received.replay.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
   heartbeat: received.heartbeat.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
+  test: received.test.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
   phase: received.phase.pipe(Schema.withDecodingDefaultKey(Effect.succeed("live" as const))),
   replaces: received.replaces.pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
   coverage: received.coverage.pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
   wallets: received.wallets.pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
-  history: received.history.pipe(Schema.withDecodingDefaultKey(Effect.succeed([])))
+  history: received.history.pipe(Schema.withDecodingDefaultKey(Effect.succeed([]))),
+  filters: received.filters.pipe(Schema.withDecodingDefaultKey(Effect.succeed(null)))
 })
 
 /**

@@ -62,7 +62,8 @@ export type HeadersInput = Signature.HeadersInput
 export type Body = Signature.Body
 
 /**
- * What `receive` takes: the request (`headers`, `body`), the `secret`, the `state` stored after
+ * What `receive` takes: the request (`headers`, `body`), the `secret` (or, while the stream's
+ * secret is being rotated, a list of secrets, any of which may have signed it), the `state` stored after
  * the last batch processed (`ReceiverState.initial` at first), and optionally
  * `toleranceSeconds` (how far the `webhook-timestamp` may be from now, either way; default 300)
  * and `now` (unix seconds; default the `Clock`'s).
@@ -84,7 +85,7 @@ export type Body = Signature.Body
 export interface Options {
   readonly headers: HeadersInput
   readonly body: Body
-  readonly secret: Secret
+  readonly secret: Signature.Secrets
   readonly state: ReceiverState
   readonly toleranceSeconds?: number | undefined
   readonly now?: number | undefined
@@ -94,7 +95,8 @@ export interface Options {
  * A webhook accepted: the verified, decoded `batch`, and the `state` to store once it is
  * processed (in the same transaction as its effects, ideally). Either the next batch, or a batch
  * sent again (`POST …/replay` by sequence or blocks) that fills holes the state had (`missing`):
- * then `healed` says which sequences and blocks it filled, and the state lacks them no more.
+ * then `healed` says which sequences and blocks it filled, and the state lacks them no more; or a
+ * test event (`test: true`, from `POST …/test` or `verify`): no events, and the state as it was.
  *
  * @example
  * ```ts
@@ -103,6 +105,7 @@ export interface Options {
  * declare const received: Receive.Received
  * const next = received.state.sequence + 1 // the sequence expected next
  * const healing = received.healed !== undefined // a lost batch, come back
+ * const testing = received.test === true // a test event: answer 2xx, nothing to process
  * ```
  * @since 0.3.0
  */
@@ -111,11 +114,13 @@ export interface Received {
   readonly state: ReceiverState
   /** What a batch sent again filled (since 0.5.0); absent for the next batch. */
   readonly healed?: Missing | undefined
+  /** `true` for a test event (since 0.5.0): its `state` is the one given, unchanged. */
+  readonly test?: true | undefined
 }
 
 /**
  * What `receivePromise` resolves to: `{ ok: true, batch, state }` for the next batch (with
- * `healed` for a batch sent again that filled holes), or `{ ok: false, error }`, `error` being one
+ * `healed` for a batch sent again that filled holes, `test` for a test event), or `{ ok: false, error }`, `error` being one
  * of `ReceiveError.ReceiveError` (tell them apart by `error._tag`).
  *
  * @example
@@ -128,7 +133,13 @@ export interface Received {
  * @since 0.3.0
  */
 export type Result =
-  | { readonly ok: true; readonly batch: Batch; readonly state: ReceiverState; readonly healed?: Missing | undefined }
+  | {
+    readonly ok: true
+    readonly batch: Batch
+    readonly state: ReceiverState
+    readonly healed?: Missing | undefined
+    readonly test?: true | undefined
+  }
   | { readonly ok: false; readonly error: ReceiveError }
 
 /**
@@ -156,7 +167,7 @@ export type Result =
  * @since 0.3.0
  */
 export const receive = Effect.fnUntraced(function*(options: Options): Effect.fn.Return<Received, ReceiveError> {
-  const key = yield* Effect.fromResult(Signature.keyOf(options.secret))
+  const key = yield* Effect.fromResult(Signature.keysOf(options.secret))
   const toleranceSeconds = yield* Effect.fromResult(checkTolerance(options.toleranceSeconds))
   const now = options.now ?? (yield* clockSeconds)
   if (!Number.isSafeInteger(now) || now < 0) {

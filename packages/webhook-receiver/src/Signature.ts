@@ -28,6 +28,21 @@ import { InvalidConfig, InvalidSignature, StaleTimestamp } from "./ReceiveError.
 export type Secret = Redacted.Redacted<string> | string
 
 /**
+ * One secret, or several: while a stream's secret is being rotated, requests carry a signature
+ * under each (the new and the old), and a receiver may hold both (the new one first).
+ *
+ * @example
+ * ```ts
+ * import { Redacted } from "effect"
+ * import type { Signature } from "@chainquery/webhook-receiver"
+ *
+ * const secrets: Signature.Secrets = [Redacted.make(process.env.WEBHOOK_SECRET ?? ""), Redacted.make(process.env.WEBHOOK_SECRET_OLD ?? "")]
+ * ```
+ * @since 0.5.0
+ */
+export type Secrets = Secret | ReadonlyArray<Secret>
+
+/**
  * A request's headers: Node's `IncomingHttpHeaders` as they are (`request.headers`), any record
  * of names to values, or a fetch `Headers` (anything with `get(name)`). Names are matched
  * whatever their case.
@@ -80,6 +95,34 @@ export const keyOf = (secret: Secret): Result.Result<Uint8Array, InvalidConfig> 
     : Result.succeed(bytes.success)
 }
 
+/**
+ * The HMAC keys of one secret or several, in order; an empty list, or any secret that is not
+ * `whsec_<base64>`, is an `InvalidConfig` (whose message names the position, never the secret).
+ *
+ * @example
+ * ```ts
+ * import { Result } from "effect"
+ * import { Signature } from "@chainquery/webhook-receiver"
+ *
+ * Result.map(Signature.keysOf(["whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "whsec_c2VjcmV0"]), (keys) => keys.length) // Result.succeed(2)
+ * ```
+ * @since 0.5.0
+ */
+export const keysOf = (secrets: Secrets): Result.Result<ReadonlyArray<Uint8Array>, InvalidConfig> => {
+  if (typeof secrets === "string" || Redacted.isRedacted(secrets)) return Result.map(keyOf(secrets), (key) => [key])
+  const list: ReadonlyArray<Secret> = secrets
+  if (list.length === 0) return Result.fail(new InvalidConfig({ setting: "secret", message: "give at least one webhook secret (the list is empty)" }))
+  const keys: Array<Uint8Array> = []
+  for (const [index, secret] of list.entries()) {
+    const key = keyOf(secret)
+    if (Result.isFailure(key)) {
+      return Result.fail(new InvalidConfig({ setting: "secret", message: `the webhook secret at position ${index} is not of the form whsec_<base64> (of at least one byte)` }))
+    }
+    keys.push(key.success)
+  }
+  return Result.succeed(keys)
+}
+
 /** HMAC-SHA256 of `<id>.<timestamp>.<body>`. */
 const mac = (key: Uint8Array, id: string, timestamp: string, body: Body): Uint8Array => {
   const hmac = createHmac("sha256", key).update(`${id}.${timestamp}.`, "utf8")
@@ -129,7 +172,8 @@ export interface Verified {
 
 /**
  * Checks the headers, then the timestamp against `now` (unix seconds) and `toleranceSeconds`
- * (either way), then the signatures of the body.
+ * (either way), then the signatures of the body: one `v1` entry must match under one of the keys
+ * (several while a secret is rotated).
  *
  * @example
  * ```ts
@@ -144,7 +188,7 @@ export interface Verified {
  * @since 0.5.0
  */
 export const verify = (
-  key: Uint8Array,
+  key: Uint8Array | ReadonlyArray<Uint8Array>,
   request: { readonly headers: HeadersInput; readonly body: Body; readonly now: number; readonly toleranceSeconds: number }
 ): Result.Result<Verified, InvalidSignature | StaleTimestamp> =>
   Result.gen(function*() {
@@ -178,12 +222,15 @@ export const verify = (
         new StaleTimestamp({ timestamp: seconds, now: request.now, ageSeconds: age, toleranceSeconds: request.toleranceSeconds, message })
       )
     }
-    const expected = mac(key, id, timestamp, request.body)
-    for (const entry of entries) {
+    const candidates = entries.flatMap((entry) => {
       const comma = entry.indexOf(",")
-      if (entry.slice(0, comma) !== "v1") continue
+      if (entry.slice(0, comma) !== "v1") return []
       const candidate = Base64.decode(entry.slice(comma + 1))
-      if (Result.isSuccess(candidate) && candidate.success.length === expected.length && timingSafeEqual(candidate.success, expected)) {
+      return Result.isSuccess(candidate) ? [candidate.success] : []
+    })
+    for (const each of key instanceof Uint8Array ? [key] : key) {
+      const expected = mac(each, id, timestamp, request.body)
+      if (candidates.some((candidate) => candidate.length === expected.length && timingSafeEqual(candidate, expected))) {
         return { id, timestamp: seconds }
       }
     }
@@ -191,8 +238,9 @@ export const verify = (
   })
 
 /**
- * What is signed: the secret, the message's `webhook-id`, its `webhook-timestamp` (unix seconds:
- * when this attempt goes) and its body.
+ * What is signed: the secret (or several: one signature under each, while a secret is rotated),
+ * the message's `webhook-id`, its `webhook-timestamp` (unix seconds: when this attempt goes) and
+ * its body.
  *
  * @example
  * ```ts
@@ -203,7 +251,7 @@ export const verify = (
  * @since 0.5.0
  */
 export interface Signed {
-  readonly secret: Secret
+  readonly secret: Secrets
   readonly id: string
   readonly timestamp: number
   readonly body: Body
@@ -211,8 +259,9 @@ export interface Signed {
 
 /**
  * The `webhook-signature` of a message: `v1,` and the base64 HMAC-SHA256 of
- * `<id>.<timestamp>.<body>` under the secret's key. Fails only when the secret is not
- * `whsec_<base64>`.
+ * `<id>.<timestamp>.<body>` under the secret's key; with several secrets, one such entry per
+ * secret, space-separated, in their order. Fails only when a secret is not `whsec_<base64>` (or
+ * the list is empty).
  *
  * @example
  * ```ts
@@ -224,7 +273,7 @@ export interface Signed {
  * @since 0.5.0
  */
 export const sign = (signed: Signed): Result.Result<string, InvalidConfig> =>
-  Result.map(keyOf(signed.secret), (key) => `v1,${Base64.encode(mac(key, signed.id, String(signed.timestamp), signed.body))}`)
+  Result.map(keysOf(signed.secret), (keys) => keys.map((key) => `v1,${Base64.encode(mac(key, signed.id, String(signed.timestamp), signed.body))}`).join(" "))
 
 /**
  * The three headers of a message: `webhook-id`, `webhook-timestamp` and `webhook-signature`.

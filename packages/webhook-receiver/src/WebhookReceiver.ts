@@ -8,7 +8,7 @@
 import { Context, Effect, Layer } from "effect"
 import { check, checkTolerance, clockSeconds } from "./internal/receiving.js"
 import * as Signature from "./Signature.js"
-import type { Body, HeadersInput, Received, Secret } from "./Receive.js"
+import type { Body, HeadersInput, Received } from "./Receive.js"
 import type { ReceiverState } from "./ReceiverState.js"
 import type { InvalidConfig, RequestError } from "./ReceiveError.js"
 
@@ -68,7 +68,8 @@ export interface Service {
 export class WebhookReceiver extends Context.Service<WebhookReceiver, Service>()("@chainquery/webhook-receiver/WebhookReceiver") {}
 
 /**
- * The settings of a receiver: the stream's `secret` (`whsec_<base64>`) and how far a request's
+ * The settings of a receiver: the stream's `secret` (`whsec_<base64>`; a list of them while it is
+ * being rotated: the new one and the old) and how far a request's
  * timestamp may be from now, either way (`toleranceSeconds`, default 300).
  *
  * @example
@@ -81,7 +82,7 @@ export class WebhookReceiver extends Context.Service<WebhookReceiver, Service>()
  * @since 0.3.0
  */
 export interface Options {
-  readonly secret: Secret
+  readonly secret: Signature.Secrets
   readonly toleranceSeconds?: number | undefined
 }
 
@@ -99,7 +100,7 @@ export interface Options {
  * @since 0.3.0
  */
 export const make = Effect.fnUntraced(function*(options: Options): Effect.fn.Return<Service, InvalidConfig> {
-  const key = yield* Effect.fromResult(Signature.keyOf(options.secret))
+  const key = yield* Effect.fromResult(Signature.keysOf(options.secret))
   const toleranceSeconds = yield* Effect.fromResult(checkTolerance(options.toleranceSeconds))
   return WebhookReceiver.of({
     receive: (request) =>

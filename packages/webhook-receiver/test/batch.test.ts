@@ -90,11 +90,13 @@ describe("the body", () => {
         sequence: 1,
         replay: false,
         heartbeat: false,
+        test: false,
         phase: "live",
         replaces: [],
         coverage: [evm("0x1", 100, 110)],
         wallets: [],
         history: [],
+        filters: null,
         events: [event]
       })
       assert.deepStrictEqual(state.coverage, { "0x1": { from: "100", to: "110" } })
@@ -109,11 +111,13 @@ describe("the body", () => {
         sequence: 1,
         replay: false,
         heartbeat: false,
+        test: false,
         phase: "live",
         replaces: [],
         coverage: [],
         wallets: [],
         history: [],
+        filters: null,
         events: []
       })
       assert.deepStrictEqual(state.coverage, {})

@@ -24,13 +24,16 @@ import {
   type RangeView,
   type ReplayRequest,
   type StreamView,
+  type TestResult,
   Unavailable
 } from "./ManagementApi.js"
+import * as FilterSettings from "./FilterSettings.js"
+import * as TestEvent from "../delivery/TestEvent.js"
 import * as Scopes from "../model/Scopes.js"
 import * as Statistics from "../store/Statistics.js"
 import { ServiceConfig } from "../model/ServiceConfig.js"
 import { DeliveryWake } from "../delivery/DeliveryWake.js"
-import { readWalletCursor, type Settings, type Stream, StreamStore } from "../store/StreamStore.js"
+import { readWalletCursor, type Settings, type Status, type Stream, StreamStore } from "../store/StreamStore.js"
 import { newSecret } from "../delivery/WebhookSignature.js"
 import * as WalletAdmission from "../store/WalletAdmission.js"
 import * as HistoryStarts from "./HistoryStarts.js"
@@ -38,8 +41,8 @@ import * as HistoryStarts from "./HistoryStarts.js"
 const badRequest = (field: string, message: string) => new BadRequest({ error: "bad_request", field, message })
 const notFound = (id: string) => new NotFound({ error: "not_found", message: `no stream ${id}` })
 
-/** A stream as answered. */
-const viewOf = (stream: Stream): StreamView => ({
+/** A stream as answered, at `now` (whether a rotation is in grace). */
+const viewOf = (stream: Stream, now: DateTime.Utc): StreamView => ({
   id: stream.id,
   url: stream.url,
   description: stream.description,
@@ -49,8 +52,34 @@ const viewOf = (stream: Stream): StreamView => ({
   status: stream.status,
   statusReason: stream.statusReason,
   createdAt: DateTime.formatIso(stream.createdAt),
-  updatedAt: DateTime.formatIso(stream.updatedAt)
+  updatedAt: DateTime.formatIso(stream.updatedAt),
+  filters: FilterSettings.view(stream.filters),
+  secretRotation: stream.rotation === null ? null : {
+    rotatedAt: DateTime.formatIso(stream.rotation.rotatedAt),
+    graceUntil: iso(stream.rotation.previousUntil),
+    inGrace: stream.rotation.previousUntil !== null && DateTime.isLessThan(now, stream.rotation.previousUntil)
+  }
 })
+
+/** A stream as answered now. */
+const view = (stream: Stream): Effect.Effect<StreamView> => Effect.map(DateTime.now, (now) => viewOf(stream, now))
+
+/** A test event's outcome as answered. */
+const testView = (outcome: TestEvent.Outcome): TestResult => ({
+  deliveryId: outcome.deliveryId,
+  sentAt: DateTime.formatIso(outcome.sentAt),
+  durationMs: Math.round(outcome.durationMillis),
+  delivered: outcome.delivered,
+  status: outcome.status,
+  error: outcome.error
+})
+
+/** Why a stream is held after its receiver did not take the test event of `verify`. */
+const unverified = (outcome: TestEvent.Outcome): string =>
+  `the receiver did not take the test event (verify): ${outcome.error ?? "no 2xx"}; resume the stream with verify: true once it answers 2xx`
+
+/** The default grace of a rotated secret: 24 hours. */
+const defaultGraceSeconds = 24 * 3600
 
 const iso = (value: DateTime.Utc | null): string | null => value === null ? null : DateTime.formatIso(value)
 
@@ -230,6 +259,31 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
         Effect.catchTag("SqlError", Effect.die)
       )
     const existing = (id: string) => Effect.flatMap(Effect.orDie(streams.get(id)), Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed }))
+    /** A test event to the stream's receiver. */
+    const sendTest = (stream: Stream) =>
+      TestEvent.send(stream).pipe(Effect.provideService(StreamStore, streams), Effect.provideService(ServiceConfig, config))
+    /**
+     * `verify: true`: the stream is held (`error`, verifying) while a test event goes to its
+     * receiver; then, on a 2xx, it is `passed` (and its delivery woken when active), otherwise in
+     * `error` saying why. Not interrupted half way: the stream is never left held for nothing. A
+     * pause or a resume meanwhile wins.
+     */
+    const verified = (id: string, passed: Status) =>
+      Effect.uninterruptible(Effect.gen(function*() {
+        const held = yield* Effect.orDie(streams.setStatus(id, "error", "verifying: a test event is on its way to the receiver"))
+        if (Option.isNone(held)) return yield* notFound(id)
+        const outcome = yield* sendTest(held.value)
+        const settled = outcome.delivered
+          ? yield* Effect.orDie(streams.setStatus(id, passed, null, "error"))
+          : yield* Effect.orDie(streams.setStatus(id, "error", unverified(outcome), "error"))
+        const stream = Option.isSome(settled) ? settled : yield* Effect.orDie(streams.get(id))
+        if (Option.isNone(stream)) return yield* notFound(id)
+        if (stream.value.status === "active") {
+          yield* Effect.orDie(deliveries.wake(id))
+          yield* waker.wake(id)
+        }
+        return { ...(yield* view(stream.value)), test: testView(outcome) }
+      }))
     const checkedUrl = (url: string) =>
       checkUrl(url, { allowPrivate: config.allowPrivateWebhooks }).pipe(
         Effect.mapError((error) => badRequest("url", `${error.url} is refused: ${error.reason}`)),
@@ -246,9 +300,11 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
             scopes: payload.chains === undefined ? null : yield* scopesOf(payload.chains),
             confirmations: payload.confirmations ?? 0
           }
+          const filters = payload.filters === undefined ? null : yield* FilterSettings.parse(payload.filters, settings.scopes)
           const secret = yield* Effect.provideService(newSecret, SecureRandom.SecureRandom, random)
-          const stream = yield* Effect.orDie(streams.create(settings, secret))
-          return { ...viewOf(stream), secret: Redacted.value(secret) }
+          const stream = yield* Effect.orDie(streams.create({ ...settings, filters }, secret))
+          if (payload.verify === true) return { ...(yield* verified(stream.id, "active")), secret: Redacted.value(secret) }
+          return { ...(yield* view(stream)), secret: Redacted.value(secret) }
         }))
       .handle("list", ({ query }) =>
         Effect.gen(function*() {
@@ -256,9 +312,10 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
             return yield* badRequest("cursor", "not a cursor of this list: give the nextCursor of the previous page")
           }
           const page = yield* Effect.orDie(streams.list({ cursor: query.cursor, limit: limitOf(query.limit) }))
-          return { streams: page.items.map(viewOf), nextCursor: page.nextCursor }
+          const now = yield* DateTime.now
+          return { streams: page.items.map((stream) => viewOf(stream, now)), nextCursor: page.nextCursor }
         }))
-      .handle("get", ({ params }) => Effect.map(existing(params.id), viewOf))
+      .handle("get", ({ params }) => Effect.flatMap(existing(params.id), view))
       .handle("update", ({ params, payload }) =>
         Effect.gen(function*() {
           const current = yield* existing(params.id)
@@ -273,23 +330,37 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
           if (payload.description !== undefined) change.description = payload.description
           if (payload.events !== undefined) change.events = yield* kindsOf(payload.events)
           if (payload.chains !== undefined) change.scopes = yield* scopesOf(payload.chains)
+          if (payload.filters !== undefined) {
+            change.filters = yield* FilterSettings.parse(payload.filters, change.scopes === undefined ? current.scopes : change.scopes)
+          }
           const updated = yield* Effect.orDie(streams.update(params.id, change))
-          return yield* Option.match(updated, { onNone: () => Effect.fail(notFound(params.id)), onSome: (stream) => Effect.succeed(viewOf(stream)) })
+          if (Option.isNone(updated)) return yield* notFound(params.id)
+          if (payload.verify === true) return yield* verified(params.id, updated.value.status === "paused" ? "paused" : "active")
+          return yield* view(updated.value)
         }))
       .handle("remove", ({ params }) =>
         Effect.flatMap(Effect.orDie(streams.remove(params.id)), (removed) => removed ? Effect.void : Effect.fail(notFound(params.id))))
       .handle("pause", ({ params }) =>
         Effect.flatMap(
           Effect.orDie(streams.setStatus(params.id, "paused", null)),
-          Option.match({ onNone: () => Effect.fail(notFound(params.id)), onSome: (stream) => Effect.succeed(viewOf(stream)) })
+          Option.match({ onNone: () => Effect.fail(notFound(params.id)), onSome: view })
         ))
-      .handle("resume", ({ params }) =>
+      .handle("resume", ({ params, payload }) =>
         Effect.gen(function*() {
+          if (payload?.verify === true) return yield* verified(params.id, "active")
           const resumed = yield* Effect.orDie(streams.setStatus(params.id, "active", null))
           if (Option.isNone(resumed)) return yield* notFound(params.id)
           yield* Effect.orDie(deliveries.wake(params.id))
           yield* waker.wake(params.id)
-          return viewOf(resumed.value)
+          return yield* view(resumed.value)
+        }))
+      .handle("test", ({ params }) => Effect.map(Effect.flatMap(existing(params.id), sendTest), testView))
+      .handle("rotateSecret", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const secret = yield* Effect.provideService(newSecret, SecureRandom.SecureRandom, random)
+          const rotated = yield* Effect.orDie(streams.rotateSecret(params.id, secret, payload?.graceSeconds ?? defaultGraceSeconds))
+          if (Option.isNone(rotated)) return yield* notFound(params.id)
+          return { ...(yield* view(rotated.value)), secret: Redacted.value(secret) }
         }))
       .handle("addWallets", ({ params, payload }) =>
         Effect.gen(function*() {

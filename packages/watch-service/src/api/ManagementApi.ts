@@ -194,6 +194,88 @@ const settings = {
   description: textOf("A note of yours about the stream, at most 500 characters (empty when left out).").check(Schema.isMaxLength(500))
 }
 
+/** The longest grace a rotated secret may have: 7 days, in seconds. */
+export const maxGraceSeconds = 7 * 24 * 3600
+
+/**
+ * A content filter as a request gives it (on create and PATCH): `contracts`, `minValue`, or both.
+ *
+ * @example
+ * ```ts
+ * import type { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const filters: ManagementApi.FiltersRequest = {
+ *   contracts: ["0xbc4ca0eda7647a8ab7c2061c2e118a18a936f13d"],
+ *   minValue: { eth: "1000000000000000000" }
+ * }
+ * ```
+ * @since 0.5.0
+ */
+export const FiltersRequest = Schema.Struct({
+  contracts: Schema.optionalKey(described(
+    Schema.Array(Text),
+    "Only the events of these contracts, 1 to 1,000: EVM contract addresses (`0x` and 40 hex digits: an NFT's or a trade's `collection`, " +
+      "a holding's, a DeFi position's `positionAddress`) and Aptos collection ids (64 hex digits: a token's `collectionId`). Left out: any contract."
+  )),
+  minValue: Schema.optionalKey(described(
+    Schema.Record(Schema.String, Text),
+    "Per EVM chain by name, the least `price` of a `trade.bought` or `trade.sold` it receives, in the smallest unit of the trade's `priceToken` " +
+      "(a decimal string: `{ \"eth\": \"1000000000000000000\" }`); trades on other chains, and other kinds, are not held to it. Left out: any value."
+  ))
+})
+
+/**
+ * @since 0.5.0
+ */
+export type FiltersRequest = typeof FiltersRequest.Type
+
+/**
+ * A content filter as answered: `null` fields let everything through.
+ *
+ * @example
+ * ```ts
+ * import type { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const filters: ManagementApi.FiltersView = { contracts: null, minValue: { eth: "1000000000000000000" } }
+ * ```
+ * @since 0.5.0
+ */
+export const FiltersView = Schema.Struct({
+  contracts: described(Schema.NullOr(Schema.Array(Schema.String)), "The contracts whose events the stream receives (lower case); `null`: any."),
+  minValue: described(Schema.NullOr(Schema.Record(Schema.String, Schema.String)), "Per chain by name, the least price of a trade it receives; `null`: any.")
+})
+
+/**
+ * @since 0.5.0
+ */
+export type FiltersView = typeof FiltersView.Type
+
+/**
+ * What came of a test event (`POST …/test`, or `verify: true`): the receiver's answer and how
+ * long it took.
+ *
+ * @example
+ * ```ts
+ * import type { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const passed = (result: ManagementApi.TestResult) => result.delivered
+ * ```
+ * @since 0.5.0
+ */
+export const TestResult = Schema.Struct({
+  deliveryId: described(Schema.String, "The test event's `webhook-id` (and `deliveryId`): `msg_` and 21 characters."),
+  sentAt: described(Schema.String, "When it was sent (ISO 8601, UTC)."),
+  durationMs: described(Schema.Int, "How long the receiver took to answer, in milliseconds (0 when it was not sent)."),
+  delivered: described(Schema.Boolean, "Whether the receiver answered 2xx."),
+  status: described(Schema.NullOr(Schema.Int), "The receiver's HTTP status; `null` when it did not answer."),
+  error: described(Schema.NullOr(Schema.String), "What went wrong (a status and the start of the body, a timeout, a connection error, a refused URL); `null` when nothing did.")
+})
+
+/**
+ * @since 0.5.0
+ */
+export type TestResult = typeof TestResult.Type
+
 /** The descriptions of a stream's fields as answered. */
 const streamFields = {
   id: described(Schema.String, "The stream's id: `str_`, then 21 characters; streams sort by creation."),
@@ -208,7 +290,16 @@ const streamFields = {
   ),
   statusReason: described(Schema.NullOr(Schema.String), "Why the stream is in `error`; `null` otherwise."),
   createdAt: described(Schema.String, "When the stream was created (ISO 8601, UTC)."),
-  updatedAt: described(Schema.String, "When the stream last changed (ISO 8601, UTC).")
+  updatedAt: described(Schema.String, "When the stream last changed (ISO 8601, UTC)."),
+  filters: described(Schema.NullOr(FiltersView), "The stream's content filter; `null`: none (every event of its wallets, kinds and chains)."),
+  secretRotation: described(
+    Schema.NullOr(Schema.Struct({
+      rotatedAt: described(Schema.String, "When the secret was last rotated (ISO 8601, UTC)."),
+      graceUntil: described(Schema.NullOr(Schema.String), "Until when the secret before it signs too (ISO 8601, UTC); `null`: it stopped at the rotation."),
+      inGrace: described(Schema.Boolean, "Whether requests are signed with both now: the new secret and the one before.")
+    })),
+    "The stream's last secret rotation (never a secret); `null` when it was never rotated."
+  )
 }
 
 /**
@@ -365,6 +456,7 @@ export const StatsView = Schema.Struct({
   oldestPendingAgeSeconds: described(Schema.NullOr(Schema.Number), "How long the oldest pending batch has waited, in seconds; `null` when none waits."),
   lastError: described(Schema.NullOr(Schema.String), "What went wrong at the last failed attempt; `null` when none."),
   lastErrorAt: described(Schema.NullOr(Schema.String), "When the last failed attempt was (ISO 8601, UTC); `null` when none."),
+  filteredEvents: described(Schema.Int, "How many events of its wallets the stream's content filter kept out since it was created (covered, not sent)."),
   history: described(
     Schema.Array(Schema.Struct({
       wallet: described(Schema.String, "The wallet, as a spec of one chain."),
@@ -421,6 +513,16 @@ const deliveriesQuery = {
 
 const nextCursor = described(Schema.NullOr(Schema.String), "The cursor of the next page (give it as `cursor`); `null` on the last page.")
 
+const verifyField = described(
+  Schema.Boolean,
+  "`true`: send the receiver a test event first; the stream is `active` only once it answered 2xx (in `error`, saying why, otherwise)."
+)
+
+const testAnswer = described(TestResult, "With `verify: true`: what came of the test event.")
+
+/** A stream as answered by a change that may have verified its receiver. */
+const StreamAnswer = Schema.Struct({ ...StreamView.fields, test: Schema.optionalKey(testAnswer) })
+
 /**
  * The streams group: every route, behind {@link Authorization}.
  *
@@ -440,19 +542,25 @@ export class Streams extends HttpApiGroup.make("streams")
         events: Schema.optionalKey(settings.events),
         chains: Schema.optionalKey(settings.chains),
         confirmations: Schema.optionalKey(settings.confirmations),
-        description: Schema.optionalKey(settings.description)
+        description: Schema.optionalKey(settings.description),
+        filters: Schema.optionalKey(described(FiltersRequest, "A content filter: only the events of these contracts, only trades of this value.")),
+        verify: Schema.optionalKey(verifyField)
       }),
       success: Schema.Struct({
         ...StreamView.fields,
         secret: described(
           Schema.String,
           "The stream's signing secret (`whsec_` and base64), shown this once: check each webhook's `webhook-signature` with it."
-        )
-      }).pipe(HttpApiSchema.status(201))
+        ),
+        test: Schema.optionalKey(testAnswer)
+      }).pipe(HttpApiSchema.status(201)),
+      // Only when the stream is deleted while its receiver is being verified.
+      error: NotFound
     }).annotateMerge(operation(
       "Create a stream",
       "A stream of wallet events pushed to `url`. Its webhooks start with its first wallets (`POST /v1/streams/{id}/wallets`). " +
-        "The answer carries the signing secret, shown this once."
+        "The answer carries the signing secret, shown this once. With `verify: true`, a test event is sent first: the stream is `active` " +
+        "only if the receiver answered 2xx, `error` (saying why) otherwise."
     )),
     HttpApiEndpoint.get("list", "/v1/streams", {
       query: pageQuery,
@@ -468,13 +576,19 @@ export class Streams extends HttpApiGroup.make("streams")
         events: Schema.optionalKey(settings.events),
         chains: Schema.optionalKey(settings.chains),
         confirmations: Schema.optionalKey(settings.confirmations),
-        description: Schema.optionalKey(settings.description)
+        description: Schema.optionalKey(settings.description),
+        filters: Schema.optionalKey(described(
+          Schema.NullOr(FiltersRequest),
+          "The content filter, replaced whole (`null` or `{}`: none); it applies from the next block committed on, and the stream's next batch states it (`filters`)."
+        )),
+        verify: Schema.optionalKey(verifyField)
       }),
-      success: StreamView,
+      success: StreamAnswer,
       error: NotFound
     }).annotateMerge(operation(
       "Change a stream",
-      "Changes the fields given, as at creation; `confirmations` cannot change (create a new stream for another depth)."
+      "Changes the fields given, as at creation; `confirmations` cannot change (create a new stream for another depth). With `verify: true`, " +
+        "a test event goes to the (new) URL: 2xx makes a stream in `error` `active` again (a paused one stays paused); any other outcome puts it in `error`, saying why."
     )),
     HttpApiEndpoint.delete("remove", "/v1/streams/:id", { params: idParams, success: HttpApiSchema.NoContent, error: NotFound }).annotateMerge(
       operation("Delete a stream", "Deletes the stream with its wallets, events and deliveries.")
@@ -482,12 +596,44 @@ export class Streams extends HttpApiGroup.make("streams")
     HttpApiEndpoint.post("pause", "/v1/streams/:id/pause", { params: idParams, success: StreamView, error: NotFound }).annotateMerge(
       operation("Pause a stream", "Stops delivering; the stream's events are kept and go out, in order, once it is resumed.")
     ),
-    HttpApiEndpoint.post("resume", "/v1/streams/:id/resume", { params: idParams, success: StreamView, error: NotFound }).annotateMerge(
+    HttpApiEndpoint.post("resume", "/v1/streams/:id/resume", {
+      params: idParams,
+      // No body at all (or `null`) is the same as `{}`.
+      payload: [Schema.Struct({ verify: Schema.optionalKey(verifyField) }), Schema.Null],
+      success: StreamAnswer,
+      error: NotFound
+    }).annotateMerge(
       operation(
         "Resume a stream",
-        "Delivers again a paused stream, or one in `error`, from what was held, in order; the success rate then counts the attempts after the resume only."
+        "Delivers again a paused stream, or one in `error`, from what was held, in order; the success rate then counts the attempts after the resume only. " +
+          "With `verify: true`, only once the receiver answered a test event 2xx (otherwise the stream is in `error`, saying why)."
       )
     ),
+    HttpApiEndpoint.post("test", "/v1/streams/:id/test", { params: idParams, success: TestResult, error: NotFound }).annotateMerge(operation(
+      "Send a test event",
+      "Sends the stream's receiver, at once, a signed batch with no events marked `test: true` (sequence 0, outside the stream's order: its " +
+        "sequence, coverage and state do not move), and answers what came of it. Whatever the stream's status."
+    )),
+    HttpApiEndpoint.post("rotateSecret", "/v1/streams/:id/secret", {
+      params: idParams,
+      // No body at all (or `null`) is the same as `{}`.
+      payload: [Schema.Struct({
+        graceSeconds: Schema.optionalKey(described(
+          between(0, maxGraceSeconds),
+          "How long the secret before signs too, next to the new one, in seconds: 0 to 604800 (7 days); 86400 (24 hours) when left out."
+        ))
+      }), Schema.Null],
+      success: Schema.Struct({
+        ...StreamView.fields,
+        secret: described(Schema.String, "The stream's new signing secret (`whsec_` and base64), shown this once.")
+      }),
+      error: NotFound
+    }).annotateMerge(operation(
+      "Rotate a stream's secret",
+      "Makes a new signing secret, answered this once. For `graceSeconds`, every request carries two signatures (`v1,<new> v1,<old>` in " +
+        "`webhook-signature`): a receiver verifies with either, and moves to the new one in its time; then the old one stops. A secret still in " +
+        "grace from an earlier rotation stops at once."
+    )),
     HttpApiEndpoint.post("addWallets", "/v1/streams/:id/wallets", {
       params: idParams,
       payload: AddWallets,

@@ -24,9 +24,10 @@ import { type Attempt, DeliveryStore, type Recorded } from "../store/DeliverySto
 import { ServiceConfig } from "../model/ServiceConfig.js"
 import { countAttempt } from "./ServiceMetrics.js"
 import { StreamStore } from "../store/StreamStore.js"
-import { post, type SendOutcome } from "./WebhookSender.js"
+import { errorOf, post, type SendOutcome } from "./WebhookSender.js"
 import { WebhookBatch } from "./WebhookBatch.js"
 import { headers } from "./WebhookSignature.js"
+import * as StreamFilters from "../model/StreamFilters.js"
 
 /** A range as the batch has it: `chain`, `fromBlock`, `toBlock`; for Aptos `network`, `fromVersion`, `toVersion`. */
 const rangeOf = (range: Range) =>
@@ -67,8 +68,8 @@ const emptyEvents = '"events":[]}'
  *   streamId: "str_1", deliveryId: "msg_1", sequence: 1, events: ['{"kind":"nft.received"}'],
  *   coverage: [{ scope: "0x1", from: 101n, to: 120n }]
  * })
- * // '{"streamId":"str_1","deliveryId":"msg_1","sequence":1,"replay":false,"heartbeat":false,"replaces":[],
- * //   "coverage":[{"chain":"0x1","fromBlock":"101","toBlock":"120"}],"wallets":[],"events":[{"kind":"nft.received"}]}'
+ * // '{"streamId":"str_1","deliveryId":"msg_1","sequence":1,"replay":false,"heartbeat":false,"test":false,"phase":"live","replaces":[],
+ * //   "coverage":[{"chain":"0x1","fromBlock":"101","toBlock":"120"}],"wallets":[],"history":[],"filters":null,"events":[{"kind":"nft.received"}]}'
  * ```
  * @since 0.2.0
  */
@@ -85,6 +86,10 @@ export const body = (delivery: {
   readonly wallets?: ReadonlyArray<CoveredWallet> | undefined
   readonly phase?: "live" | "history" | undefined
   readonly history?: ReadonlyArray<WalletRange> | undefined
+  /** A test event (`POST …/test`, `verify`): sequence 0, outside the stream's order, no events. */
+  readonly test?: boolean | undefined
+  /** The stream's content filter, in the first batch made after it changed (`null` otherwise). */
+  readonly filters?: StreamFilters.Filters | null | undefined
   readonly events: ReadonlyArray<string>
 }): string => {
   const envelope = JSON.stringify(encodeBatch({
@@ -93,11 +98,13 @@ export const body = (delivery: {
     sequence: delivery.sequence,
     replay: delivery.replay === true || (delivery.resends ?? 0) > 0,
     heartbeat: delivery.heartbeat === true,
+    test: delivery.test === true,
     phase: delivery.phase ?? "live",
     replaces: (delivery.replaces ?? []).map(rangeOf),
     coverage: (delivery.coverage ?? []).map(rangeOf),
     wallets: (delivery.wallets ?? []).map(walletOf),
     history: (delivery.history ?? []).map(historyOf),
+    filters: delivery.filters === undefined || delivery.filters === null ? null : StreamFilters.toJson(delivery.filters),
     events: []
   }))
   // `events` is the schema's last field: the envelope ends with `"events":[]}`.
@@ -111,15 +118,10 @@ const attemptOf = (outcome: SendOutcome): Attempt => {
     case "Delivered":
       return { result: "delivered", status: outcome.status, error: null }
     case "Rejected":
-      return {
-        result: outcome.gone ? "held" : outcome.retryable ? "retry" : "failed",
-        status: outcome.status,
-        error: `HTTP ${outcome.status}${outcome.detail === "" ? "" : `: ${outcome.detail}`}`
-      }
+      return { result: outcome.gone ? "held" : outcome.retryable ? "retry" : "failed", status: outcome.status, error: errorOf(outcome) }
     case "TimedOut":
-      return { result: "retry", status: null, error: "no answer within the delivery timeout" }
     case "Unreachable":
-      return { result: "retry", status: null, error: outcome.message }
+      return { result: "retry", status: null, error: errorOf(outcome) }
   }
 }
 
@@ -164,16 +166,17 @@ export const deliverDue = (
     const streams = yield* StreamStore
     const deliveries = yield* DeliveryStore
     const config = yield* ServiceConfig
-    // Read once per wake: a stream's secret never changes. One this runner cannot open (it has no
-    // key, or another, than the runner that encrypted it) is not signed with: its batches wait.
-    const secret = yield* streams.secret(streamId).pipe(
-      Effect.catchTag("SecretsKeyError", (error) =>
-        Effect.logError(`stream ${streamId}: not delivered: ${error.message}`).pipe(Effect.as(Option.none())))
-    )
-    if (Option.isNone(secret)) return
     while (true) {
       const stream = yield* streams.get(streamId)
       if (Option.isNone(stream) || stream.value.status !== "active") return
+      // Read for every attempt: a rotation signs with the new secret (and the one before, in its
+      // grace) from the next attempt on. One this runner cannot open (it has no key, or another,
+      // than the runner that encrypted it) is not signed with: the stream's batches wait.
+      const secret = yield* streams.signingSecrets(streamId).pipe(
+        Effect.catchTag("SecretsKeyError", (error) =>
+          Effect.logError(`stream ${streamId}: not delivered: ${error.message}`).pipe(Effect.as(Option.none())))
+      )
+      if (Option.isNone(secret)) return
       const next = yield* deliveries.next(streamId)
       if (Option.isNone(next)) return
       const { bodies, delivery, due } = next.value

@@ -3,7 +3,8 @@
  * transport's (`chainquery_requests_total`, `chainquery_compute_units_total`,
  * `chainquery_rate_limited_total`), all at `/metrics` and over OTLP: webhook attempts by outcome,
  * the outbox's depth and oldest pending delivery (read every interval by the sweeper), each
- * stream's progress (its series removed with the stream), the history its wallets added with one
+ * stream's progress and the events its content filter kept out (its series removed with the
+ * stream), the history its wallets added with one
  * still owe (`chainquery_stream_history_blocks_left`, `chainquery_stream_history_wallets`, per
  * stream and chain), and the process's memory
  * (`process_resident_memory_bytes`, `nodejs_heap_size_used_bytes`, ...: the names of Prometheus's
@@ -62,13 +63,16 @@ const deliveredSequence = Metric.gauge("chainquery_stream_delivered_sequence", {
 const coveredTo = Metric.gauge("chainquery_stream_covered_to", {
   description: "Per stream and chain: the last block (Aptos: ledger version) of the last batch delivered"
 })
+const filteredEvents = Metric.gauge("chainquery_stream_filtered_events", {
+  description: "Per stream: the events its content filter kept out since it was created (covered, not sent)"
+})
 
 /** The per-stream series recorded last, by a key of their own: a stream's are removed once it is gone. */
 let progressSeries: ReadonlyMap<string, Metric.Metric<number, unknown>> = new Map()
 
 /**
- * Records each stream's progress: its last delivered sequence, and per chain its covered-to
- * block (a chain with no batch delivered yet is left out). The series of a stream (or a chain of
+ * Records each stream's progress: its last delivered sequence, the events its content filter kept
+ * out, and per chain its covered-to block (a chain with no batch delivered yet is left out). The series of a stream (or a chain of
  * it) missing from `progress`, deleted since the last call, are removed: the metrics hold the
  * streams there are, not every stream there ever was.
  *
@@ -86,6 +90,8 @@ export const recordProgress = (progress: ReadonlyArray<Progress>): Effect.Effect
     for (const stream of progress) {
       const sequenceOf = progressSeries.get(stream.streamId) ?? Metric.withAttributes(deliveredSequence, { stream: stream.streamId })
       values.set(stream.streamId, [sequenceOf, stream.deliveredSequence ?? 0])
+      const filteredKey = `${stream.streamId} filtered`
+      values.set(filteredKey, [progressSeries.get(filteredKey) ?? Metric.withAttributes(filteredEvents, { stream: stream.streamId }), stream.filteredEvents ?? 0])
       for (const chain of stream.coverage) {
         if (chain.coveredTo === null) continue
         const key = `${stream.streamId} ${chain.scope}`

@@ -57,6 +57,31 @@ export type SendOutcome = Data.TaggedEnum<{
  */
 export const SendOutcome = Data.taggedEnum<SendOutcome>()
 
+/**
+ * What went wrong, in words for the deliveries list and the test's answer: a status and the start
+ * of the body, a timeout, a connection error; `null` when the receiver answered 2xx.
+ *
+ * @example
+ * ```ts
+ * import { WebhookSender } from "@chainquery/watch-service"
+ *
+ * WebhookSender.errorOf(WebhookSender.SendOutcome.Rejected({ status: 500, retryable: true, gone: false, detail: "down" })) // "HTTP 500: down"
+ * ```
+ * @since 0.5.0
+ */
+export const errorOf = (outcome: SendOutcome): string | null => {
+  switch (outcome._tag) {
+    case "Delivered":
+      return null
+    case "Rejected":
+      return `HTTP ${outcome.status}${outcome.detail === "" ? "" : `: ${outcome.detail}`}`
+    case "TimedOut":
+      return "no answer within the delivery timeout"
+    case "Unreachable":
+      return outcome.message
+  }
+}
+
 /** How much of a response body is read before the connection is dropped. */
 const bodyCap = 64 * 1024
 /** How much of it is kept, in bytes, for its first 200 characters. */

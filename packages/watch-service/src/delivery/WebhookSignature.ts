@@ -53,9 +53,9 @@ export class InvalidSignature extends Schema.TaggedError<InvalidSignature>()("In
   message: Schema.String
 }) {}
 
-/** What a signature covers. */
+/** What a signature covers: one secret, or several (a rotation in grace signs with the new one and the one before). */
 interface Signed {
-  readonly secret: Redacted.Redacted<string>
+  readonly secret: Redacted.Redacted<string> | ReadonlyArray<Redacted.Redacted<string>>
   readonly id: string
   /** Unix seconds. */
   readonly timestamp: number
@@ -89,7 +89,8 @@ export const newSecret: Effect.Effect<Redacted.Redacted<string>, never, SecureRa
 
 /**
  * The `webhook-signature` of a message: `v1,` and the base64 HMAC-SHA256 of
- * `<id>.<timestamp>.<body>` under the secret's key.
+ * `<id>.<timestamp>.<body>` under the secret's key; with several secrets, one entry each,
+ * space-separated.
  *
  * @example
  * ```ts

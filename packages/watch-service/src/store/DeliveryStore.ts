@@ -10,6 +10,7 @@ import { SqlClient, type SqlError } from "effect/sql"
 import type { CoveredWallet, Range } from "./Coverage.js"
 import { cut, newDeliveryId, type WalletRange, writeDeliveries } from "./Outbox.js"
 import { millis, utcOf } from "./sqlTime.js"
+import * as StreamFilters from "../model/StreamFilters.js"
 
 /**
  * A delivery as stored.
@@ -41,6 +42,8 @@ export interface Delivery {
   /** `history`: the past of wallets added with it (`history`: which blocks of which wallet); `live` otherwise. */
   readonly phase: "live" | "history"
   readonly history: ReadonlyArray<WalletRange>
+  /** The stream's content filter, stated by the first batch made after it changed (since 0.5.0); `null` in the others. */
+  readonly filters: StreamFilters.Filters | null
   readonly attempts: number
   readonly createdAt: DateTime.Utc
   readonly nextAttemptAt: DateTime.Utc | null
@@ -108,6 +111,8 @@ export interface Stats {
    * good (`failed`), whose events then need a replay.
    */
   readonly coverage: Progress["coverage"]
+  /** How many events its content filter kept out (since 0.5.0). */
+  readonly filteredEvents: number
   readonly attempts: number
   readonly successRate: number | null
   readonly pending: number
@@ -131,6 +136,7 @@ interface DeliveryRow {
   readonly wallets: ReadonlyArray<{ readonly scope: string; readonly address: string; readonly coveredFrom: string; readonly historyFrom?: string }> | null
   readonly phase: "live" | "history"
   readonly history: ReadonlyArray<{ readonly scope: string; readonly address: string; readonly from: string; readonly to: string }> | null
+  readonly filters: Parameters<typeof StreamFilters.fromJson>[0]
   readonly attempts: number
   readonly created_at: string
   readonly next_attempt_at: string
@@ -140,7 +146,7 @@ interface DeliveryRow {
 }
 
 
-const columns = `id, stream_id, sequence::text, status, event_count, replay, resends, heartbeat, coverage, replaces, wallets, phase, history, attempts, ` +
+const columns = `id, stream_id, sequence::text, status, event_count, replay, resends, heartbeat, coverage, replaces, wallets, phase, history, filters, attempts, ` +
   `${millis("created_at")}, ${millis("next_attempt_at")}, ` +
   `${millis("delivered_at")}, last_status, last_error`
 
@@ -167,6 +173,7 @@ const deliveryOf = (row: DeliveryRow): Delivery => ({
   })),
   phase: row.phase,
   history: (row.history ?? []).map((h) => ({ scope: h.scope, address: h.address, from: BigInt(h.from), to: BigInt(h.to) })),
+  filters: StreamFilters.fromJson(row.filters),
   attempts: row.attempts,
   createdAt: utcOf(row.created_at),
   nextAttemptAt: row.status === "pending" ? utcOf(row.next_attempt_at) : null,
@@ -191,6 +198,8 @@ export interface Progress {
   readonly streamId: string
   readonly deliveredSequence: number | null
   readonly coverage: ReadonlyArray<{ readonly scope: string; readonly coveredFrom: bigint; readonly coveredTo: bigint | null }>
+  /** How many events its content filter kept out, since it was created (since 0.5.0; 0 when left out). */
+  readonly filteredEvents?: number | undefined
 }
 
 /**
@@ -277,14 +286,20 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
       const sql = yield* SqlClient.SqlClient
       /** The receivers' progress: of one stream, or of all. */
       const progressOf = <Id extends string | undefined>(streamId: Id) =>
-        sql<{ id: string; delivered_sequence: string | null; coverage: ReadonlyArray<{ scope: string; from: string; to: string | null }> }>`
-          SELECT s.id, s.delivered_sequence::text, coalesce((SELECT jsonb_agg(jsonb_build_object('scope', c.scope, 'from', c.covered_from::text,
+        sql<{
+          id: string
+          delivered_sequence: string | null
+          filtered_events: string
+          coverage: ReadonlyArray<{ scope: string; from: string; to: string | null }>
+        }>`
+          SELECT s.id, s.delivered_sequence::text, s.filtered_events::text, coalesce((SELECT jsonb_agg(jsonb_build_object('scope', c.scope, 'from', c.covered_from::text,
               'to', c.delivered_to::text) ORDER BY c.scope) FROM stream_coverage c WHERE c.stream_id = s.id), '[]'::jsonb) AS coverage
           FROM streams s WHERE ${streamId === undefined ? sql.literal("true") : sql`s.id = ${streamId}`} ORDER BY s.id`.pipe(
           Effect.map((rows) => {
             const all = rows.map((row): Progress => ({
               streamId: row.id,
               deliveredSequence: row.delivered_sequence === null ? null : Number(row.delivered_sequence),
+              filteredEvents: Number(row.filtered_events),
               coverage: row.coverage.map((c) => ({ scope: c.scope, coveredFrom: BigInt(c.from), coveredTo: c.to === null ? null : BigInt(c.to) }))
             }))
             return (streamId === undefined ? all : all[0]) as Id extends string ? Progress | undefined : ReadonlyArray<Progress>
@@ -436,6 +451,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             return {
               lastDeliveredSequence: progress?.deliveredSequence ?? null,
               coverage: progress?.coverage ?? [],
+              filteredEvents: progress?.filteredEvents ?? 0,
               attempts: recent!.total,
               successRate: recent!.total === 0 ? null : recent!.ok / recent!.total,
               pending: counts!.pending,

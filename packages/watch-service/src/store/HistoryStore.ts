@@ -18,6 +18,7 @@ import type { Scope } from "../model/Scopes.js"
 import { scopeOfWallet } from "../model/Scopes.js"
 import { announce } from "./Coverage.js"
 import { cut, newDeliveryId, type NewDelivery, writeDeliveries } from "./Outbox.js"
+import * as StreamFilters from "../model/StreamFilters.js"
 
 /**
  * One wallet's history in a stream: from `fromBlock` to `upTo` (both included), committed up to
@@ -291,7 +292,7 @@ const blockOf = (event: WatchEvent.WatchEvent): bigint => ("network" in event ? 
 
 /**
  * Commits a slice of a wallet's history read from the block after `job.through` up to
- * `slice.through`: the events the stream wants (its kinds and chains), as its next events and
+ * `slice.through`: the events the stream wants (its kinds and chains, and its content filter), as its next events and
  * batches (`phase: "history"`, at most 500 events each, at least one), the last stating the
  * wallet's range and the wallets not announced yet; and the wallet's progress. In one transaction,
  * the stream's row locked first; nothing when the history is gone or moved past `job.through`, and
@@ -322,8 +323,11 @@ const commitOnce = (
 ): Effect.Effect<Committed, SqlError.SqlError, SqlClient.SqlClient> =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql.withTransaction(Effect.gen(function*() {
-      const [stream] = yield* sql<{ event_kinds: ReadonlyArray<string> | null; scopes: ReadonlyArray<string> | null }>`SELECT event_kinds, scopes
-        FROM streams WHERE id = ${job.streamId} FOR UPDATE`
+      const [stream] = yield* sql<{
+        event_kinds: ReadonlyArray<string> | null
+        scopes: ReadonlyArray<string> | null
+        filters: Parameters<typeof StreamFilters.fromJson>[0]
+      }>`SELECT event_kinds, scopes, filters FROM streams WHERE id = ${job.streamId} FOR UPDATE`
       if (stream === undefined) return { _tag: "Stale" } as const
       const [row] = yield* sql<{ through: string; up_to: string }>`SELECT through::text, up_to::text FROM stream_history
         WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address} FOR UPDATE`
@@ -337,9 +341,14 @@ const commitOnce = (
         yield* sql`DELETE FROM stream_history_staged WHERE stream_id = ${job.streamId} AND scope = ${job.scope} AND address = ${job.address}`
         return { _tag: "Stale" } as const
       }
-      const events = slice.events.filter((event) =>
+      const wanted = slice.events.filter((event) =>
         (stream.event_kinds === null || stream.event_kinds.includes(event.kind)) && blockOf(event) <= through
       )
+      // The stream's content filter, as for its live events: what it keeps out is covered, not sent.
+      const events = wanted.filter(StreamFilters.matcher(StreamFilters.fromJson(stream.filters)))
+      if (events.length < wanted.length) {
+        yield* sql`UPDATE streams SET filtered_events = filtered_events + ${wanted.length - events.length} WHERE id = ${job.streamId}`
+      }
       const pieces = events.length === 0 ? [{ first: 0n, last: -1n, count: 0 }] : cut(0n, events.length)
       const now = yield* DateTime.now
       const at = DateTime.formatIso(now)

@@ -1,6 +1,6 @@
 /**
  * The transactional outbox: the events of a scan, fanned out to every stream that holds their
- * wallet (and wants their kind and chain), written as each stream's next events and cut into
+ * wallet (and wants their kind and chain, and lets them through its content filter), written as each stream's next events and cut into
  * webhook deliveries of at most 500 events, in the same transaction as the scan's checkpoints
  * (`enqueue` is the scan's `PgStateStore` `onCommit`). A crash at any moment leaves both or
  * neither. A retraction goes to the streams that received the event it retracts (even those that
@@ -14,6 +14,7 @@ import { SqlClient, type SqlError } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { announce, claim, type CoveredWallet, frontier, lockScans, type Range } from "./Coverage.js"
 import type { Scope } from "../model/Scopes.js"
+import * as StreamFilters from "../model/StreamFilters.js"
 
 /** The most events one webhook request carries. */
 export const maxEventsPerDelivery = 500
@@ -93,12 +94,16 @@ export interface WalletRange {
   readonly to: bigint
 }
 
+/** A filter removed, as the batch after the change states it: nothing filtered. */
+const noFilter = { contracts: null, minValue: null }
+
 /** Ranges as stored (decimal strings). */
 const storedRanges = (ranges: ReadonlyArray<Range>) => ranges.map((range) => ({ scope: range.scope, from: String(range.from), to: String(range.to) }))
 
 /**
- * Stores deliveries, pending and due at `at` (ISO 8601), in one statement. Run it in the
- * transaction that gave them their sequences.
+ * Stores deliveries, pending and due at `at` (ISO 8601), in one statement; the first of a stream
+ * whose content filter changed since its last batch states the filter (and the stream is marked
+ * as told). Run it in the transaction that gave them their sequences.
  *
  * @example
  * ```ts
@@ -116,6 +121,16 @@ export const writeDeliveries = (
   Effect.gen(function*() {
     if (deliveries.length === 0) return
     const sql = yield* SqlClient.SqlClient
+    // A content filter set or changed since the stream's last batch is stated by its first new one.
+    const streamIds = [...new Set(deliveries.map((d) => d.streamId))]
+    const stating = yield* sql<{ id: string; filters: Parameters<typeof StreamFilters.fromJson>[0] }>`UPDATE streams SET filters_announced = true
+      WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify(streamIds)}::jsonb)) AND NOT filters_announced RETURNING id, filters`
+    const firstOf = new Map<string, bigint>()
+    for (const d of deliveries) {
+      const first = firstOf.get(d.streamId)
+      if (first === undefined || d.sequence < first) firstOf.set(d.streamId, d.sequence)
+    }
+    const statedBy = new Map(stating.map((row) => [row.id, row.filters ?? noFilter]))
     const rows = deliveries.map((d) => ({
       id: d.id,
       stream_id: d.streamId,
@@ -134,14 +149,15 @@ export const writeDeliveries = (
         ...(w.historyFrom === undefined ? {} : { historyFrom: String(w.historyFrom) })
       })),
       phase: d.phase ?? "live",
-      history: (d.history ?? []).length === 0 ? null : d.history!.map((h) => ({ scope: h.scope, address: h.address, from: String(h.from), to: String(h.to) }))
+      history: (d.history ?? []).length === 0 ? null : d.history!.map((h) => ({ scope: h.scope, address: h.address, from: String(h.from), to: String(h.to) })),
+      filters: firstOf.get(d.streamId) === d.sequence ? statedBy.get(d.streamId) ?? null : null
     }))
     yield* sql`INSERT INTO deliveries (id, stream_id, sequence, first_position, last_position, event_count, replay, heartbeat,
-        coverage, replaces, wallets, phase, history, status, next_attempt_at, created_at)
+        coverage, replaces, wallets, phase, history, filters, status, next_attempt_at, created_at)
       SELECT id, stream_id, sequence::bigint, first::bigint, last::bigint, count, replay, heartbeat, coverage, replaces, wallets, phase, history,
-        'pending', ${at}::timestamptz, ${at}::timestamptz
+        filters, 'pending', ${at}::timestamptz, ${at}::timestamptz
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, stream_id text, sequence text, first text, last text, count integer,
-        replay boolean, heartbeat boolean, coverage jsonb, replaces jsonb, wallets jsonb, phase text, history jsonb)`
+        replay boolean, heartbeat boolean, coverage jsonb, replaces jsonb, wallets jsonb, phase text, history jsonb, filters jsonb)`
   })
 
 /** The block of an event (Aptos: its ledger version). */
@@ -219,10 +235,28 @@ const fanOut = Effect.fn("Outbox.enqueue")(
       const retracted = (ord: number) => scan.events[ord]!.kind === "retracted"
       perStream.set(id, [...ords.filter(retracted), ...ords.filter((ord) => !retracted(ord))])
     }
+    // The streams' rows are locked in id order, so that two scans sharing streams never deadlock;
+    // their content filters are read under the lock (a change waits for this commit, or this
+    // commit for it): what a filter keeps out is counted, and a stream left with nothing gets no batch.
+    const locked = yield* sql<{ id: string; filters: Parameters<typeof StreamFilters.fromJson>[0] }>`SELECT id, filters FROM streams
+      WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify([...perStream.keys()])}::jsonb)) ORDER BY id FOR UPDATE`
+    const filtered: Array<{ id: string; count: number }> = []
+    for (const row of locked) {
+      if (row.filters === null) continue
+      const passes = StreamFilters.matcher(StreamFilters.fromJson(row.filters))
+      const ords = perStream.get(row.id)!
+      const kept = ords.filter((ord) => passes(scan.events[ord]!))
+      if (kept.length === ords.length) continue
+      filtered.push({ id: row.id, count: ords.length - kept.length })
+      if (kept.length === 0) perStream.delete(row.id)
+      else perStream.set(row.id, kept)
+    }
+    if (filtered.length > 0) {
+      yield* sql`UPDATE streams s SET filtered_events = s.filtered_events + f.count
+        FROM jsonb_to_recordset(${JSON.stringify(filtered)}::jsonb) AS f(id text, count integer) WHERE s.id = f.id`
+    }
+    if (perStream.size === 0) return []
     const counts = Array.from(perStream, ([id, ords]) => ({ id, events: ords.length, deliveries: cut(0n, ords.length).length }))
-    // The streams' rows are locked in id order, so that two scans sharing streams never deadlock.
-    yield* sql`SELECT id FROM streams WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify([...perStream.keys()])}::jsonb))
-      ORDER BY id FOR UPDATE`
     const claims = yield* claim(
       scan.scope,
       Array.from(perStream, ([id, ords]) => ({

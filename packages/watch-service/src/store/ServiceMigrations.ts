@@ -3,8 +3,9 @@
  * `chainquery_service_migrations` (the engine's state has its own, see `PgStateStore`):
  *
  * - `streams`: each subscription: its webhook URL, the event kinds and chains it wants (`NULL`:
- *   all), its confirmations, its signing secret, its status, and its counters (the next event
- *   position and the next delivery sequence);
+ *   all), its confirmations, its signing secret (and, while a rotation is in grace, the one
+ *   before), its content filter, its status, and its counters (the next event position, the next
+ *   delivery sequence, the events its filter kept out);
  * - `stream_wallets`: the wallets of each stream, by scope (chain id or `aptos:<network>`) and address;
  * - `stream_events`: the outbox: each stream's events in order (`position`), as the JSON sent;
  * - `deliveries`: the webhook requests, each a range of a stream's positions, in `sequence` order,
@@ -173,6 +174,16 @@ const loader = Migrator.fromRecord({
       ord integer NOT NULL,
       body text NOT NULL,
       PRIMARY KEY (stream_id, scope, address, version, ord))`
+  }),
+  "9_stream_controls": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // A rotated secret: the one before goes on signing, next to the new one, until the grace ends.
+    yield* sql`ALTER TABLE streams ADD COLUMN previous_secret text, ADD COLUMN previous_secret_until timestamptz, ADD COLUMN rotated_at timestamptz`
+    // A content filter (`StreamFilters`, as JSON), whether the stream's batches stated it since it
+    // last changed, and how many events it kept out; the batch that states it carries it.
+    yield* sql`ALTER TABLE streams ADD COLUMN filters jsonb, ADD COLUMN filters_announced boolean NOT NULL DEFAULT true,
+      ADD COLUMN filtered_events bigint NOT NULL DEFAULT 0`
+    yield* sql`ALTER TABLE deliveries ADD COLUMN filters jsonb`
   })
 })
 

@@ -187,7 +187,7 @@ export class StreamSecrets extends Context.Service<StreamSecrets, {
           yield* sql`SELECT pg_advisory_xact_lock(hashtext('chainquery secrets key'))`
           const [recorded] = yield* sql<{ check_value: string }>`SELECT check_value FROM secrets_key WHERE id = 1`
           if (sealingKey === undefined) {
-            const [sealedRow] = yield* sql`SELECT 1 FROM streams WHERE secret LIKE 'enc:%' LIMIT 1`
+            const [sealedRow] = yield* sql`SELECT 1 FROM streams WHERE secret LIKE 'enc:%' OR previous_secret LIKE 'enc:%' LIMIT 1`
             if (recorded !== undefined || sealedRow !== undefined) return yield* missing
             return 0
           }
@@ -202,10 +202,15 @@ export class StreamSecrets extends Context.Service<StreamSecrets, {
           } else if ((yield* openWith(sealingKey, recorded.check_value, checkAad)) !== checkText) {
             return yield* mismatch
           }
-          const plain = yield* sql<{ id: string; secret: string }>`SELECT id, secret FROM streams WHERE secret NOT LIKE 'enc:%' FOR UPDATE`
+          const plain = yield* sql<{ id: string; secret: string; previous_secret: string | null }>`SELECT id, secret, previous_secret FROM streams
+            WHERE secret NOT LIKE 'enc:%' OR previous_secret NOT LIKE 'enc:%' FOR UPDATE`
           for (const row of plain) {
-            const stored = yield* sealWith(sealingKey, row.secret, streamAad(row.id))
-            yield* sql`UPDATE streams SET secret = ${stored} WHERE id = ${row.id}`
+            const stored = isSealed(row.secret) ? row.secret : yield* sealWith(sealingKey, row.secret, streamAad(row.id))
+            // The secret before a rotation, still signing in its grace, is sealed the same way.
+            const previous = row.previous_secret === null || isSealed(row.previous_secret)
+              ? row.previous_secret
+              : yield* sealWith(sealingKey, row.previous_secret, streamAad(row.id))
+            yield* sql`UPDATE streams SET secret = ${stored}, previous_secret = ${previous} WHERE id = ${row.id}`
           }
           return plain.length
         }))

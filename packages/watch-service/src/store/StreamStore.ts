@@ -11,6 +11,7 @@ import { SqlClient, type SqlError, type Statement } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { type WatchedWallet, WatchEvent } from "@chainquery/watch"
 import { all as allScopes, type Scope, scopeOfWallet, walletOfScope } from "../model/Scopes.js"
+import * as StreamFilters from "../model/StreamFilters.js"
 import { millis, utcOf } from "./sqlTime.js"
 import { type SecretsKeyError, StreamSecrets } from "./StreamSecrets.js"
 
@@ -50,6 +51,13 @@ export interface Stream {
   readonly statusReason: string | null
   readonly createdAt: DateTime.Utc
   readonly updatedAt: DateTime.Utc
+  /** Its content filter (since 0.5.0); `null`: none. */
+  readonly filters: StreamFilters.Filters | null
+  /**
+   * Its last secret rotation (since 0.5.0): when, and until when the secret before it still signs
+   * next to the new one (`null`: it stopped at once); `null` when the secret was never rotated.
+   */
+  readonly rotation: { readonly rotatedAt: DateTime.Utc; readonly previousUntil: DateTime.Utc | null } | null
 }
 
 /**
@@ -69,6 +77,8 @@ export interface Settings {
   readonly events: ReadonlyArray<WatchEvent.Kind> | null
   readonly scopes: ReadonlyArray<Scope> | null
   readonly confirmations: number
+  /** Its content filter (since 0.5.0); left out at creation: none; in a change, `null` removes it. */
+  readonly filters?: StreamFilters.Filters | null | undefined
 }
 
 /**
@@ -98,10 +108,14 @@ interface StreamRow {
   readonly status_reason: string | null
   readonly created_at: string
   readonly updated_at: string
+  readonly filters: Parameters<typeof StreamFilters.fromJson>[0]
+  readonly rotated_at: string | null
+  readonly previous_secret_until: string | null
 }
 
 
-const columns = `id, url, description, event_kinds, scopes, confirmations, status, status_reason, ${millis("created_at")}, ${millis("updated_at")}`
+const columns = `id, url, description, event_kinds, scopes, confirmations, status, status_reason, ${millis("created_at")}, ${millis("updated_at")}, ` +
+  `filters, ${millis("rotated_at")}, ${millis("previous_secret_until")}`
 
 const kindSet = new Set<string>(WatchEvent.kinds)
 
@@ -115,8 +129,18 @@ const streamOf = (row: StreamRow): Stream => ({
   status: row.status,
   statusReason: row.status_reason,
   createdAt: utcOf(row.created_at),
-  updatedAt: utcOf(row.updated_at)
+  updatedAt: utcOf(row.updated_at),
+  filters: StreamFilters.fromJson(row.filters),
+  rotation: row.rotated_at === null
+    ? null
+    : { rotatedAt: utcOf(row.rotated_at), previousUntil: row.previous_secret_until === null ? null : utcOf(row.previous_secret_until) }
 })
+
+/** A filter as a JSON parameter (`NULL` for none). */
+const filtersParameter = (filters: StreamFilters.Filters | null | undefined): string | null => {
+  const kept = StreamFilters.normalise(filters ?? null)
+  return kept === null ? null : JSON.stringify(StreamFilters.toJson(kept))
+}
 
 /** The stream of the first row, if any. */
 const one = (rows: ReadonlyArray<StreamRow>): Option.Option<Stream> => Option.map(Option.fromUndefinedOr(rows[0]), streamOf)
@@ -181,6 +205,16 @@ export class StreamStore extends Context.Service<StreamStore, {
   /** The stream's signing secret, opened (see `StreamSecrets`). */
   readonly secret: (id: string) => Effect.Effect<Option.Option<Redacted.Redacted<string>>, SqlError.SqlError | SecretsKeyError>
   /**
+   * The secrets a request of the stream is signed with now (since 0.5.0): its secret, then, while
+   * a rotation is in grace (until its end, by the `Clock`), the one before.
+   */
+  readonly signingSecrets: (id: string) => Effect.Effect<Option.Option<ReadonlyArray<Redacted.Redacted<string>>>, SqlError.SqlError | SecretsKeyError>
+  /**
+   * Rotates the stream's secret to `secret` (since 0.5.0): the one before goes on signing next to
+   * it for `graceSeconds` (none at 0); one still in grace from an earlier rotation stops at once.
+   */
+  readonly rotateSecret: (id: string, secret: Redacted.Redacted<string>, graceSeconds: number) => Effect.Effect<Option.Option<Stream>, SqlError.SqlError>
+  /**
    * Adds wallets (those it has already are kept), each covered from the block of `coveredFrom` at
    * its index when given (announced by the stream's next batch): how many were new, and each
    * wallet's first covered block as stored (`null`: not known, a wallet of an older service).
@@ -231,12 +265,15 @@ export class StreamStore extends Context.Service<StreamStore, {
             const id = newStreamId(DateTime.toEpochMillis(now))
             const at = DateTime.formatIso(now)
             const stored = yield* secrets.seal(id, secret)
+            const filters = filtersParameter(settings.filters)
             const rows = yield* sql<StreamRow>`
-              INSERT INTO streams (id, url, description, event_kinds, scopes, confirmations, secret, status, created_at, updated_at)
+              INSERT INTO streams (id, url, description, event_kinds, scopes, confirmations, secret, status, created_at, updated_at,
+                filters, filters_announced)
               VALUES (${id}, ${settings.url}, ${settings.description},
                 (SELECT array_agg(value) FROM jsonb_array_elements_text(${textArray(settings.events)}::jsonb)),
                 (SELECT array_agg(value) FROM jsonb_array_elements_text(${textArray(settings.scopes)}::jsonb)),
-                ${settings.confirmations}, ${stored}, 'active', ${at}::timestamptz, ${at}::timestamptz)
+                ${settings.confirmations}, ${stored}, 'active', ${at}::timestamptz, ${at}::timestamptz,
+                ${filters}::jsonb, ${filters}::jsonb IS NULL)
               RETURNING ${sql.literal(columns)}`
             return streamOf(rows[0]!)
           }),
@@ -256,6 +293,7 @@ export class StreamStore extends Context.Service<StreamStore, {
           sql.withTransaction(Effect.gen(function*() {
             const at = DateTime.formatIso(yield* DateTime.now)
             const changesScans = change.events !== undefined || change.scopes !== undefined || change.confirmations !== undefined
+            const filters = filtersParameter(change.filters)
             const rows = yield* sql<StreamRow>`WITH bumped AS (${bump(sql`${changesScans} AND EXISTS (SELECT 1 FROM streams WHERE id = ${id})`)})
               UPDATE streams SET
                 url = COALESCE(${change.url ?? null}, url),
@@ -265,6 +303,9 @@ export class StreamStore extends Context.Service<StreamStore, {
                 scopes = CASE WHEN ${change.scopes !== undefined} THEN
                   (SELECT array_agg(value) FROM jsonb_array_elements_text(${textArray(change.scopes ?? null)}::jsonb)) ELSE scopes END,
                 confirmations = COALESCE(${change.confirmations ?? null}::integer, confirmations),
+                filters_announced = CASE WHEN ${change.filters !== undefined} AND filters IS DISTINCT FROM ${filters}::jsonb
+                  THEN false ELSE filters_announced END,
+                filters = CASE WHEN ${change.filters !== undefined} THEN ${filters}::jsonb ELSE filters END,
                 updated_at = ${at}::timestamptz
               WHERE id = ${id} RETURNING ${sql.literal(columns)}`
             // The coverage of a chain the stream no longer receives ends (added back, it starts again with the wallets added then).
@@ -298,6 +339,31 @@ export class StreamStore extends Context.Service<StreamStore, {
           sql<{ secret: string }>`SELECT secret FROM streams WHERE id = ${id}`.pipe(
             Effect.flatMap(([row]) => row === undefined ? Effect.succeedNone : Effect.asSome(secrets.open(id, row.secret)))
           ),
+
+        signingSecrets: (id) =>
+          Effect.gen(function*() {
+            const [row] = yield* sql<{ secret: string; previous_secret: string | null; previous_secret_until: string | null }>`
+              SELECT secret, previous_secret, ${sql.literal(millis("previous_secret_until"))} FROM streams WHERE id = ${id}`
+            if (row === undefined) return Option.none()
+            const current = yield* secrets.open(id, row.secret)
+            const now = yield* DateTime.now
+            const inGrace = row.previous_secret !== null && row.previous_secret_until !== null &&
+              DateTime.isLessThan(now, utcOf(row.previous_secret_until))
+            return Option.some(inGrace ? [current, yield* secrets.open(id, row.previous_secret!)] : [current])
+          }),
+
+        rotateSecret: (id, secret, graceSeconds) =>
+          Effect.gen(function*() {
+            const now = yield* DateTime.now
+            const at = DateTime.formatIso(now)
+            const until = graceSeconds > 0 ? DateTime.formatIso(DateTime.add(now, { seconds: graceSeconds })) : null
+            const stored = yield* secrets.seal(id, secret)
+            return one(
+              yield* sql<StreamRow>`UPDATE streams SET previous_secret = CASE WHEN ${until}::timestamptz IS NULL THEN NULL ELSE secret END,
+                  previous_secret_until = ${until}::timestamptz, rotated_at = ${at}::timestamptz, secret = ${stored}, updated_at = ${at}::timestamptz
+                WHERE id = ${id} RETURNING ${sql.literal(columns)}`
+            )
+          }),
 
         addWallets: (id, wallets, coveredFrom) =>
           Effect.gen(function*() {

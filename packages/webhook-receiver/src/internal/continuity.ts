@@ -21,6 +21,9 @@
  * its live events); then `to` = max(`to`, range's `to`). A wallet's first range, unannounced,
  * starts its history.
  *
+ * A test event (`test`, sequence 0) of the same stream (or of any, before the first batch) leaves
+ * the state as it is.
+ *
  * Holes: a `Gap` carries the state with what is missing added (`missing`); a batch of a sequence
  * at most the state's is a batch sent again: if its sequence is missing, or its coverage fills
  * missing blocks, it heals them (the sequence and covered-to stay; `healed` says what it filled),
@@ -193,6 +196,7 @@ const heal = (state: ReceiverState, batch: Batch): { readonly state: ReceiverSta
 export interface Advanced {
   readonly state: ReceiverState
   readonly healed?: Missing.Missing | undefined
+  readonly test?: true | undefined
 }
 
 /** The state after `batch`, or why it is not the next batch of the stream. */
@@ -211,6 +215,8 @@ export const advance = (
       })
     )
   }
+  // A test event stands outside the stream's order: it binds, moves and fills nothing.
+  if (batch.test) return Result.succeed({ state, test: true })
   if (batch.sequence <= state.sequence || batch.deliveryId === state.lastDeliveryId) {
     const healed = batch.sequence <= state.sequence ? heal(state, batch) : undefined
     if (healed !== undefined) return Result.succeed(healed)

@@ -68,6 +68,11 @@ export const decodeBatch = (body: Body, deliveryId: string): Result.Result<Batch
       ? malformed("body", `the body is not a batch: ${problem.message}`)
       : malformed(formatPath(problem.path), `the batch's ${formatPath(problem.path)} is invalid: ${problem.message}`)
   }
+  if (decoded.success.test !== (decoded.success.sequence === 0)) {
+    return decoded.success.test
+      ? malformed("sequence", `the batch's sequence is invalid: a test event carries sequence 0, not ${decoded.success.sequence}`)
+      : malformed("sequence", "the batch's sequence is invalid: Expected a value greater than or equal to 1 (0 only for a test event)")
+  }
   if (decoded.success.deliveryId !== deliveryId) {
     return malformed("deliveryId", `the batch's deliveryId ${decoded.success.deliveryId} is not the webhook-id header ${deliveryId}`)
   }

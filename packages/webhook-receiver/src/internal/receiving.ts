@@ -30,7 +30,7 @@ const isState = Schema.is(ReceiverState)
  * batch's place in the stream. A state that is not a `ReceiverState` is a defect.
  */
 export const check = (
-  key: Uint8Array,
+  key: ReadonlyArray<Uint8Array>,
   toleranceSeconds: number,
   request: { readonly headers: HeadersInput; readonly body: Body; readonly state: ReceiverState; readonly now: number }
 ): Result.Result<Received, RequestError> =>
@@ -41,8 +41,8 @@ export const check = (
     }
     const verified = yield* Signature.verify(key, { headers: request.headers, body: request.body, now: request.now, toleranceSeconds })
     const batch = yield* decodeBatch(request.body, verified.id)
-    const { healed, state } = yield* Continuity.advance(request.state, batch)
-    return healed === undefined ? { batch, state } : { batch, state, healed }
+    const { healed, state, test } = yield* Continuity.advance(request.state, batch)
+    return test === true ? { batch, state, test } : healed === undefined ? { batch, state } : { batch, state, healed }
   })
 
 /** Unix seconds of the `Clock`. */
