@@ -113,6 +113,20 @@ describe("StreamSecrets", () => {
       assert.strictEqual(yield* withKey(keyA, Effect.flatMap(StreamSecrets, (s) => s.prepare)), 0, "the right key is still taken")
     })))
 
+  it.effect("prepare: a rotated stream's secret before, still in its grace, is sealed too, and both open", () =>
+    run(Effect.gen(function*() {
+      yield* insertStream("str_a", "whsec_bmV3LW5ldy1uZXctbmV3")
+      yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql`UPDATE streams SET previous_secret = 'whsec_b2xkLW9sZC1vbGQtb2xk', previous_secret_until = now() + interval '1 hour', rotated_at = now()`)
+      assert.strictEqual(yield* prepare(keyA), 1)
+      const [row] = yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ secret: string; previous_secret: string }>`SELECT secret, previous_secret FROM streams`)
+      assert.match(row!.secret, /^enc:v1:/)
+      assert.match(row!.previous_secret, /^enc:v1:/)
+      const opened = yield* withKey(keyA, Effect.flatMap(StreamSecrets, (s) => Effect.all([s.open("str_a", row!.secret), s.open("str_a", row!.previous_secret)])))
+      assert.deepStrictEqual(opened.map(Redacted.value), ["whsec_bmV3LW5ldy1uZXctbmV3", "whsec_b2xkLW9sZC1vbGQtb2xk"])
+      assert.strictEqual(yield* prepare(keyA), 0, "again: nothing to do")
+    })))
+
   it.effect("prepare: the first key is recorded before any stream exists; another key, or none, is refused later", () =>
     run(Effect.gen(function*() {
       assert.strictEqual(yield* prepare(keyA), 0)
