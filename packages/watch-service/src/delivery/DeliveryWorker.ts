@@ -169,24 +169,21 @@ export const deliverDue = (
     while (true) {
       const stream = yield* streams.get(streamId)
       if (Option.isNone(stream) || stream.value.status !== "active") return
-      // Read for every attempt: a rotation signs with the new secret (and the one before, in its
-      // grace) from the next attempt on. One this runner cannot open (it has no key, or another,
-      // than the runner that encrypted it) is not signed with: the stream's batches wait.
-      const secret = yield* streams.signingSecrets(streamId).pipe(
-        Effect.catchTag("SecretsKeyError", (error) =>
-          Effect.logError(`stream ${streamId}: not delivered: ${error.message}`).pipe(Effect.as(Option.none())))
-      )
-      if (Option.isNone(secret)) return
       const next = yield* deliveries.next(streamId)
       if (Option.isNone(next)) return
       const { bodies, delivery, due } = next.value
       if (!due) return
       const url = yield* Effect.result(checkUrl(stream.value.url, { allowPrivate: config.allowPrivateWebhooks }))
       // Signed and sent in a slot of the runner's (the signature's time is when it goes, not when
-      // it started waiting for a slot), held for as long as the receiver takes to answer.
-      const attempt: Attempt = yield* (url._tag === "Failure"
+      // it started waiting for a slot), held for as long as the receiver takes to answer. The
+      // secrets are read then too: a rotation signs with the new secret (and the one before, while
+      // its grace lasts) from the next attempt on. A secret this runner cannot open (it has no key,
+      // or another, than the runner that encrypted it) is not signed with: the batches wait.
+      const attempt: Attempt | undefined = yield* (url._tag === "Failure"
         ? Effect.succeed<Attempt>({ result: "retry", status: null, error: `the URL is refused: ${url.failure.reason}` })
         : inSlot(Effect.gen(function*() {
+          const secret = yield* streams.signingSecrets(streamId)
+          if (Option.isNone(secret)) return undefined
           const now = yield* DateTime.now
           let text: string
           try {
@@ -203,9 +200,11 @@ export const deliverDue = (
           const outcome = yield* post({ url: url.success, headers: signed, body: text, timeout: config.deliveryTimeout, allowPrivate: config.allowPrivateWebhooks })
           return attemptOf(outcome)
         }))).pipe(
+          Effect.catchTag("SecretsKeyError", (error) =>
+            Effect.logError(`stream ${streamId}: not delivered: ${error.message}`).pipe(Effect.as(undefined))),
           // One span an attempt, with what an operator looks for: the stream, the batch, the outcome.
           Effect.tap((made) =>
-            Effect.annotateCurrentSpan(
+            made === undefined ? Effect.void : Effect.annotateCurrentSpan(
               made.status === null
                 ? { "delivery.result": made.result }
                 : { "delivery.result": made.result, "http.response.status_code": made.status }
@@ -215,6 +214,7 @@ export const deliverDue = (
             attributes: { "stream.id": streamId, "delivery.id": delivery.id, "delivery.sequence": delivery.sequence, "delivery.events": bodies.length }
           })
         )
+      if (attempt === undefined) return
       // Counted before it is recorded: once the outbox shows it done, /metrics counts it.
       yield* countAttempt(attempt.result)
       const recorded = yield* deliveries.record(delivery, attempt, config.retrySchedule)

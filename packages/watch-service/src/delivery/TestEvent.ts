@@ -65,15 +65,16 @@ export const send = Effect.fn("TestEvent.send")(function*(stream: Stream) {
   const failed = (error: string): Outcome => ({ deliveryId, sentAt, durationMillis: 0, delivered: false, status: null, error })
   const url = yield* Effect.result(checkUrl(stream.url, { allowPrivate: config.allowPrivateWebhooks }))
   if (url._tag === "Failure") return failed(`the URL is refused: ${url.failure.reason}`)
-  const secrets = yield* streams.signingSecrets(stream.id).pipe(
-    Effect.map(Option.getOrUndefined),
-    Effect.catchTag("SecretsKeyError", (error) => Effect.succeed(error.message)),
-    Effect.orDie
-  )
-  if (secrets === undefined) return failed(`no stream ${stream.id}`)
-  if (typeof secrets === "string") return failed(`the stream's secret cannot be opened by this runner: ${secrets}`)
   const text = body({ streamId: stream.id, deliveryId, sequence: 0, test: true, events: [] })
   return yield* inSlot(Effect.gen(function*() {
+    // The secrets of the moment it is signed (both while a rotation's grace lasts).
+    const secrets = yield* streams.signingSecrets(stream.id).pipe(
+      Effect.map(Option.getOrUndefined),
+      Effect.catchTag("SecretsKeyError", (error) => Effect.succeed(error.message)),
+      Effect.orDie
+    )
+    if (secrets === undefined) return failed(`no stream ${stream.id}`)
+    if (typeof secrets === "string") return failed(`the stream's secret cannot be opened by this runner: ${secrets}`)
     const started = yield* Clock.currentTimeMillis
     const signed = yield* headers({ secret: secrets, id: deliveryId, timestamp: Math.floor(started / 1000), body: text }).pipe(Effect.orDie)
     const outcome = yield* post({ url: url.success, headers: signed, body: text, timeout: config.deliveryTimeout, allowPrivate: config.allowPrivateWebhooks })

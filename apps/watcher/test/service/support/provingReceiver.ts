@@ -27,7 +27,12 @@ const read = async (request: IncomingMessage): Promise<Buffer> => {
 }
 
 export class ProvingReceiver {
-  readonly secrets = new Map<string, string>()
+  /** Each stream's secret (a list of them while a rotation is taken over). */
+  readonly secrets = new Map<string, string | ReadonlyArray<string>>()
+  /** Every request as it came (headers, exact body), in order, before any decision. */
+  readonly requests: Array<{ readonly headers: IncomingMessage["headers"]; readonly body: string }> = []
+  /** The test events the kit recognised (answered 200, the state left as it was). */
+  readonly tests: Array<{ readonly streamId: string; readonly deliveryId: string }> = []
   readonly states = new Map<string, ReceiverState.ReceiverState>()
   readonly taken = new Map<string, Array<Taken>>()
   readonly errors: Array<{ readonly streamId: string; readonly error: ReceiveError.ReceiveError }> = []
@@ -59,6 +64,7 @@ export class ProvingReceiver {
 
   private async handle(request: IncomingMessage): Promise<number> {
     const body = await read(request)
+    this.requests.push({ headers: request.headers, body: body.toString("utf8") })
     const parsed = JSON.parse(body.toString("utf8")) as { streamId: string; sequence: number }
     const key = `${parsed.streamId}/${parsed.sequence}`
     ;(this.webhookIds.get(key) ?? this.webhookIds.set(key, new Set()).get(key)!).add(String(request.headers["webhook-id"]))
@@ -69,6 +75,10 @@ export class ProvingReceiver {
     const state = this.states.get(parsed.streamId) ?? ReceiverState.initial
     const result = await Receive.receivePromise({ headers: request.headers, body, secret, state })
     if (!result.ok && result.error._tag === "AlreadyProcessed") return 200
+    if (result.ok && result.test === true) {
+      this.tests.push({ streamId: parsed.streamId, deliveryId: result.batch.deliveryId })
+      return 200
+    }
     if (decision === "drop") {
       if (result.ok) this.dropped.push(result.batch)
       return 200

@@ -144,7 +144,7 @@ export const patientFlags = (heartbeat: string): Array<string> => [
 /** A stream on eth holding `wallets`, created through `service`, its secret given to the receiver; its id, and the block each wallet is covered from. */
 export const createEthStream = async (
   service: Service,
-  receiver: { readonly url: string; readonly secrets: Map<string, string> },
+  receiver: { readonly url: string; readonly secrets: Map<string, string | ReadonlyArray<string>> },
   wallets: ReadonlyArray<string>
 ): Promise<ScenarioStream> => {
   const created = await call(service, "POST", "/v1/streams", { url: receiver.url, events: nftKinds, chains: ["eth"] })
