@@ -299,6 +299,13 @@ describe("the management API", () => {
       const expected = routes("{id}").map(([method, path]) => `${method} ${path}`).toSorted()
       assert.deepStrictEqual(listed, expected)
       assert.deepStrictEqual(Object.keys(openapi.body.components.securitySchemes), ["bearer"])
+      // Each stream control with an example: a test event's answer, verify, a rotation, a filter.
+      const paths = openapi.body.paths
+      const payloadOf = (path: string) => paths[path].post.requestBody.content["application/json"].schema
+      assert.deepStrictEqual(paths["/v1/streams/{id}/test"].post.responses["200"].content["application/json"].schema.examples[0].status, 500)
+      assert.deepStrictEqual(payloadOf("/v1/streams/{id}/resume").anyOf[0].examples, [{ verify: true }])
+      assert.deepStrictEqual(payloadOf("/v1/streams/{id}/secret").anyOf[0].examples, [{ graceSeconds: 3600 }])
+      assert.deepStrictEqual(payloadOf("/v1/streams").properties.filters.examples[0].minValue, { eth: "1000000000000000000" })
       const docs = await api.call("GET", "/docs", { token: null })
       assert.strictEqual(docs.status, 200)
       assert.include(docs.text, "<html")

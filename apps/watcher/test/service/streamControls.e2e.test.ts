@@ -38,6 +38,12 @@ const verifies = (secret: string, request: { readonly headers: Record<string, un
   }
 }
 
+/** Event ids, sorted. */
+const ids = (events: ReadonlyArray<{ readonly id?: unknown }>) => events.map((event) => String(event.id)).toSorted()
+
+/** When a request was signed, in epoch milliseconds (its `webhook-timestamp`, whole seconds). */
+const signedAt = (request: { readonly headers: Record<string, unknown> }) => Number(request.headers["webhook-timestamp"]) * 1000
+
 describe("serve: stream controls", () => {
   it("a filtered and an unfiltered stream on the same wallets: the filtered one gets exactly the matching events, both covered to the head", async () => {
     await withSimulator({ seed: 2101, indexing: false, chains: ["0x1"] }, async (sim) => {
@@ -66,7 +72,6 @@ describe("serve: stream controls", () => {
       }
 
       const matches = (event: { readonly collection?: unknown }) => contracts.includes(String(event.collection))
-      const ids = (events: ReadonlyArray<{ readonly id?: unknown }>) => events.map((event) => String(event.id)).toSorted()
       const unfiltered = receiver.events(all.id)
       const got = receiver.events(filtered.id)
       assert.deepStrictEqual(ids(unfiltered), ids(await truthOf(sim, all, end)), "the unfiltered stream: the ground truth")
@@ -140,7 +145,6 @@ describe("serve: stream controls", () => {
       const end = await ethHead(sim)
       await until("the last blocks delivered", async () => receiver.coveredTo(id, "0x1") === end, 60_000)
       // Heartbeats each second or two: requests signed well inside the grace, and after it.
-      const signedAt = (request: { readonly headers: Record<string, unknown> }) => Number(request.headers["webhook-timestamp"]) * 1000
       await until("a request signed after the grace", async () => receiver.requests.some((request) => signedAt(request) >= graceUntil + 1000), 30_000)
       const inGrace = receiver.requests.filter((request) => signedAt(request) >= rotatedAt + 1000 && signedAt(request) + 1000 <= graceUntil)
       const after = receiver.requests.filter((request) => signedAt(request) >= graceUntil + 1000)

@@ -222,6 +222,8 @@ export const FiltersRequest = Schema.Struct({
     "Per EVM chain by name, the least `price` of a `trade.bought` or `trade.sold` it receives, in the smallest unit of the trade's `priceToken` " +
       "(a decimal string: `{ \"eth\": \"1000000000000000000\" }`); trades on other chains, and other kinds, are not held to it. Left out: any value."
   ))
+}).annotate({
+  examples: [{ contracts: ["0xbc4ca0eda7647a8ab7c2061c2e118a18a936f13d"], minValue: { eth: "1000000000000000000" } }]
 })
 
 /**
@@ -269,6 +271,10 @@ export const TestResult = Schema.Struct({
   delivered: described(Schema.Boolean, "Whether the receiver answered 2xx."),
   status: described(Schema.NullOr(Schema.Int), "The receiver's HTTP status; `null` when it did not answer."),
   error: described(Schema.NullOr(Schema.String), "What went wrong (a status and the start of the body, a timeout, a connection error, a refused URL); `null` when nothing did.")
+}).annotate({
+  examples: [
+    { deliveryId: "msg_0mwxp89sc0123456789abcd", sentAt: "2026-11-29T12:00:00.000Z", durationMs: 42, delivered: false, status: 500, error: "HTTP 500: down for maintenance" }
+  ]
 })
 
 /**
@@ -599,7 +605,7 @@ export class Streams extends HttpApiGroup.make("streams")
     HttpApiEndpoint.post("resume", "/v1/streams/:id/resume", {
       params: idParams,
       // No body at all (or `null`) is the same as `{}`.
-      payload: [Schema.Struct({ verify: Schema.optionalKey(verifyField) }), Schema.Null],
+      payload: [Schema.Struct({ verify: Schema.optionalKey(verifyField) }).annotate({ examples: [{ verify: true }] }), Schema.Null],
       success: StreamAnswer,
       error: NotFound
     }).annotateMerge(
@@ -622,7 +628,7 @@ export class Streams extends HttpApiGroup.make("streams")
           between(0, maxGraceSeconds),
           "How long the secret before signs too, next to the new one, in seconds: 0 to 604800 (7 days); 86400 (24 hours) when left out."
         ))
-      }), Schema.Null],
+      }).annotate({ examples: [{ graceSeconds: 3600 }] }), Schema.Null],
       success: Schema.Struct({
         ...StreamView.fields,
         secret: described(Schema.String, "The stream's new signing secret (`whsec_` and base64), shown this once.")
