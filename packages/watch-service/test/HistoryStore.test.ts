@@ -12,7 +12,7 @@ import { SqlClient } from "effect/sql"
 import * as HistoryStore from "../src/store/HistoryStore.js"
 import { StreamStore } from "../src/store/StreamStore.js"
 import { WatchEvent } from "@chainquery/watch"
-import { alice, aptosAlice, aptosTransfer, bob } from "../../watch/test/fixtures.js"
+import { alice, aptosAlice, aptosTransfer, bob, nftTransfer } from "../../watch/test/fixtures.js"
 import { aptos, evm, makeStream, storedEvents, transfers, withStores } from "./support/storeFixtures.js"
 
 /** Alice's Aptos event of a transfer at `version`, the `sequence`-th event of its account. */
@@ -62,6 +62,26 @@ describe("HistoryStore", () => {
       ], "the wallets not announced yet, alice with where its history starts")
       assert.isNull(made[1]!.wallets)
       assert.deepStrictEqual((yield* storedEvents(streamId)).map((row) => row.event_id), events.map((event) => event.id))
+    })))
+
+  it.effect("a filtered stream's history: only what its content filter lets through is sent, the rest counted, the range stated whole", () =>
+    withStores(Effect.gen(function*() {
+      const kept = "0x" + "c0".repeat(20)
+      const streamId = yield* makeStream([], { filters: { contracts: [kept], minValue: null } })
+      const streams = yield* StreamStore
+      yield* streams.addWallets(streamId, [evm(alice)], [19_000_050n])
+      yield* HistoryStore.plan(streamId, [{ wallet: evm(alice), from: 18_999_950n, coveredFrom: 19_000_050n }])
+      const [job] = yield* HistoryStore.open("0x1", 10)
+      const events = [
+        ...transfers(2),
+        ...WatchEvent.fromNftTransfer("0x1", alice, nftTransfer({ token_address: "0x" + "d0".repeat(20), log_index: 40 }))
+      ]
+      assert.deepStrictEqual(yield* HistoryStore.commit(job!, { through: 19_000_049n, events }), { _tag: "Committed", deliveries: 1, done: true })
+      assert.deepStrictEqual((yield* storedEvents(streamId)).map((row) => row.event_id), events.slice(0, 2).map((event) => event.id))
+      const made = yield* deliveries(streamId)
+      assert.deepStrictEqual(made[0]!.history, [{ scope: "0x1", address: alice, from: "18999950", to: "19000049" }], "the range is stated whole")
+      const [row] = yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ filtered: number }>`SELECT filtered_events::int AS filtered FROM streams`)
+      assert.strictEqual(row!.filtered, 1)
     })))
 
   it.effect("a wallet removed: its history is gone, a commit of it changes nothing", () =>
