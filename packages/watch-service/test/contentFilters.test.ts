@@ -110,8 +110,16 @@ describe("content filters", () => {
         { contracts: null, minValue: null },
         null
       ])
+      // A replay of events sent before states no filter: it applies to what comes.
+      await api.call("PATCH", `/v1/streams/${id}`, { body: { filters: { contracts: [kept] } } })
+      const replayed = await api.call("POST", `/v1/streams/${id}/replay`, { body: { fromTime: "2020-01-01T00:00:00Z" } })
+      assert.strictEqual(replayed.status, 202, replayed.text)
+      await api.run(enqueue([received(kept)]))
+      const stated = await statedFilters(api, id)
+      assert.deepStrictEqual(stated.slice(4, -1), stated.slice(4, -1).map(() => null), "the replay's batches state nothing")
+      assert.deepStrictEqual(stated.at(-1), { contracts: [kept], minValue: null }, "the next live batch does")
       // The same filter again is no change: nothing more to state.
-      await api.call("PATCH", `/v1/streams/${id}`, { body: { filters: {} } })
+      await api.call("PATCH", `/v1/streams/${id}`, { body: { filters: { contracts: [kept.toUpperCase().replace("0X", "0x")] } } })
       await api.run(enqueue([received(kept)]))
       assert.deepStrictEqual((await statedFilters(api, id)).at(-1), null)
     }))

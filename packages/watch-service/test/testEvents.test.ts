@@ -9,7 +9,7 @@
  *   why, and nothing is delivered to it; resumed with `verify: true` once the receiver answers 200,
  *   it is `active` and delivers what was held;
  * - a PATCH with `verify: true` to a URL where nothing listens puts an active stream in `error`;
- *   on a paused stream a test answered 200 leaves it paused;
+ *   on a paused stream a test answered 200 leaves it paused; a pause while the test goes wins;
  * - `verify` that is not a boolean, or a test of an unknown stream: 400 naming the field, 404.
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -22,6 +22,8 @@ import { StreamStore } from "../src/store/StreamStore.js"
 import { type Api, serviceApi } from "./serviceHarness.js"
 import { type Hit, refusedUrl, scriptedReceiver } from "./support/scriptedReceiver.js"
 import { enqueue, evm, transfers } from "./support/storeFixtures.js"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 
 interface Receiver {
   readonly url: string
@@ -128,6 +130,32 @@ describe("test events", () => {
       assert.strictEqual(ok.body.status, "active", ok.text)
       assert.isTrue(ok.body.test.delivered)
     }))
+
+  it.live("a pause while the test event goes wins: the stream stays paused though the receiver answers 200", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const api = yield* serviceApi()
+      let streamId = ""
+      // A receiver that, as the test event arrives, has the stream paused, then answers 200.
+      const server = createServer((request, response) => {
+        request.resume()
+        request.on("end", () => {
+          void api.call("POST", `/v1/streams/${streamId}/pause`).then(() => response.writeHead(200).end())
+        })
+      })
+      yield* Effect.acquireRelease(
+        Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))),
+        () => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
+      )
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`
+      yield* Effect.promise(async () => {
+        const created = await api.call("POST", "/v1/streams", { body: { url: refusedUrl("/hook") } })
+        streamId = created.body.id
+        const moved = await api.call("PATCH", `/v1/streams/${streamId}`, { body: { url, verify: true } })
+        assert.strictEqual(moved.status, 200, moved.text)
+        assert.isTrue(moved.body.test.delivered)
+        assert.deepInclude(moved.body, { status: "paused", statusReason: null }, "the pause won")
+      })
+    })))
 
   it.live("PATCH with verify: to a URL where nothing listens, in error; a paused stream whose test passes stays paused", () =>
     withReceiver(async (api, receiver) => {

@@ -415,7 +415,7 @@ const fieldsOf = <E extends Schema.Top>(event: E, network: NetworkName) => {
     ),
     filters: described(
       Schema.NullOr(Filters),
-      "The stream's content filter, stated by the first batch made after it was set or changed (`{ contracts: null, minValue: null }`: removed); `null` in every other batch. Events filtered out are covered, not missing."
+      "The stream's content filter, stated by the first batch made after it was set or changed (`{ contracts: null, minValue: null }`: removed); `null` in every other batch (a batch sent again as it was states again what it stated). Events filtered out are covered, not missing."
     ),
     // Last: the service writes the others by encoding them, then the events as they were stored.
     events: described(

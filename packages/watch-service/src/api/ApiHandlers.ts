@@ -78,6 +78,12 @@ const testView = (outcome: TestEvent.Outcome): TestResult => ({
 const unverified = (outcome: TestEvent.Outcome): string =>
   `the receiver did not take the test event (verify): ${outcome.error ?? "no 2xx"}; resume the stream with verify: true once it answers 2xx`
 
+/**
+ * Why a stream is held while its receiver is being verified; should the runner die meanwhile, it
+ * says what to do.
+ */
+const holding = "verifying: a test event is on its way to the receiver (if this stays, resume the stream with verify: true)"
+
 /** The default grace of a rotated secret: 24 hours. */
 const defaultGraceSeconds = 24 * 3600
 
@@ -263,17 +269,24 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
     const sendTest = (stream: Stream) =>
       TestEvent.send(stream).pipe(Effect.provideService(StreamStore, streams), Effect.provideService(ServiceConfig, config))
     /**
-     * `verify: true`: the stream is held (`error`, verifying) while a test event goes to its
-     * receiver; then, on a 2xx, it is `passed` (and its delivery woken when active), otherwise in
-     * `error` saying why. Not interrupted half way: the stream is never left held for nothing. A
-     * pause or a resume meanwhile wins.
+     * `verify: true`: the stream, found as `observed`, is held (`error`, verifying) while a
+     * test event goes to its receiver; then, on a 2xx, it is `passed` (and its delivery woken when
+     * active), otherwise in `error` saying why. A pause or a resume between the stream being read
+     * and held, or while the test goes, wins (the test is still answered). Interrupted (the
+     * client gone, the runner stopping), the stream goes back to its status and reason as observed.
      */
-    const verified = (id: string, passed: Status) =>
-      Effect.uninterruptible(Effect.gen(function*() {
-        const held = yield* Effect.orDie(streams.setStatus(id, "error", "verifying: a test event is on its way to the receiver"))
-        if (Option.isNone(held)) return yield* notFound(id)
-        const outcome = yield* sendTest(held.value)
-        const settled = outcome.delivered
+    const verified = (observed: Stream, passed: Status) =>
+      Effect.gen(function*() {
+        const id = observed.id
+        const held = yield* Effect.orDie(streams.setStatus(id, "error", holding, observed.status))
+        const current = Option.isSome(held) ? held : yield* Effect.orDie(streams.get(id))
+        if (Option.isNone(current)) return yield* notFound(id)
+        const outcome = yield* sendTest(current.value).pipe(
+          Effect.onInterrupt(() => Option.isSome(held) ? Effect.ignore(streams.setStatus(id, observed.status, observed.statusReason, "error")) : Effect.void)
+        )
+        const settled = Option.isNone(held)
+          ? Option.none()
+          : outcome.delivered
           ? yield* Effect.orDie(streams.setStatus(id, passed, null, "error"))
           : yield* Effect.orDie(streams.setStatus(id, "error", unverified(outcome), "error"))
         const stream = Option.isSome(settled) ? settled : yield* Effect.orDie(streams.get(id))
@@ -283,7 +296,7 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
           yield* waker.wake(id)
         }
         return { ...(yield* view(stream.value)), test: testView(outcome) }
-      }))
+      })
     const checkedUrl = (url: string) =>
       checkUrl(url, { allowPrivate: config.allowPrivateWebhooks }).pipe(
         Effect.mapError((error) => badRequest("url", `${error.url} is refused: ${error.reason}`)),
@@ -303,7 +316,7 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
           const filters = payload.filters === undefined ? null : yield* FilterSettings.parse(payload.filters, settings.scopes)
           const secret = yield* Effect.provideService(newSecret, SecureRandom.SecureRandom, random)
           const stream = yield* Effect.orDie(streams.create({ ...settings, filters }, secret))
-          if (payload.verify === true) return { ...(yield* verified(stream.id, "active")), secret: Redacted.value(secret) }
+          if (payload.verify === true) return { ...(yield* verified(stream, "active")), secret: Redacted.value(secret) }
           return { ...(yield* view(stream)), secret: Redacted.value(secret) }
         }))
       .handle("list", ({ query }) =>
@@ -335,7 +348,9 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
           }
           const updated = yield* Effect.orDie(streams.update(params.id, change))
           if (Option.isNone(updated)) return yield* notFound(params.id)
-          if (payload.verify === true) return yield* verified(params.id, updated.value.status === "paused" ? "paused" : "active")
+          if (payload.verify === true) {
+            return yield* verified(updated.value, updated.value.status === "paused" ? "paused" : "active")
+          }
           return yield* view(updated.value)
         }))
       .handle("remove", ({ params }) =>
@@ -347,7 +362,7 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
         ))
       .handle("resume", ({ params, payload }) =>
         Effect.gen(function*() {
-          if (payload?.verify === true) return yield* verified(params.id, "active")
+          if (payload?.verify === true) return yield* verified(yield* existing(params.id), "active")
           const resumed = yield* Effect.orDie(streams.setStatus(params.id, "active", null))
           if (Option.isNone(resumed)) return yield* notFound(params.id)
           yield* Effect.orDie(deliveries.wake(params.id))

@@ -121,12 +121,14 @@ export const writeDeliveries = (
   Effect.gen(function*() {
     if (deliveries.length === 0) return
     const sql = yield* SqlClient.SqlClient
-    // A content filter set or changed since the stream's last batch is stated by its first new one.
-    const streamIds = [...new Set(deliveries.map((d) => d.streamId))]
+    // A content filter set or changed since the stream's last batch is stated by its first new one
+    // (not by a replay of events sent before: it applies to what comes).
+    const fresh = deliveries.filter((d) => !d.replay)
+    const streamIds = [...new Set(fresh.map((d) => d.streamId))]
     const stating = yield* sql<{ id: string; filters: Parameters<typeof StreamFilters.fromJson>[0] }>`UPDATE streams SET filters_announced = true
       WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify(streamIds)}::jsonb)) AND NOT filters_announced RETURNING id, filters`
     const firstOf = new Map<string, bigint>()
-    for (const d of deliveries) {
+    for (const d of fresh) {
       const first = firstOf.get(d.streamId)
       if (first === undefined || d.sequence < first) firstOf.set(d.streamId, d.sequence)
     }
@@ -150,7 +152,7 @@ export const writeDeliveries = (
       })),
       phase: d.phase ?? "live",
       history: (d.history ?? []).length === 0 ? null : d.history!.map((h) => ({ scope: h.scope, address: h.address, from: String(h.from), to: String(h.to) })),
-      filters: firstOf.get(d.streamId) === d.sequence ? statedBy.get(d.streamId) ?? null : null
+      filters: !d.replay && firstOf.get(d.streamId) === d.sequence ? statedBy.get(d.streamId) ?? null : null
     }))
     yield* sql`INSERT INTO deliveries (id, stream_id, sequence, first_position, last_position, event_count, replay, heartbeat,
         coverage, replaces, wallets, phase, history, filters, status, next_attempt_at, created_at)
