@@ -7,6 +7,7 @@
  *   filter, the next ones do not;
  * - a PATCH applies from the next commit on, and the stream's next batch states the new filter (a
  *   removed one as `{ contracts: null, minValue: null }`);
+ * - on Aptos, a collection id filters the transfers by their `collectionId`;
  * - a filter is answered as stored: contracts in lower case, once each, Aptos ids without `0x`,
  *   `minValue` by chain name;
  * - a bad filter (an unknown field, a malformed contract, more than 1,000, a negative or fractional
@@ -16,12 +17,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { WatchEvent } from "@chainquery/watch"
-import { alice, nftTransfer, trade } from "../../watch/test/fixtures.js"
+import { alice, aptosAlice, aptosTransfer, nftTransfer, trade } from "../../watch/test/fixtures.js"
 import { DeliveryStore } from "../src/store/DeliveryStore.js"
 import { StreamStore } from "../src/store/StreamStore.js"
 import type { Api } from "./serviceHarness.js"
 import { withApi } from "./support/apiFixtures.js"
-import { enqueue, evm, storedEvents } from "./support/storeFixtures.js"
+import { aptos, enqueue, evm, storedEvents } from "./support/storeFixtures.js"
+import * as Outbox from "../src/store/Outbox.js"
+import { SqlClient } from "effect/sql"
 
 const kept = "0x" + "c0".repeat(20)
 const other = "0x" + "d0".repeat(20)
@@ -122,6 +125,24 @@ describe("content filters", () => {
       await api.call("PATCH", `/v1/streams/${id}`, { body: { filters: { contracts: [kept.toUpperCase().replace("0X", "0x")] } } })
       await api.run(enqueue([received(kept)]))
       assert.deepStrictEqual((await statedFilters(api, id)).at(-1), null)
+    }))
+
+  it.live("on Aptos, a collection id filters the tokens' transfers by their collectionId", () =>
+    withApi(async (api) => {
+      const created = await api.call("POST", "/v1/streams", {
+        body: { url: "http://127.0.0.1:9/hook", chains: ["aptos"], filters: { contracts: [`0x${"CD".repeat(32)}`] } }
+      })
+      assert.strictEqual(created.status, 201, created.text)
+      await api.run(StreamStore.use((streams) => streams.addWallets(created.body.id, [aptos(aptosAlice, "mainnet")])))
+      const events = [
+        ...WatchEvent.fromAptosTransfer("mainnet", aptosAlice, aptosTransfer({ event_sequence_number: "1" })),
+        ...WatchEvent.fromAptosTransfer("mainnet", aptosAlice, aptosTransfer({ event_sequence_number: "2", collection_data_id_hash: "ef".repeat(32) }))
+      ]
+      const woken = await api.run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql.withTransaction(Outbox.enqueue({ scope: "aptos:mainnet", confirmations: 0, events }))))
+      assert.deepStrictEqual(woken, [created.body.id])
+      assert.deepStrictEqual(await storedIds(api, created.body.id), [events[0]!.id])
+      assert.strictEqual(await filteredCount(api, created.body.id), 1)
     }))
 
   it.live("answered as stored: lower case, once each, Aptos ids without 0x, minValue by chain name", () =>
