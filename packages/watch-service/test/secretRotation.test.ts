@@ -7,6 +7,7 @@
  * - during the grace every request carries two signatures and the library verifies it with the
  *   old secret and with the new one; once the grace is over (the service says so), with the new
  *   one only: the old one fails;
+ * - a rotation applies from the next attempt on, within one run of the delivery loop;
  * - `graceSeconds` 0 stops the old one at once; left out, 24 hours; a second rotation stops the
  *   first's old secret at once;
  * - a bad `graceSeconds` (beyond 7 days, negative, fractional) or an unknown field is a 400 naming
@@ -22,6 +23,8 @@ import { StreamStore } from "../src/store/StreamStore.js"
 import { type Api, serviceApi } from "./serviceHarness.js"
 import { type Hit, scriptedReceiver } from "./support/scriptedReceiver.js"
 import { enqueue, evm, transfers } from "./support/storeFixtures.js"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 
 /** Runs `body` with a fresh API and a receiver answering 200. */
 const withReceiver = (body: (api: Api, receiver: { readonly url: string; readonly hits: ReadonlyArray<Hit> }) => Promise<void>) =>
@@ -117,6 +120,42 @@ describe("secret rotation", () => {
       assert.isTrue(verifies(second.body.secret, both))
       assert.isFalse(verifies(now.body.secret, both), "the secret before the second rotation stopped at the third")
     }))
+
+  it.live("a rotation applies from the next attempt on, within one run of the delivery loop", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const api = yield* serviceApi()
+      const hits: Array<Hit> = []
+      let id = ""
+      let rotated = ""
+      // A receiver that has the secret rotated (no grace) as the first batch arrives, then takes it.
+      const server = createServer((request, response) => {
+        const chunks: Array<Buffer> = []
+        request.on("data", (chunk: Buffer) => chunks.push(chunk))
+        request.on("end", () => {
+          hits.push({ path: request.url ?? "/", headers: request.headers, body: Buffer.concat(chunks).toString("utf8") })
+          if (hits.length > 1) return void response.writeHead(200).end()
+          void api.call("POST", `/v1/streams/${id}/secret`, { body: { graceSeconds: 0 } }).then((answered) => {
+            rotated = answered.body.secret
+            response.writeHead(200).end()
+          })
+        })
+      })
+      yield* Effect.acquireRelease(
+        Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))),
+        () => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
+      )
+      yield* Effect.promise(async () => {
+        const stream = await aliceStream(api, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)
+        id = stream.id
+        await api.run(enqueue(transfers(1, { from: logIndex++ })))
+        await api.run(enqueue(transfers(1, { from: logIndex++ })))
+        await api.run(deliverDue(id))
+        assert.strictEqual(hits.length, 2, "both batches in one run")
+        assert.isTrue(verifies(stream.secret, hits[0]!))
+        assert.isTrue(verifies(rotated, hits[1]!), "the next attempt signed with the new secret")
+        assert.isFalse(verifies(stream.secret, hits[1]!))
+      })
+    })))
 
   it.live("a bad graceSeconds or an unknown field is a 400 naming it, and nothing changes", () =>
     withReceiver(async (api, receiver) => {

@@ -19,14 +19,13 @@ import type { SqlError } from "effect/sql"
 import { checkUrl } from "./AddressPolicy.js"
 import type { CoveredWallet, Range } from "../store/Coverage.js"
 import type { WalletRange } from "../store/Outbox.js"
-import { inSlot } from "./DeliverySlots.js"
 import { type Attempt, DeliveryStore, type Recorded } from "../store/DeliveryStore.js"
 import { ServiceConfig } from "../model/ServiceConfig.js"
 import { countAttempt } from "./ServiceMetrics.js"
 import { StreamStore } from "../store/StreamStore.js"
-import { errorOf, post, type SendOutcome } from "./WebhookSender.js"
+import * as SignedRequest from "./SignedRequest.js"
+import { errorOf, type SendOutcome } from "./WebhookSender.js"
 import { WebhookBatch } from "./WebhookBatch.js"
-import { headers } from "./WebhookSignature.js"
 import * as StreamFilters from "../model/StreamFilters.js"
 
 /** A range as the batch has it: `chain`, `fromBlock`, `toBlock`; for Aptos `network`, `fromVersion`, `toVersion`. */
@@ -174,17 +173,12 @@ export const deliverDue = (
       const { bodies, delivery, due } = next.value
       if (!due) return
       const url = yield* Effect.result(checkUrl(stream.value.url, { allowPrivate: config.allowPrivateWebhooks }))
-      // Signed and sent in a slot of the runner's (the signature's time is when it goes, not when
-      // it started waiting for a slot), held for as long as the receiver takes to answer. The
-      // secrets are read then too: a rotation signs with the new secret (and the one before, while
-      // its grace lasts) from the next attempt on. A secret this runner cannot open (it has no key,
-      // or another, than the runner that encrypted it) is not signed with: the batches wait.
+      // Sent as `SignedRequest` sends: in a slot, signed with the secrets of that moment (a rotation
+      // applies from the next attempt on). A secret this runner cannot open is not signed with: the
+      // batches wait.
       const attempt: Attempt | undefined = yield* (url._tag === "Failure"
         ? Effect.succeed<Attempt>({ result: "retry", status: null, error: `the URL is refused: ${url.failure.reason}` })
-        : inSlot(Effect.gen(function*() {
-          const secret = yield* streams.signingSecrets(streamId)
-          if (Option.isNone(secret)) return undefined
-          const now = yield* DateTime.now
+        : Effect.gen(function*() {
           let text: string
           try {
             text = body({ ...delivery, streamId, deliveryId: delivery.id, events: bodies })
@@ -194,12 +188,9 @@ export const deliverDue = (
             yield* Effect.logError(`stream ${streamId}: batch ${delivery.sequence} not sent: ${reason}`)
             return { result: "failed", status: null, error: reason } satisfies Attempt
           }
-          const signed = yield* headers({ secret: secret.value, id: delivery.id, timestamp: Math.floor(DateTime.toEpochMillis(now) / 1000), body: text }).pipe(
-            Effect.orDie
-          )
-          const outcome = yield* post({ url: url.success, headers: signed, body: text, timeout: config.deliveryTimeout, allowPrivate: config.allowPrivateWebhooks })
-          return attemptOf(outcome)
-        }))).pipe(
+          const sent = yield* SignedRequest.send({ streamId, deliveryId: delivery.id, url: url.success, body: text })
+          return Option.isNone(sent) ? undefined : attemptOf(sent.value.outcome)
+        })).pipe(
           Effect.catchTag("SecretsKeyError", (error) =>
             Effect.logError(`stream ${streamId}: not delivered: ${error.message}`).pipe(Effect.as(undefined))),
           // One span an attempt, with what an operator looks for: the stream, the batch, the outcome.

@@ -8,15 +8,14 @@
  *
  * @since 0.5.0
  */
-import { Clock, DateTime, Effect, Option } from "effect"
+import { DateTime, Effect, Option } from "effect"
 import { checkUrl } from "./AddressPolicy.js"
 import { body } from "./DeliveryWorker.js"
-import { inSlot } from "./DeliverySlots.js"
 import { ServiceConfig } from "../model/ServiceConfig.js"
 import { newDeliveryId } from "../store/Outbox.js"
-import { type Stream, StreamStore } from "../store/StreamStore.js"
-import { errorOf, post } from "./WebhookSender.js"
-import { headers } from "./WebhookSignature.js"
+import type { Stream } from "../store/StreamStore.js"
+import * as SignedRequest from "./SignedRequest.js"
+import { errorOf } from "./WebhookSender.js"
 
 /**
  * What came of a test event: its id (its `webhook-id`), when it went and how long the receiver
@@ -58,7 +57,6 @@ export interface Outcome {
  */
 export const send = Effect.fn("TestEvent.send")(function*(stream: Stream) {
   const config = yield* ServiceConfig
-  const streams = yield* StreamStore
   const sentAt = yield* DateTime.now
   const deliveryId = newDeliveryId(DateTime.toEpochMillis(sentAt))
   yield* Effect.annotateCurrentSpan({ "stream.id": stream.id, "delivery.id": deliveryId })
@@ -66,26 +64,19 @@ export const send = Effect.fn("TestEvent.send")(function*(stream: Stream) {
   const url = yield* Effect.result(checkUrl(stream.url, { allowPrivate: config.allowPrivateWebhooks }))
   if (url._tag === "Failure") return failed(`the URL is refused: ${url.failure.reason}`)
   const text = body({ streamId: stream.id, deliveryId, sequence: 0, test: true, events: [] })
-  return yield* inSlot(Effect.gen(function*() {
-    // The secrets of the moment it is signed (both while a rotation's grace lasts).
-    const secrets = yield* streams.signingSecrets(stream.id).pipe(
-      Effect.map(Option.getOrUndefined),
-      Effect.catchTag("SecretsKeyError", (error) => Effect.succeed(error.message)),
-      Effect.orDie
-    )
-    if (secrets === undefined) return failed(`no stream ${stream.id}`)
-    if (typeof secrets === "string") return failed(`the stream's secret cannot be opened by this runner: ${secrets}`)
-    const started = yield* Clock.currentTimeMillis
-    const signed = yield* headers({ secret: secrets, id: deliveryId, timestamp: Math.floor(started / 1000), body: text }).pipe(Effect.orDie)
-    const outcome = yield* post({ url: url.success, headers: signed, body: text, timeout: config.deliveryTimeout, allowPrivate: config.allowPrivateWebhooks })
-    const durationMillis = (yield* Clock.currentTimeMillis) - started
-    return {
-      deliveryId,
-      sentAt: DateTime.makeUnsafe(started),
-      durationMillis,
-      delivered: outcome._tag === "Delivered",
-      status: outcome._tag === "Delivered" || outcome._tag === "Rejected" ? outcome.status : null,
-      error: errorOf(outcome)
-    } satisfies Outcome
-  }))
+  const sent = yield* SignedRequest.send({ streamId: stream.id, deliveryId, url: url.success, body: text }).pipe(
+    Effect.catchTag("SecretsKeyError", (error) => Effect.succeed(error.message)),
+    Effect.orDie
+  )
+  if (typeof sent === "string") return failed(`the stream's secret cannot be opened by this runner: ${sent}`)
+  if (Option.isNone(sent)) return failed(`no stream ${stream.id}`)
+  const { durationMillis, outcome, signedAt } = sent.value
+  return {
+    deliveryId,
+    sentAt: DateTime.makeUnsafe(signedAt),
+    durationMillis,
+    delivered: outcome._tag === "Delivered",
+    status: outcome._tag === "Delivered" || outcome._tag === "Rejected" ? outcome.status : null,
+    error: errorOf(outcome)
+  } satisfies Outcome
 })
