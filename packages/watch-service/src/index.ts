@@ -10,7 +10,8 @@
  *   `Outbox` (events fanned out to streams), `Coverage` (the blocks each batch accounts for),
  *   `Statistics` (the planner's), `ServiceMigrations` (the tables), `EmbeddedDatabase`,
  *   `WalletAdmission` (wallets added to a stream, placed under their scans' locks), `Resend`
- *   (batches sent again as they were), `HistoryStore` (the history owed for wallets added with one);
+ *   (batches sent again as they were), `HistoryStore` (the history owed for wallets added with one),
+ *   `ConsoleSessions` (the console's sign-ins);
  * - `delivery/`: `DeliveryWorker` (one stream's webhooks), `DeliveryWake` (waking a stream's
  *   delivery: its cluster entity), `DeliverySlots` (a runner's webhooks in flight at once),
  *   `WebhookSender` (one POST), `WebhookSignature` (Standard Webhooks), `WebhookBatch` (what a
@@ -18,7 +19,7 @@
  *   streams), `ServiceMetrics`;
  * - `scan/` (above `delivery/`: a scan wakes the streams it gave events): `Scanner` (a scope's
  *   wallets read each cycle), `HistoryScan` (the histories owed, read), `KeyRefusal` (a refused API key);
- * - `api/`: `ManagementApi` (the HttpApi) with `ApiHandlers`, `ApiMiddleware` and `ApiDocument`,
+ * - `api/`: `ManagementApi` (the HttpApi) with `ApiHandlers`, `SessionHandlers`, `ApiMiddleware` and `ApiDocument`,
  *   `ManagementClient` (a typed client of it, for Effect programs), `ServiceHttp` (its server,
  *   within `HttpLimits`, started by `HttpStarting`), `Readiness`, `ApiVersion`;
  * - `runtime/`: `ServiceCluster` (the runners), `ServiceMain` (the whole service as one layer).
@@ -37,6 +38,7 @@ export * as ApiDocument from "./api/ApiDocument.js"
 export * as ApiHandlers from "./api/ApiHandlers.js"
 export * as ApiMiddleware from "./api/ApiMiddleware.js"
 export * as ApiVersion from "./api/ApiVersion.js"
+export * as ConsoleSessions from "./store/ConsoleSessions.js"
 export * as Coverage from "./store/Coverage.js"
 export * as DeliverySlots from "./delivery/DeliverySlots.js"
 export * as DeliveryStore from "./store/DeliveryStore.js"
@@ -64,6 +66,7 @@ export * as ServiceHttp from "./api/ServiceHttp.js"
 export * as ServiceMain from "./runtime/ServiceMain.js"
 export * as ServiceMetrics from "./delivery/ServiceMetrics.js"
 export * as ServiceMigrations from "./store/ServiceMigrations.js"
+export * as SessionHandlers from "./api/SessionHandlers.js"
 export * as SignedRequest from "./delivery/SignedRequest.js"
 export * as Statistics from "./store/Statistics.js"
 export * as StreamFilters from "./model/StreamFilters.js"

@@ -31,7 +31,9 @@ const routes = (id: string) =>
     ["GET", `/v1/streams/${id}/wallets`, undefined],
     ["GET", `/v1/streams/${id}/deliveries`, undefined],
     ["POST", `/v1/streams/${id}/replay`, { fromTime: "2026-01-01T00:00:00Z" }],
-    ["GET", `/v1/streams/${id}/stats`, undefined]
+    ["GET", `/v1/streams/${id}/stats`, undefined],
+    ["GET", "/v1/session", undefined],
+    ["DELETE", "/v1/session", undefined]
   ] as const
 
 /** A wallet cursor as the service makes them (base64url of a JSON pair), of any value. */
@@ -282,7 +284,7 @@ describe("the management API", () => {
 
   it.live("unknown streams are 404 on every route that names one", () =>
     withApi(async (api) => {
-      for (const [method, path, body] of routes("str_000000000000000000000").slice(2)) {
+      for (const [method, path, body] of routes("str_000000000000000000000").filter(([, path]) => path.includes("str_"))) {
         const answer = await api.call(method, path, { body })
         assert.strictEqual(answer.status, 404, `${method} ${path}: ${answer.text}`)
         assert.strictEqual(answer.body.error, "not_found")
@@ -296,9 +298,16 @@ describe("the management API", () => {
       const listed = Object.entries(openapi.body.paths as Record<string, Record<string, unknown>>)
         .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`))
         .toSorted()
-      const expected = routes("{id}").map(([method, path]) => `${method} ${path}`).toSorted()
+      // Beside the routes behind the token, the console's sign-in (which takes the token in its body).
+      const expected = [...routes("{id}").map(([method, path]) => `${method} ${path}`), "POST /v1/session"].toSorted()
       assert.deepStrictEqual(listed, expected)
-      assert.deepStrictEqual(Object.keys(openapi.body.components.securitySchemes), ["bearer"])
+      assert.deepStrictEqual(Object.keys(openapi.body.components.securitySchemes), ["bearer", "session"])
+      assert.deepStrictEqual(openapi.body.components.securitySchemes.session, {
+        type: "apiKey",
+        in: "cookie",
+        name: "chainquery_session",
+        description: openapi.body.components.securitySchemes.session.description
+      })
       // Each stream control with an example: a test event's answer, verify, a rotation, a filter.
       const paths = openapi.body.paths
       const payloadOf = (path: string) => paths[path].post.requestBody.content["application/json"].schema

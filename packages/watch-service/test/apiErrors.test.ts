@@ -11,7 +11,7 @@ const receiver = "http://127.0.0.1:9/hook"
 describe("refused requests", () => {
   it.live("401: a missing token and a wrong one are told apart", () =>
     withApi(async (api) => {
-      for (const [token, message] of [[null, /^a bearer token is required: Authorization: Bearer <the service's --api-token>$/], ["nope", /^the bearer token is not the service's --api-token$/]] as const) {
+      for (const [token, message] of [[null, /^a bearer token is required: Authorization: Bearer <the service's --api-token> \(or a console session\)$/], ["nope", /^the bearer token is not the service's --api-token$/]] as const) {
         const answer = await api.call("GET", "/v1/streams", { token })
         assert.strictEqual(answer.status, 401)
         assert.match(answer.body.message, message, String(token))

@@ -1,15 +1,18 @@
 /**
- * The management API's two middlewares: the bearer-token check (the token compared in constant
- * time, through SHA-256 digests so that not even its length shows), and the translation of the
+ * The management API's two middlewares: the check of the caller (a bearer token compared in constant
+ * time, through SHA-256 digests so that not even its length shows, or a console session), and the translation of the
  * framework's decoding failures into 400s that name the field (`events[2]`, `limit`) and say
  * what is valid.
  *
  * @since 0.2.0
  */
-import { Effect, Layer, Redacted, SchemaIssue } from "effect"
+import { Effect, Layer, Option, Redacted, SchemaIssue } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
+import { SqlClient } from "effect/sql"
 import { createHash, timingSafeEqual } from "node:crypto"
-import { Authorization, BadRequest, Caller, Unauthorized, Validation } from "./ManagementApi.js"
+import { Authorization, BadRequest, Caller, Forbidden, Unauthorized, Validation } from "./ManagementApi.js"
+import * as ConsoleSessions from "../store/ConsoleSessions.js"
 import { ServiceConfig } from "../model/ServiceConfig.js"
 
 const digest = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest()
@@ -29,8 +32,25 @@ const digest = (text: string): Buffer => createHash("sha256").update(text, "utf8
 export const sameToken = (given: Redacted.Redacted<string>, expected: Redacted.Redacted<string>): boolean =>
   timingSafeEqual(digest(Redacted.value(given)), digest(Redacted.value(expected)))
 
+/** The methods that change nothing (a console session needs no CSRF token for them). */
+const safeMethods = new Set(["GET", "HEAD", "OPTIONS"])
+
+/** The bearer credential of an `Authorization` header, if it has one. */
+const bearerOf = (header: string | undefined): string =>
+  header === undefined ? "" : /^bearer\s+(.*)$/i.exec(header.trim())?.[1]?.trim() ?? ""
+
+const refused = (bearer: string) =>
+  new Unauthorized({
+    error: "unauthorized",
+    message: bearer === ""
+      ? "a bearer token is required: Authorization: Bearer <the service's --api-token> (or a console session)"
+      : "the bearer token is not the service's --api-token"
+  })
+
 /**
- * The bearer-token check, against the service's `--api-token`.
+ * The check of every route, against the service's `--api-token`: a bearer token, or else a
+ * console session's cookie (`ConsoleSessions`), whose changes must carry the session's CSRF
+ * token (403 without it). A request with a bearer token is judged by it alone.
  *
  * @example
  * ```ts
@@ -40,20 +60,33 @@ export const sameToken = (given: Redacted.Redacted<string>, expected: Redacted.R
  * ```
  * @since 0.2.0
  */
-export const authorization: Layer.Layer<Authorization, never, ServiceConfig> = Layer.effect(
+export const authorization: Layer.Layer<Authorization, never, ServiceConfig | SqlClient.SqlClient> = Layer.effect(
   Authorization,
   Effect.gen(function*() {
     const { apiToken } = yield* ServiceConfig
+    const sql = yield* SqlClient.SqlClient
     return {
       bearer: (effect, { credential }) =>
         Redacted.value(credential) !== "" && sameToken(credential, apiToken)
           ? Effect.provideService(effect, Caller, { name: "operator" })
-          : Effect.fail(new Unauthorized({
-            error: "unauthorized",
-            message: Redacted.value(credential) === ""
-              ? "a bearer token is required: Authorization: Bearer <the service's --api-token>"
-              : "the bearer token is not the service's --api-token"
-          }))
+          : Effect.fail(refused(Redacted.value(credential))),
+      session: (effect, { credential }) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const bearer = bearerOf(request.headers["authorization"])
+          if (bearer !== "" || Redacted.value(credential) === "") return yield* Effect.fail(refused(bearer))
+          const session = yield* ConsoleSessions.find(credential).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
+          if (Option.isNone(session)) {
+            return yield* Effect.fail(new Unauthorized({ error: "unauthorized", message: "the console session has ended (signed out or expired): sign in again" }))
+          }
+          if (!safeMethods.has(request.method) && !ConsoleSessions.isCsrfTokenOf(credential, request.headers[ConsoleSessions.csrfHeader])) {
+            return yield* Effect.fail(new Forbidden({
+              error: "forbidden",
+              message: `a change through a console session needs the session's CSRF token in ${ConsoleSessions.csrfHeader}; nothing was changed`
+            }))
+          }
+          return yield* Effect.provideService(effect, Caller, { name: "operator", session: session.value })
+        })
     }
   })
 )

@@ -13,6 +13,7 @@ import { described } from "../model/described.js"
 import { version } from "./ApiVersion.js"
 import { complete, typedQuery } from "./ApiDocument.js"
 import { WebhookBatch } from "../delivery/WebhookBatch.js"
+import type * as ConsoleSessions from "../store/ConsoleSessions.js"
 
 /**
  * A bad request: `field` is where (`url`, `events[2]`, `wallets`), `message` what is wrong and
@@ -55,6 +56,23 @@ export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")({
   error: described(Schema.Literal("unauthorized"), "Always `unauthorized`."),
   message: described(Schema.String, "Why: no bearer token, or not the service's.")
 }, { httpApiStatus: 401, description: "Missing or wrong bearer token." }) {}
+
+/**
+ * A change made through a console session without the session's CSRF token (`x-csrf-token`):
+ * nothing was changed.
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * new ManagementApi.Forbidden({ error: "forbidden", message: "a change through a console session needs its x-csrf-token" })
+ * ```
+ * @since 0.5.0
+ */
+export class Forbidden extends Schema.Error<Forbidden>("Forbidden")({
+  error: described(Schema.Literal("forbidden"), "Always `forbidden`."),
+  message: described(Schema.String, "Why: a change through a console session came without the session's CSRF token.")
+}, { httpApiStatus: 403, description: "A change through a console session without its CSRF token; nothing was changed." }) {}
 
 /**
  * No stream with that id.
@@ -103,7 +121,11 @@ export class Unavailable extends Schema.Error<Unavailable>("Unavailable")({
  * ```
  * @since 0.2.0
  */
-export class Caller extends Context.Service<Caller, { readonly name: string }>()("@chainquery/watcher/ManagementApi/Caller") {}
+export class Caller extends Context.Service<Caller, {
+  readonly name: string
+  /** The console session the request came with (none with a bearer token). */
+  readonly session?: ConsoleSessions.Session | undefined
+}>()("@chainquery/watcher/ManagementApi/Caller") {}
 
 /**
  * The management API's bearer token (`Authorization: Bearer <--api-token>`), named `bearer` in
@@ -125,7 +147,26 @@ export const bearerToken = HttpApiSecurity.http({ scheme: "bearer" }).pipe(
 )
 
 /**
- * The bearer-token check of every route.
+ * The console's session cookie (`chainquery_session`, `HttpOnly`, `SameSite=Strict`), set by
+ * `POST /v1/session`; a change made with it needs the session's CSRF token in `x-csrf-token`.
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * ManagementApi.sessionCookie.key // "chainquery_session"
+ * ```
+ * @since 0.5.0
+ */
+export const sessionCookie = HttpApiSecurity.apiKey({ in: "cookie", key: "chainquery_session" }).pipe(
+  HttpApiSecurity.annotateMerge(OpenApi.annotations({
+    description: "A console session (`POST /v1/session`). Every change made with it (POST, PATCH, DELETE) needs the session's " +
+      "`csrfToken` in the `x-csrf-token` header."
+  }))
+)
+
+/**
+ * The check of every route: a bearer token, or a console session.
  *
  * @example
  * ```ts
@@ -137,7 +178,7 @@ export const bearerToken = HttpApiSecurity.http({ scheme: "bearer" }).pipe(
  */
 export class Authorization extends HttpApiMiddleware.Service<Authorization, { provides: Caller }>()(
   "@chainquery/watcher/ManagementApi/Authorization",
-  { security: { bearer: bearerToken }, error: Unauthorized }
+  { security: { bearer: bearerToken, session: sessionCookie }, error: [Unauthorized, Forbidden] }
 ) {}
 
 /**
@@ -724,6 +765,69 @@ export class Streams extends HttpApiGroup.make("streams")
   .annotateMerge(OpenApi.annotations({ title: "Streams", description: "Streams of wallet events, their wallets and their deliveries." })) {}
 
 /**
+ * A sign-in: the service's API token, given once for a console session.
+ *
+ * @example
+ * ```ts
+ * import { Redacted } from "effect"
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const payload: typeof ManagementApi.SignIn.Type = { token: Redacted.make("the token") }
+ * ```
+ * @since 0.5.0
+ */
+export const SignIn = Schema.Struct({
+  token: described(Schema.RedactedFromValue(Schema.String, { label: "API token" }), "The service's API token (`--api-token`).")
+})
+
+/**
+ * How a request is signed in: with a console session (its CSRF token and end) or a bearer token.
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const view: typeof ManagementApi.SessionView.Type = { via: "bearer", csrfToken: null, expiresAt: null }
+ * ```
+ * @since 0.5.0
+ */
+export const SessionView = Schema.Struct({
+  via: described(Schema.Literals(["session", "bearer"]), "`session`: a console session's cookie; `bearer`: `Authorization: Bearer`."),
+  csrfToken: described(Schema.NullOr(Schema.String), "The session's CSRF token, to send as `x-csrf-token` with every change; `null` with a bearer token."),
+  expiresAt: described(Schema.NullOr(Schema.String), "When the session ends (ISO 8601); `null` with a bearer token.")
+}).annotate({ identifier: "SessionView" })
+
+/**
+ * The console's sign-in and sign-out: the API token exchanged for a session cookie.
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const name = ManagementApi.Sessions.identifier // "session"
+ * ```
+ * @since 0.5.0
+ */
+export class Sessions extends HttpApiGroup.make("session")
+  .add(
+    HttpApiEndpoint.post("signIn", "/v1/session", { payload: SignIn, success: SessionView, error: Unauthorized }).annotateMerge(operation(
+      "Sign in (the console)",
+      "Exchanges the API token for a console session: an `HttpOnly`, `SameSite=Strict` cookie for 12 hours, and the session's " +
+        "`csrfToken`, which every change made with the cookie must carry as `x-csrf-token`. The token itself is kept nowhere."
+    )),
+    HttpApiEndpoint.get("current", "/v1/session", { success: SessionView }).middleware(Authorization).annotateMerge(operation(
+      "How this request is signed in",
+      "With a console session: its CSRF token and end (a console reloaded reads it here); with a bearer token, `via: bearer`."
+    )),
+    HttpApiEndpoint.delete("signOut", "/v1/session", { success: HttpApiSchema.NoContent }).middleware(Authorization).annotateMerge(operation(
+      "Sign out (the console)",
+      "Ends the console session: its cookie opens nothing from then on, on every runner."
+    ))
+  )
+  .middleware(Validation)
+  .annotateMerge(OpenApi.annotations({ title: "Session", description: "The console's sign-in: the API token for a session cookie." })) {}
+
+/**
  * The whole management API.
  *
  * @example
@@ -737,6 +841,7 @@ export class Streams extends HttpApiGroup.make("streams")
  */
 export class Api extends HttpApi.make("chainquery-watcher")
   .add(Streams)
+  .add(Sessions)
   .annotate(HttpApi.ParseOptions, { onExcessProperty: "error", errors: "all" })
   // The batch the service sends is described in the document too (under `webhooks`, by `complete`).
   .annotate(HttpApi.AdditionalSchemas, [WebhookBatch])
@@ -744,7 +849,7 @@ export class Api extends HttpApi.make("chainquery-watcher")
     title: "chainquery-watcher serve",
     version,
     description: "Streams of wallet events pushed to your webhooks, signed per Standard Webhooks. Every route but `/healthz`, " +
-      "`/readyz`, `/metrics`, `/openapi.json` and `/docs` needs `Authorization: Bearer <--api-token>`; every bad request is a 400 naming " +
+      "`/readyz`, `/metrics`, `/openapi.json` and `/docs` needs `Authorization: Bearer <--api-token>` (or the console's session cookie); every bad request is a 400 naming " +
       "the `field`, and stores nothing. What the service sends to each stream's URL is under `webhooks`.",
     transform: complete
   })) {}

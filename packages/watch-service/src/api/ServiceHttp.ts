@@ -16,6 +16,7 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { PrometheusMetrics } from "effect/observability"
 import { authorization, validation } from "./ApiMiddleware.js"
 import { handlers } from "./ApiHandlers.js"
+import * as SessionHandlers from "./SessionHandlers.js"
 import { answerWhileStarting } from "./HttpStarting.js"
 import { createLimitedServer, defaults, type HttpLimits } from "./HttpLimits.js"
 import { Api } from "./ManagementApi.js"
@@ -75,7 +76,10 @@ const probes = Layer.mergeAll(
  * @since 0.2.0
  */
 export const routes = Layer.mergeAll(
-  HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(handlers), Layer.provide([authorization, validation])),
+  HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
+    Layer.provide([handlers, SessionHandlers.handlers]),
+    Layer.provide([authorization, validation])
+  ),
   HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false, authentication: { preferredSecurityScheme: "bearer" } } }),
   PrometheusMetrics.layerHttp({ path: "/metrics" }),
   probes,

@@ -184,6 +184,14 @@ const loader = Migrator.fromRecord({
     yield* sql`ALTER TABLE streams ADD COLUMN filters jsonb, ADD COLUMN filters_announced boolean NOT NULL DEFAULT true,
       ADD COLUMN filtered_events bigint NOT NULL DEFAULT 0`
     yield* sql`ALTER TABLE deliveries ADD COLUMN filters jsonb`
+  }),
+  "10_console_sessions": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // The console's sessions, by the SHA-256 of their id (the id itself is only in the browser's cookie).
+    yield* sql`CREATE TABLE console_sessions (
+      digest bytea PRIMARY KEY,
+      created_at timestamptz NOT NULL,
+      expires_at timestamptz NOT NULL)`
   })
 })
 

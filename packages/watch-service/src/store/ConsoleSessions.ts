@@ -1,0 +1,168 @@
+/**
+ * The console's sessions: an operator signs in with the API token and gets a session, whose id
+ * goes only into an `HttpOnly` cookie; PostgreSQL keeps the SHA-256 of the id and when the
+ * session ends (so every runner of a cluster knows it, and a restart keeps it). Each session has
+ * a CSRF token, derived from its id one way (it shows nothing of the id), that every change made
+ * through the session must carry in the `x-csrf-token` header.
+ *
+ * @since 0.5.0
+ */
+import { DateTime, Duration, Effect, Option, Redacted } from "effect"
+import { SecureRandom } from "effect/crypto"
+import { SqlClient, type SqlError } from "effect/sql"
+import { createHash, timingSafeEqual } from "node:crypto"
+
+/**
+ * How long a session lasts from its sign-in: 12 hours (then the console asks for the token again).
+ *
+ * @example
+ * ```ts
+ * import { Duration } from "effect"
+ * import { ConsoleSessions } from "@chainquery/watch-service"
+ *
+ * Duration.toHours(ConsoleSessions.lifetime) // 12
+ * ```
+ * @since 0.5.0
+ */
+export const lifetime = Duration.hours(12)
+
+/**
+ * The session cookie's name.
+ *
+ * @example
+ * ```ts
+ * import { ConsoleSessions } from "@chainquery/watch-service"
+ *
+ * ConsoleSessions.cookieName // "chainquery_session"
+ * ```
+ * @since 0.5.0
+ */
+export const cookieName = "chainquery_session"
+
+/**
+ * The header that carries a session's CSRF token on every change (`POST`, `PATCH`, `DELETE`).
+ *
+ * @example
+ * ```ts
+ * import { ConsoleSessions } from "@chainquery/watch-service"
+ *
+ * ConsoleSessions.csrfHeader // "x-csrf-token"
+ * ```
+ * @since 0.5.0
+ */
+export const csrfHeader = "x-csrf-token"
+
+/**
+ * A session: its id (the cookie's value, a secret), its CSRF token and its end.
+ *
+ * @example
+ * ```ts
+ * import type { ConsoleSessions } from "@chainquery/watch-service"
+ *
+ * const endsAt = (session: ConsoleSessions.Session) => session.expiresAt
+ * ```
+ * @since 0.5.0
+ */
+export interface Session {
+  readonly id: Redacted.Redacted<string>
+  readonly csrfToken: string
+  readonly expiresAt: DateTime.Utc
+}
+
+const sha256 = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest()
+
+/**
+ * The CSRF token of the session `id`: the SHA-256 of `csrf:` and the id, in base64url.
+ *
+ * @example
+ * ```ts
+ * import { Redacted } from "effect"
+ * import { ConsoleSessions } from "@chainquery/watch-service"
+ *
+ * ConsoleSessions.csrfTokenOf(Redacted.make("an id")).length // 43
+ * ```
+ * @since 0.5.0
+ */
+export const csrfTokenOf = (id: Redacted.Redacted<string>): string => sha256(`csrf:${Redacted.value(id)}`).toString("base64url")
+
+/**
+ * Whether `given` is the CSRF token of the session `id`, in time that depends on neither.
+ *
+ * @example
+ * ```ts
+ * import { Redacted } from "effect"
+ * import { ConsoleSessions } from "@chainquery/watch-service"
+ *
+ * const id = Redacted.make("an id")
+ * ConsoleSessions.isCsrfTokenOf(id, ConsoleSessions.csrfTokenOf(id)) // true
+ * ```
+ * @since 0.5.0
+ */
+export const isCsrfTokenOf = (id: Redacted.Redacted<string>, given: string | undefined): boolean =>
+  given !== undefined && timingSafeEqual(sha256(csrfTokenOf(id)), sha256(given))
+
+const digestOf = (id: Redacted.Redacted<string>): Buffer => sha256(Redacted.value(id))
+
+/**
+ * A new session, from now for {@link lifetime}; sessions past their end are removed on the way.
+ *
+ * @example
+ * ```ts
+ * import { ConsoleSessions } from "@chainquery/watch-service"
+ *
+ * const session = ConsoleSessions.open // Effect<Session, SqlError, SqlClient | SecureRandom>
+ * ```
+ * @since 0.5.0
+ */
+export const open: Effect.Effect<Session, SqlError.SqlError, SqlClient.SqlClient | SecureRandom.SecureRandom> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const random = yield* SecureRandom.SecureRandom
+  const id = Redacted.make(Buffer.from(yield* random.randomBytes(32)).toString("base64url"), { label: "console session" })
+  const now = yield* DateTime.now
+  const expiresAt = DateTime.addDuration(now, lifetime)
+  yield* sql`DELETE FROM console_sessions WHERE expires_at <= ${DateTime.toDateUtc(now)}`
+  yield* sql`INSERT INTO console_sessions (digest, created_at, expires_at)
+    VALUES (${digestOf(id)}, ${DateTime.toDateUtc(now)}, ${DateTime.toDateUtc(expiresAt)})`
+  return { id, csrfToken: csrfTokenOf(id), expiresAt }
+})
+
+/**
+ * The session whose id is `id`, if it exists and has not ended.
+ *
+ * @example
+ * ```ts
+ * import { Redacted } from "effect"
+ * import { ConsoleSessions } from "@chainquery/watch-service"
+ *
+ * const session = ConsoleSessions.find(Redacted.make("an id")) // Effect<Option<Session>, SqlError, SqlClient>
+ * ```
+ * @since 0.5.0
+ */
+export const find = (id: Redacted.Redacted<string>): Effect.Effect<Option.Option<Session>, SqlError.SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    if (Redacted.value(id) === "") return Option.none()
+    const sql = yield* SqlClient.SqlClient
+    const now = yield* DateTime.now
+    const rows = yield* sql<{ readonly expires_at: Date }>`SELECT expires_at FROM console_sessions
+      WHERE digest = ${digestOf(id)} AND expires_at > ${DateTime.toDateUtc(now)}`
+    const row = rows[0]
+    return row === undefined ? Option.none() : Option.some({ id, csrfToken: csrfTokenOf(id), expiresAt: DateTime.fromDateUnsafe(row.expires_at) })
+  })
+
+/**
+ * Ends the session `id` (sign-out): its cookie opens nothing from then on, on every runner.
+ *
+ * @example
+ * ```ts
+ * import { Redacted } from "effect"
+ * import { ConsoleSessions } from "@chainquery/watch-service"
+ *
+ * const ended = ConsoleSessions.end(Redacted.make("an id")) // Effect<void, SqlError, SqlClient>
+ * ```
+ * @since 0.5.0
+ */
+export const end = (id: Redacted.Redacted<string>): Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`DELETE FROM console_sessions WHERE digest = ${digestOf(id)}`
+  })
