@@ -284,7 +284,7 @@ describe("the management API", () => {
 
   it.live("unknown streams are 404 on every route that names one", () =>
     withApi(async (api) => {
-      for (const [method, path, body] of routes("str_000000000000000000000").filter(([, path]) => path.includes("str_"))) {
+      for (const [method, path, body] of routes("str_000000000000000000000").filter(([, where]) => where.includes("str_"))) {
         const answer = await api.call(method, path, { body })
         assert.strictEqual(answer.status, 404, `${method} ${path}: ${answer.text}`)
         assert.strictEqual(answer.body.error, "not_found")
