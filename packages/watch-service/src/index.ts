@@ -11,7 +11,7 @@
  *   `Statistics` (the planner's), `ServiceMigrations` (the tables), `EmbeddedDatabase`,
  *   `WalletAdmission` (wallets added to a stream, placed under their scans' locks), `Resend`
  *   (batches sent again as they were), `HistoryStore` (the history owed for wallets added with one),
- *   `ConsoleSessions` (the console's sign-ins);
+ *   `ConsoleSessions` (the console's sign-ins), `Activity` (a stream's last hour);
  * - `delivery/`: `DeliveryWorker` (one stream's webhooks), `DeliveryWake` (waking a stream's
  *   delivery: its cluster entity), `DeliverySlots` (a runner's webhooks in flight at once),
  *   `WebhookSender` (one POST), `WebhookSignature` (Standard Webhooks), `WebhookBatch` (what a
@@ -33,6 +33,7 @@
  * ```
  * @since 0.5.0
  */
+export * as Activity from "./store/Activity.js"
 export * as AddressPolicy from "./delivery/AddressPolicy.js"
 export * as ApiDocument from "./api/ApiDocument.js"
 export * as ApiHandlers from "./api/ApiHandlers.js"

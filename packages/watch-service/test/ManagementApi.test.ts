@@ -15,7 +15,7 @@ const aptos = "aptos:0x1"
 const receiver = "http://127.0.0.1:9/hook"
 
 /** Every route, with a body where it takes one. */
-const routes = (id: string) =>
+const routes = (id: string, deliveryId = "msg_000000000000000000000") =>
   [
     ["POST", "/v1/streams", { url: receiver }],
     ["GET", "/v1/streams", undefined],
@@ -32,6 +32,8 @@ const routes = (id: string) =>
     ["GET", `/v1/streams/${id}/deliveries`, undefined],
     ["POST", `/v1/streams/${id}/replay`, { fromTime: "2026-01-01T00:00:00Z" }],
     ["GET", `/v1/streams/${id}/stats`, undefined],
+    ["GET", `/v1/streams/${id}/deliveries/${deliveryId}`, undefined],
+    ["GET", `/v1/streams/${id}/activity`, undefined],
     ["GET", "/v1/session", undefined],
     ["DELETE", "/v1/session", undefined]
   ] as const
@@ -299,7 +301,7 @@ describe("the management API", () => {
         .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`))
         .toSorted()
       // Beside the routes behind the token, the console's sign-in (which takes the token in its body).
-      const expected = [...routes("{id}").map(([method, path]) => `${method} ${path}`), "POST /v1/session"].toSorted()
+      const expected = [...routes("{id}", "{deliveryId}").map(([method, path]) => `${method} ${path}`), "POST /v1/session"].toSorted()
       assert.deepStrictEqual(listed, expected)
       assert.deepStrictEqual(Object.keys(openapi.body.components.securitySchemes), ["bearer", "session"])
       assert.deepStrictEqual(openapi.body.components.securitySchemes.session, {

@@ -16,6 +16,8 @@ import type { Range } from "../store/Coverage.js"
 import { type Delivery, DeliveryStore, type ReplayFrom } from "../store/DeliveryStore.js"
 import * as HistoryStore from "../store/HistoryStore.js"
 import * as Resend from "../store/Resend.js"
+import * as Activity from "../store/Activity.js"
+import * as DeliveryWorker from "../delivery/DeliveryWorker.js"
 import {
   Api,
   BadRequest,
@@ -417,7 +419,7 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
             return yield* badRequest("cursor", "not a cursor of this list: give the nextCursor of the previous page")
           }
           yield* existing(params.id)
-          const page = yield* Effect.orDie(streams.listWallets(params.id, { cursor, limit: limitOf(query.limit) }))
+          const page = yield* Effect.orDie(streams.listWallets(params.id, { cursor, limit: limitOf(query.limit), search: query.search }))
           return { wallets: page.items.map(WalletSpec.toSpec), nextCursor: page.nextCursor }
         }))
       .handle("listDeliveries", ({ params, query }) =>
@@ -427,8 +429,28 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
           }
           yield* existing(params.id)
           const after = query.cursor === undefined ? undefined : Number(query.cursor)
-          const page = yield* Effect.orDie(deliveries.list(params.id, { status: query.status, after, limit: limitOf(query.limit) }))
+          const page = yield* Effect.orDie(deliveries.list(params.id, { status: query.status, after, limit: limitOf(query.limit), order: query.order }))
           return { deliveries: page.items.map(deliveryView), nextCursor: page.nextCursor }
+        }))
+      .handle("getDelivery", ({ params }) =>
+        Effect.gen(function*() {
+          yield* existing(params.id)
+          const found = yield* Effect.orDie(deliveries.find(params.id, params.deliveryId))
+          if (Option.isNone(found)) {
+            return yield* Effect.fail(new NotFound({ error: "not_found", message: `no delivery ${params.deliveryId} of stream ${params.id}` }))
+          }
+          const { attempts, bodies, delivery } = found.value
+          return {
+            delivery: deliveryView(delivery),
+            attempts: attempts.map((attempt) => ({ ...attempt, at: DateTime.formatIso(attempt.at) })),
+            body: DeliveryWorker.body({ ...delivery, streamId: params.id, deliveryId: delivery.id, events: bodies })
+          }
+        }))
+      .handle("activity", ({ params }) =>
+        Effect.gen(function*() {
+          yield* existing(params.id)
+          const minutes = yield* Effect.orDie(Effect.provideService(Activity.lastHour(params.id), SqlClient.SqlClient, sql))
+          return { minutes: minutes.map((minute) => ({ ...minute, at: DateTime.formatIso(minute.at) })) }
         }))
       .handle("replay", ({ params, payload }) =>
         Effect.gen(function*() {
@@ -454,7 +476,8 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
           const coverage = stats.coverage.map((c) => ({
             chain: Scopes.nameOf(c.scope),
             coveredFrom: String(c.coveredFrom),
-            coveredTo: c.coveredTo === null ? null : String(c.coveredTo)
+            coveredTo: c.coveredTo === null ? null : String(c.coveredTo),
+            batchedTo: String(c.batchedTo ?? c.coveredTo ?? c.coveredFrom - 1n)
           }))
           const history = (yield* Effect.orDie(Effect.provideService(HistoryStore.ofStream(params.id, 1_000), SqlClient.SqlClient, sql))).map((job) => ({
             wallet: WalletSpec.toSpec(Scopes.walletOfScope(job.scope, job.address)),

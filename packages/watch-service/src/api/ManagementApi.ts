@@ -472,6 +472,90 @@ export const DeliveryView = Schema.Struct({
 export type DeliveryView = typeof DeliveryView.Type
 
 /**
+ * One attempt of a delivery: when, what the receiver answered (or what went wrong), and how long
+ * the request took.
+ *
+ * @example
+ * ```ts
+ * import type { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const slow = (attempt: ManagementApi.AttemptView) => (attempt.durationMs ?? 0) > 5_000
+ * ```
+ * @since 0.5.0
+ */
+export const AttemptView = Schema.Struct({
+  at: described(Schema.String, "When the attempt was recorded (ISO 8601, UTC)."),
+  delivered: described(Schema.Boolean, "Whether the receiver answered 2xx."),
+  status: described(Schema.NullOr(Schema.Int), "The HTTP status the receiver answered; `null` when none (a timeout, a connection error)."),
+  error: described(Schema.NullOr(Schema.String), "What went wrong (a status and the start of the body, a timeout, a connection error); `null` when delivered."),
+  durationMs: described(Schema.NullOr(Schema.Int), "How long the request took, from its signing to the answer, in milliseconds; `null` for attempts of a service before 0.5.")
+})
+
+/**
+ * @since 0.5.0
+ */
+export type AttemptView = typeof AttemptView.Type
+
+/**
+ * A delivery with its attempts (newest first) and its body, as each attempt sent it.
+ *
+ * @example
+ * ```ts
+ * import type { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const events = (detail: ManagementApi.DeliveryDetail) => JSON.parse(detail.body).events
+ * ```
+ * @since 0.5.0
+ */
+export const DeliveryDetail = Schema.Struct({
+  delivery: DeliveryView,
+  attempts: described(
+    Schema.Array(AttemptView),
+    "Its attempts, newest first (a stream keeps its last 1,000 or so; older ones are gone)."
+  ),
+  body: described(Schema.String, "The batch's JSON exactly as it is sent (the bytes the signature covers), rebuilt from what is stored.")
+}).annotate({ identifier: "DeliveryDetail" })
+
+/**
+ * @since 0.5.0
+ */
+export type DeliveryDetail = typeof DeliveryDetail.Type
+
+/**
+ * A stream's last hour, a minute at a time: what was delivered, what failed, and how old the
+ * coverage its receiver has was at the end of the minute.
+ *
+ * @example
+ * ```ts
+ * import type { ManagementApi } from "@chainquery/watch-service"
+ *
+ * const busiest = (activity: ManagementApi.ActivityView) => Math.max(...activity.minutes.map((minute) => minute.delivered))
+ * ```
+ * @since 0.5.0
+ */
+export const ActivityView = Schema.Struct({
+  minutes: described(
+    Schema.Array(Schema.Struct({
+      at: described(Schema.String, "The minute's start (ISO 8601, UTC)."),
+      delivered: described(Schema.Int, "How many batches the receiver answered 2xx in the minute."),
+      events: described(Schema.Int, "How many events those batches carried."),
+      failedAttempts: described(Schema.Int, "How many attempts failed in the minute (each retry counts)."),
+      coverageLagSeconds: described(
+        Schema.NullOr(Schema.Number),
+        "At the minute's end, how long before it the last batch with coverage the receiver had taken was made: how far behind the " +
+          "stream's scans its receiver was, in time (heartbeats keep it within `--heartbeat` on a quiet stream); `null` before the first."
+      )
+    })),
+    "The last 60 minutes, oldest first, the current minute last."
+  )
+}).annotate({ identifier: "ActivityView" })
+
+/**
+ * @since 0.5.0
+ */
+export type ActivityView = typeof ActivityView.Type
+
+/**
  * A stream's delivery statistics over its last 100 attempts, and what its receiver has: the last
  * sequence it took and, per chain, the blocks it is covered from and to (`null`: no batch yet).
  *
@@ -492,6 +576,10 @@ export const StatsView = Schema.Struct({
       coveredTo: described(
         Schema.NullOr(Schema.String),
         "The last block of the last batch delivered: the receiver has every event up to it unless a batch `failed` (then replay it); `null` before the first."
+      ),
+      batchedTo: described(
+        Schema.String,
+        "The last block the stream's batches were made to (how far its scan went for it): `batchedTo - coveredTo` is how far its receiver is behind."
       )
     })),
     "Per chain, what the receiver has."
@@ -555,7 +643,21 @@ const operation = (summary: string, description: string, query?: Schema.Struct.F
 
 const deliveriesQuery = {
   ...pageQuery,
-  status: Schema.optionalKey(described(Schema.Literals(["pending", "delivered", "failed"]), "Only the deliveries of this status."))
+  status: Schema.optionalKey(described(Schema.Literals(["pending", "delivered", "failed"]), "Only the deliveries of this status.")),
+  order: Schema.optionalKey(described(
+    Schema.Literals(["oldest", "newest"]),
+    "`oldest` (when left out): in sequence order; `newest`: the newest first. Give the same on every page."
+  ))
+}
+
+const walletsQuery = {
+  ...pageQuery,
+  search: Schema.optionalKey(textOf("Only the wallets whose address contains this text, in any case (at most 100 characters).").check(Schema.isMaxLength(100)))
+}
+
+const deliveryParams = {
+  ...idParams,
+  deliveryId: described(Schema.String.check(Schema.isPattern(/^msg_[0-9a-z]{21}$/)), "The delivery's id (`msg_` and 21 characters).")
 }
 
 const nextCursor = described(Schema.NullOr(Schema.String), "The cursor of the next page (give it as `cursor`); `null` on the last page.")
@@ -725,19 +827,33 @@ export class Streams extends HttpApiGroup.make("streams")
     }).annotateMerge(operation("Remove wallets", "Removes wallet specs the same way; their events stop at once for this stream.")),
     HttpApiEndpoint.get("listWallets", "/v1/streams/:id/wallets", {
       params: idParams,
-      query: pageQuery,
+      query: walletsQuery,
       success: Schema.Struct({ wallets: described(Schema.Array(Schema.String), "The wallets of the page, as specs of one chain."), nextCursor }),
       error: NotFound
-    }).annotateMerge(operation("List a stream's wallets", "The stream's wallets by chain and address, a page at a time.", pageQuery)),
+    }).annotateMerge(operation(
+      "List a stream's wallets",
+      "The stream's wallets by chain and address, a page at a time; with `search`, those whose address contains it.",
+      walletsQuery
+    )),
     HttpApiEndpoint.get("listDeliveries", "/v1/streams/:id/deliveries", {
       params: idParams,
       query: deliveriesQuery,
-      success: Schema.Struct({ deliveries: described(Schema.Array(DeliveryView), "The deliveries of the page, newest first."), nextCursor }),
+      success: Schema.Struct({ deliveries: described(Schema.Array(DeliveryView), "The deliveries of the page, in the order asked."), nextCursor }),
       error: NotFound
     }).annotateMerge(operation(
       "List a stream's deliveries",
-      "The stream's webhook batches with their attempts and last error: `pending`, `delivered` or `failed`.",
+      "The stream's webhook batches with their attempts and last error: `pending`, `delivered` or `failed`; in sequence order, or the " +
+        "newest first with `order=newest`.",
       deliveriesQuery
+    )),
+    HttpApiEndpoint.get("getDelivery", "/v1/streams/:id/deliveries/:deliveryId", { params: deliveryParams, success: DeliveryDetail, error: NotFound })
+      .annotateMerge(operation(
+        "Read a delivery",
+        "A delivery with each of its attempts (when, the status or error, how long it took) and its body exactly as sent."
+      )),
+    HttpApiEndpoint.get("activity", "/v1/streams/:id/activity", { params: idParams, success: ActivityView, error: NotFound }).annotateMerge(operation(
+      "A stream's last hour",
+      "Per minute over the last hour: batches delivered, their events, failed attempts, and how far behind its scans the receiver was (in seconds)."
     )),
     HttpApiEndpoint.post("replay", "/v1/streams/:id/replay", {
       params: idParams,

@@ -65,6 +65,30 @@ export const make = (options: Options) =>
   })
 
 /**
+ * A client for a page of the service's own origin signed in with a console session (`POST
+ * /v1/session`): the browser sends the session's `HttpOnly` cookie, and each request carries the
+ * session's `csrfToken` as `x-csrf-token` (no API token is held). This is what the console uses.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { FetchHttpClient } from "effect/http"
+ * import { ManagementClient } from "@chainquery/watch-service"
+ *
+ * const streams = Effect.gen(function*() {
+ *   const client = yield* ManagementClient.makeForSession({ baseUrl: "http://127.0.0.1:8080", csrfToken: "the session's csrfToken" })
+ *   return yield* client.streams.list({ query: {} })
+ * }).pipe(Effect.provide(FetchHttpClient.layer))
+ * ```
+ * @since 0.5.0
+ */
+export const makeForSession = (options: { readonly baseUrl: string | URL; readonly csrfToken: string }) =>
+  HttpApiClient.make(Api, {
+    baseUrl: options.baseUrl,
+    transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader("x-csrf-token", options.csrfToken))
+  })
+
+/**
  * The client's type: `client.streams.<route>(request)`.
  *
  * @example

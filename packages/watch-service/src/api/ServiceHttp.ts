@@ -88,8 +88,25 @@ export const routes = Layer.mergeAll(
 )
 
 /**
+ * Routes served beside the API, on its port: a layer that adds them to the `HttpRouter` (such as
+ * `@chainquery/console`'s `ConsoleRoutes.layer`).
+ *
+ * @example
+ * ```ts
+ * import { Effect, Layer } from "effect"
+ * import { HttpRouter, HttpServerResponse } from "effect/http"
+ * import type { ServiceHttp } from "@chainquery/watch-service"
+ *
+ * const hello: ServiceHttp.Routes = HttpRouter.add("GET", "/hello", Effect.succeed(HttpServerResponse.text("hello")))
+ * ```
+ * @since 0.5.0
+ */
+export type Routes = Layer.Layer<never, never, HttpRouter.HttpRouter>
+
+/**
  * The routes served on `host:port` (`0`: a free port), printing `listening on http://HOST:PORT`,
- * within `limits` (the timeouts and the most connections; `HttpLimits.defaults` unless given).
+ * within `limits` (the timeouts and the most connections; `HttpLimits.defaults` unless given),
+ * with `routes` beside the API's when given.
  *
  * @example
  * ```ts
@@ -99,8 +116,13 @@ export const routes = Layer.mergeAll(
  * ```
  * @since 0.2.0
  */
-export const serve = (options: { readonly host: string; readonly port: number; readonly limits?: HttpLimits | undefined }) =>
-  HttpRouter.serve(routes, { disableListenLog: true, disableLogger: true }).pipe(
+export const serve = (options: {
+  readonly host: string
+  readonly port: number
+  readonly limits?: HttpLimits | undefined
+  readonly routes?: Routes | undefined
+}) =>
+  HttpRouter.serve(options.routes === undefined ? routes : Layer.mergeAll(routes, options.routes), { disableListenLog: true, disableLogger: true }).pipe(
     Layer.provide(Layer.succeed(HttpServerRequest.MaxBodySize, ByteSize.bytes(maxBodyBytes))),
     Layer.provideMerge(Layer.effectDiscard(Effect.gen(function*() {
       const { address } = yield* HttpServer.HttpServer

@@ -124,6 +124,9 @@ const attemptOf = (outcome: SendOutcome): Attempt => {
   }
 }
 
+/** What a request sent means for the delivery, with how long it took. */
+const timedAttemptOf = (sent: SignedRequest.Sent): Attempt => ({ ...attemptOf(sent.outcome), durationMs: sent.durationMillis })
+
 /**
  * One line when a stream's deliveries turn: a WARN when an attempt fails after one that did not
  * (the error, and when the next attempt is), an INFO when one succeeds after one that failed; none
@@ -189,7 +192,7 @@ export const deliverDue = (
             return { result: "failed", status: null, error: reason } satisfies Attempt
           }
           const sent = yield* SignedRequest.send({ streamId, deliveryId: delivery.id, url: url.success, body: text })
-          return Option.isNone(sent) ? undefined : attemptOf(sent.value.outcome)
+          return Option.isNone(sent) ? undefined : timedAttemptOf(sent.value)
         })).pipe(
           Effect.catchTag("SecretsKeyError", (error) =>
             Effect.logError(`stream ${streamId}: not delivered: ${error.message}`).pipe(Effect.as(undefined))),

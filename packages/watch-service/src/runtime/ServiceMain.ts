@@ -64,6 +64,8 @@ export interface ServeOptions {
   readonly secretsKey: Redacted.Redacted<Uint8Array> | undefined
   /** The HTTP server's timeouts and its most connections at once. */
   readonly httpLimits: HttpLimits
+  /** More routes served beside the API, on its port (`@chainquery/console`'s console); none when absent. */
+  readonly routes?: ServiceHttp.Routes | undefined
 }
 
 /**
@@ -169,7 +171,7 @@ export const layer = <E>(options: ServeOptions, clients: Layer.Layer<EvmClient.E
   )
   // The key checked once at start, in the background (a refused one makes /readyz say so).
   const keyProbe = Layer.effectDiscard(Effect.forkScoped(KeyRefusal.probe)).pipe(Layer.provide(Layer.mergeAll(keyRefusal, clients)))
-  return ServiceHttp.serve({ host: options.host, port: options.port, limits: options.httpLimits }).pipe(
+  return ServiceHttp.serve({ host: options.host, port: options.port, limits: options.httpLimits, routes: options.routes }).pipe(
     Layer.provide(Layer.mergeAll(readiness, keyProbe, NodeCrypto.layerSecureRandom, clients)),
     Layer.provide(cluster),
     Layer.provide(telemetry(options))

@@ -69,6 +69,28 @@ export interface Attempt {
   readonly result: "delivered" | "retry" | "failed" | "held"
   readonly status: number | null
   readonly error: string | null
+  /** How long the request took, from its signing to its answer (since 0.5.0; none when it was not sent). */
+  readonly durationMs?: number | undefined
+}
+
+/**
+ * An attempt as recorded: when, whether the receiver took the batch, its status or the error, and
+ * how long the request took (`null` for attempts recorded before 0.5.0).
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryStore } from "@chainquery/watch-service"
+ *
+ * const slow = (attempt: DeliveryStore.RecordedAttempt) => (attempt.durationMs ?? 0) > 5_000
+ * ```
+ * @since 0.5.0
+ */
+export interface RecordedAttempt {
+  readonly at: DateTime.Utc
+  readonly delivered: boolean
+  readonly status: number | null
+  readonly error: string | null
+  readonly durationMs: number | null
 }
 
 /**
@@ -197,7 +219,13 @@ const deliveryOf = (row: DeliveryRow): Delivery => ({
 export interface Progress {
   readonly streamId: string
   readonly deliveredSequence: number | null
-  readonly coverage: ReadonlyArray<{ readonly scope: string; readonly coveredFrom: bigint; readonly coveredTo: bigint | null }>
+  readonly coverage: ReadonlyArray<{
+    readonly scope: string
+    readonly coveredFrom: bigint
+    readonly coveredTo: bigint | null
+    /** The last block the stream's batches were made to (since 0.5.0; always read from the store). */
+    readonly batchedTo?: bigint | undefined
+  }>
   /** How many events its content filter kept out, since it was created (since 0.5.0; 0 when left out). */
   readonly filteredEvents?: number | undefined
 }
@@ -269,8 +297,23 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
   readonly wake: (streamId: string) => Effect.Effect<void, SqlError.SqlError>
   readonly list: (
     streamId: string,
-    page: { readonly status?: Delivery["status"] | undefined; readonly after?: number | undefined; readonly limit: number }
+    page: {
+      readonly status?: Delivery["status"] | undefined
+      /** The sequence the page starts after (before, the newest first). */
+      readonly after?: number | undefined
+      readonly limit: number
+      /** `oldest` (unless given): in sequence order; `newest`: the newest first (since 0.5.0). */
+      readonly order?: "oldest" | "newest" | undefined
+    }
   ) => Effect.Effect<{ readonly items: ReadonlyArray<Delivery>; readonly nextCursor: string | null }, SqlError.SqlError>
+  /** A delivery of the stream by its id, with its events' JSON and its attempts, newest first (since 0.5.0). */
+  readonly find: (
+    streamId: string,
+    deliveryId: string
+  ) => Effect.Effect<
+    Option.Option<{ readonly delivery: Delivery; readonly bodies: ReadonlyArray<string>; readonly attempts: ReadonlyArray<RecordedAttempt> }>,
+    SqlError.SqlError
+  >
   /** New deliveries of the stream's events from `from` on; `None` when there is no such event. */
   readonly replay: (streamId: string, from: ReplayFrom) => Effect.Effect<Option.Option<{ readonly deliveries: number; readonly events: number }>, SqlError.SqlError>
   readonly stats: (streamId: string) => Effect.Effect<Stats, SqlError.SqlError>
@@ -290,17 +333,22 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           id: string
           delivered_sequence: string | null
           filtered_events: string
-          coverage: ReadonlyArray<{ scope: string; from: string; to: string | null }>
+          coverage: ReadonlyArray<{ scope: string; from: string; to: string | null; batched: string }>
         }>`
           SELECT s.id, s.delivered_sequence::text, s.filtered_events::text, coalesce((SELECT jsonb_agg(jsonb_build_object('scope', c.scope, 'from', c.covered_from::text,
-              'to', c.delivered_to::text) ORDER BY c.scope) FROM stream_coverage c WHERE c.stream_id = s.id), '[]'::jsonb) AS coverage
+              'to', c.delivered_to::text, 'batched', c.batched_to::text) ORDER BY c.scope) FROM stream_coverage c WHERE c.stream_id = s.id), '[]'::jsonb) AS coverage
           FROM streams s WHERE ${streamId === undefined ? sql.literal("true") : sql`s.id = ${streamId}`} ORDER BY s.id`.pipe(
           Effect.map((rows) => {
             const all = rows.map((row): Progress => ({
               streamId: row.id,
               deliveredSequence: row.delivered_sequence === null ? null : Number(row.delivered_sequence),
               filteredEvents: Number(row.filtered_events),
-              coverage: row.coverage.map((c) => ({ scope: c.scope, coveredFrom: BigInt(c.from), coveredTo: c.to === null ? null : BigInt(c.to) }))
+              coverage: row.coverage.map((c) => ({
+                scope: c.scope,
+                coveredFrom: BigInt(c.from),
+                coveredTo: c.to === null ? null : BigInt(c.to),
+                batchedTo: BigInt(c.batched)
+              }))
             }))
             return (streamId === undefined ? all : all[0]) as Id extends string ? Progress | undefined : ReadonlyArray<Progress>
           })
@@ -318,6 +366,31 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             const row = rows[0]
             if (row === undefined) return Option.none()
             return Option.some({ delivery: deliveryOf(row), due: row.due, bodies: row.bodies })
+          }),
+
+        find: (streamId, deliveryId) =>
+          Effect.gen(function*() {
+            const rows = yield* sql<DeliveryRow & { bodies: ReadonlyArray<string> }>`
+              SELECT ${sql.literal(columns)},
+                ARRAY(SELECT e.body FROM stream_events e WHERE e.stream_id = deliveries.stream_id
+                  AND e.position BETWEEN deliveries.first_position AND deliveries.last_position ORDER BY e.position) AS bodies
+              FROM deliveries WHERE stream_id = ${streamId} AND id = ${deliveryId}`
+            const row = rows[0]
+            if (row === undefined) return Option.none()
+            const attempts = yield* sql<{ at: string; ok: boolean; status: number | null; error: string | null; duration_ms: number | null }>`
+              SELECT ${sql.literal(millis("at"))}, ok, status, error, duration_ms FROM delivery_attempts
+              WHERE stream_id = ${streamId} AND delivery_id = ${deliveryId} ORDER BY id DESC`
+            return Option.some({
+              delivery: deliveryOf(row),
+              bodies: row.bodies,
+              attempts: attempts.map((attempt) => ({
+                at: utcOf(attempt.at),
+                delivered: attempt.ok,
+                status: attempt.status,
+                error: attempt.error,
+                durationMs: attempt.duration_ms
+              }))
+            })
           }),
 
         record: (delivery, attempt, schedule) =>
@@ -352,8 +425,9 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
               covered AS (UPDATE stream_coverage c SET delivered_to = x.covered_to::bigint
                 FROM jsonb_to_recordset(${delivered ? coveredToRows(delivery) : "[]"}::jsonb) AS x(scope text, covered_to text)
                 WHERE c.stream_id = ${delivery.streamId} AND c.scope = x.scope AND EXISTS (SELECT 1 FROM taken) RETURNING c.scope),
-              added AS (INSERT INTO delivery_attempts (stream_id, delivery_id, at, ok, status, error)
-                SELECT ${delivery.streamId}, ${delivery.id}, ${at}::timestamptz, ${delivered}, ${attempt.status}, ${attempt.error}
+              added AS (INSERT INTO delivery_attempts (stream_id, delivery_id, at, ok, status, error, duration_ms)
+                SELECT ${delivery.streamId}, ${delivery.id}, ${at}::timestamptz, ${delivered}, ${attempt.status}, ${attempt.error},
+                  ${attempt.durationMs === undefined ? null : Math.round(attempt.durationMs)}::integer
                 WHERE EXISTS (SELECT 1 FROM streams WHERE id = ${delivery.streamId}) RETURNING id)
             SELECT coalesce((SELECT NOT ok FROM previous), false) AS after_failure`
             // Only the last attempts count; older ones go, looked for every `trimEvery` batches (the
@@ -385,11 +459,11 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
         wake: (streamId) =>
           Effect.asVoid(sql`UPDATE deliveries SET next_attempt_at = now() WHERE stream_id = ${streamId} AND status = 'pending'`),
 
-        list: (streamId, { after, limit, status }) =>
+        list: (streamId, { after, limit, order, status }) =>
           sql<DeliveryRow>`SELECT ${sql.literal(columns)} FROM deliveries WHERE stream_id = ${streamId}
             AND ${status === undefined ? sql.literal("true") : sql`status = ${status}`}
-            AND ${after === undefined ? sql.literal("true") : sql`sequence > ${after}`}
-            ORDER BY deliveries.sequence LIMIT ${limit + 1}`.pipe(
+            AND ${after === undefined ? sql.literal("true") : order === "newest" ? sql`sequence < ${after}` : sql`sequence > ${after}`}
+            ORDER BY deliveries.sequence ${sql.literal(order === "newest" ? "DESC" : "ASC")} LIMIT ${limit + 1}`.pipe(
             Effect.map((rows) => ({
               items: rows.slice(0, limit).map(deliveryOf),
               nextCursor: rows.length > limit ? rows[limit - 1]!.sequence : null

@@ -192,6 +192,13 @@ const loader = Migrator.fromRecord({
       digest bytea PRIMARY KEY,
       created_at timestamptz NOT NULL,
       expires_at timestamptz NOT NULL)`
+  }),
+  "11_console_views": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // How long each attempt's request took (the console shows it); attempts of before have none.
+    yield* sql`ALTER TABLE delivery_attempts ADD COLUMN duration_ms integer`
+    // A stream's last hour (`Activity`): its batches by when they were delivered.
+    yield* sql`CREATE INDEX deliveries_by_delivered_at ON deliveries (stream_id, delivered_at) WHERE delivered_at IS NOT NULL`
   })
 })
 

@@ -238,7 +238,12 @@ export class StreamStore extends Context.Service<StreamStore, {
   readonly walletCount: (id: string) => Effect.Effect<number, SqlError.SqlError>
   readonly listWallets: (
     id: string,
-    page: { readonly cursor?: readonly [string, string] | undefined; readonly limit: number }
+    page: {
+      readonly cursor?: readonly [string, string] | undefined
+      readonly limit: number
+      /** Only the wallets whose address contains this text, in any case (since 0.5.0). */
+      readonly search?: string | undefined
+    }
   ) => Effect.Effect<Page<WatchedWallet.WatchedWallet>, SqlError.SqlError>
   /** Every wallet of a scope that some stream with these confirmations holds (what one scan watches). */
   readonly watched: (scope: Scope, confirmations: number) => Effect.Effect<ReadonlyArray<WatchedWallet.WatchedWallet>, SqlError.SqlError>
@@ -405,9 +410,10 @@ export class StreamStore extends Context.Service<StreamStore, {
         walletCount: (id) =>
           sql<{ count: number }>`SELECT count(*)::int AS count FROM stream_wallets WHERE stream_id = ${id}`.pipe(Effect.map((rows) => rows[0]!.count)),
 
-        listWallets: (id, { cursor, limit }) =>
+        listWallets: (id, { cursor, limit, search }) =>
           sql<{ scope: string; address: string }>`SELECT scope, address FROM stream_wallets WHERE stream_id = ${id}
             AND ${cursor === undefined ? sql.literal("true") : sql`(scope, address) > (${cursor[0]}, ${cursor[1]})`}
+            AND ${search === undefined || search === "" ? sql.literal("true") : sql`strpos(lower(address), lower(${search})) > 0`}
             ORDER BY scope, address LIMIT ${limit + 1}`.pipe(
             Effect.map((rows) => ({
               items: rows.slice(0, limit).map((row) => walletOfScope(row.scope, row.address)),
