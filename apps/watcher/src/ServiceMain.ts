@@ -6,6 +6,7 @@
  *
  * @since 0.2.0
  */
+import { ConsoleRoutes } from "@chainquery/console"
 import { ServiceMain as Service } from "@chainquery/watch-service"
 import type { Effect, Layer } from "effect"
 import type { EvmClient } from "@chainquery/evm-client"
@@ -59,8 +60,12 @@ export const clients = (options: ServeOptions): Layer.Layer<EvmClient.EvmClient,
   )
 }
 
+/** The options with the console (`@chainquery/console`) served beside the API, unless they name other routes. */
+const withConsole = (options: ServeOptions): ServeOptions => options.routes === undefined ? { ...options, routes: ConsoleRoutes.layer } : options
+
 /**
- * The whole service as one layer, with its clients: built, it serves; released, it stops.
+ * The whole service as one layer, with its clients, and the console at `/console`: built, it
+ * serves; released, it stops.
  *
  * @example
  * ```ts
@@ -72,7 +77,7 @@ export const clients = (options: ServeOptions): Layer.Layer<EvmClient.EvmClient,
  * ```
  * @since 0.2.0
  */
-export const layer = (options: ServeOptions) => Service.layer(options, clients(options))
+export const layer = (options: ServeOptions) => Service.layer(withConsole(options), clients(options))
 
 /**
  * Runs the service until it is interrupted.
@@ -86,4 +91,4 @@ export const layer = (options: ServeOptions) => Service.layer(options, clients(o
  * ```
  * @since 0.2.0
  */
-export const run = (options: ServeOptions): Effect.Effect<never, unknown> => Service.run(options, clients(options))
+export const run = (options: ServeOptions): Effect.Effect<never, unknown> => Service.run(withConsole(options), clients(options))

@@ -1,0 +1,62 @@
+/**
+ * The console's client of the management API: `ManagementClient.makeForSession` of
+ * `@chainquery/watch-service` (the same `HttpApi` the service serves, so a request that does not fit
+ * it does not compile), over the browser's `fetch`, on the page's own origin. `run` answers a
+ * request's value, or throws an `ApiFailure` that says what went wrong in words.
+ */
+import { Cause, Effect, Exit } from "effect"
+import { FetchHttpClient } from "effect/http"
+import { makeForSession } from "@chainquery/watch-service/ManagementClient"
+
+/** The typed client: `client.streams.list(…)`, `client.session.signIn(…)`. */
+export type Client = Effect.Success<ReturnType<typeof makeForSession>>
+
+/** A bad wallet spec of a bulk request, as the API names it. */
+export interface InvalidSpec {
+  readonly position: number
+  readonly spec: string
+  readonly reason: string
+}
+
+/** A request that failed: what kind of failure, the API's message, the field and bad specs of a 400. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly kind: "unauthorized" | "forbidden" | "bad_request" | "not_found" | "unavailable" | "unreachable" | "unexpected",
+    message: string,
+    readonly field?: string,
+    readonly invalid?: ReadonlyArray<InvalidSpec>
+  ) {
+    super(message)
+  }
+}
+
+const failureOf = (error: unknown): ApiFailure => {
+  const tagged = error as { readonly _tag?: string; readonly message?: string; readonly field?: string; readonly invalid?: ReadonlyArray<InvalidSpec> }
+  switch (tagged._tag) {
+    case "Unauthorized":
+      return new ApiFailure("unauthorized", tagged.message ?? "signed out")
+    case "Forbidden":
+      return new ApiFailure("forbidden", tagged.message ?? "refused")
+    case "BadRequest":
+      return new ApiFailure("bad_request", tagged.message ?? "bad request", tagged.field, tagged.invalid)
+    case "NotFound":
+      return new ApiFailure("not_found", tagged.message ?? "not found")
+    case "Unavailable":
+      return new ApiFailure("unavailable", tagged.message ?? "unavailable, try again")
+    case "HttpClientError":
+      return new ApiFailure("unreachable", "the service did not answer; is it running?")
+    default:
+      return new ApiFailure("unexpected", `the service answered what the console did not expect (${tagged.message ?? String(error)})`)
+  }
+}
+
+/** Runs a request of the client: its value, or an `ApiFailure`. */
+export const run = async <A, E>(request: Effect.Effect<A, E>): Promise<A> => {
+  const exit = await Effect.runPromiseExit(request)
+  if (Exit.isSuccess(exit)) return exit.value
+  throw failureOf(Cause.squash(exit.cause))
+}
+
+/** A client of the page's origin whose changes carry `csrfToken` (empty before a sign-in). */
+export const connect = (csrfToken: string): Promise<Client> =>
+  Effect.runPromise(makeForSession({ baseUrl: location.origin, csrfToken }).pipe(Effect.provide(FetchHttpClient.layer)))

@@ -1,0 +1,45 @@
+/**
+ * A list read a page at a time by the API's cursors: where the reader is, the cursor to ask with,
+ * and the buttons that move (the focus stays on the button pressed).
+ */
+import { h, patch } from "./dom.js"
+
+/** A list's pages: `query()` to read the current one, `show` once it was read. */
+export interface Pages {
+  readonly element: HTMLElement
+  /** The cursor of the current page, as a query's fields. */
+  readonly query: () => { readonly cursor?: string }
+  /** Back to the first page (the list's filter changed). */
+  readonly reset: () => void
+  /** The current page was read; `nextCursor` is the API's. */
+  readonly show: (nextCursor: string | null) => void
+}
+
+/** Pages of a list named `label`; `moved` reads the page moved to. */
+export const pages = (label: string, words: readonly [previous: string, next: string], moved: () => void): Pages => {
+  const cursors: Array<string | undefined> = [undefined]
+  let page = 0
+  const element = h("nav", { class: "pager", "aria-label": label })
+  const go = (by: number) => {
+    page += by
+    moved()
+  }
+  return {
+    element,
+    query: () => {
+      const cursor = cursors[page]
+      return cursor === undefined ? {} : { cursor }
+    },
+    reset: () => {
+      page = 0
+      cursors.length = 1
+    },
+    show: (nextCursor) => {
+      cursors[page + 1] = nextCursor ?? undefined
+      patch(element,
+        h("button", { type: "button", "data-key": "previous", disabled: page === 0, onclick: () => go(-1) }, words[0]),
+        h("span", {}, `Page ${page + 1}`),
+        h("button", { type: "button", "data-key": "next", disabled: nextCursor === null, onclick: () => go(1) }, words[1]))
+    }
+  }
+}

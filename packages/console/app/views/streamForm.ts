@@ -1,0 +1,134 @@
+/**
+ * A stream's settings as a form, to create a stream or change one: its URL, description, event
+ * kinds, chains, confirmations (at creation only: they are fixed), content filter and whether to
+ * verify the receiver first. A refusal of the API is shown next to the field it names.
+ */
+import { Chain } from "@chainquery/schema"
+import { WatchEvent } from "@chainquery/watch"
+import { ApiFailure } from "../api.js"
+import { h } from "../dom.js"
+import type { Stream } from "../model.js"
+
+/** Every chain the service watches, by the name the API takes. */
+export const chainNames: ReadonlyArray<string> = [...Chain.chains.map(([name]) => name.replace(/ /g, "-")), "aptos", "aptos-testnet"]
+
+/** The event kinds a new stream receives when none are chosen (all but those read per wallet). */
+const defaultKinds = WatchEvent.kinds.filter((kind) => !kind.startsWith("defi.") && !kind.startsWith("holding."))
+
+/** The form's values, as the API takes them. */
+export interface Settings {
+  readonly url: string
+  readonly description: string
+  readonly events: ReadonlyArray<WatchEvent.Kind>
+  readonly chains: ReadonlyArray<string>
+  readonly confirmations: number
+  readonly filters: { readonly contracts?: ReadonlyArray<string>; readonly minValue?: Record<string, string> } | null
+  readonly verify: boolean
+}
+
+/** The form's pieces: the element, what it holds, and how to show a refusal. */
+export interface StreamForm {
+  readonly element: HTMLFormElement
+  readonly settings: () => Settings
+  /** Shows `failure` next to its field (or above the button), and moves the focus there. */
+  readonly refuse: (failure: unknown) => void
+}
+
+const lines = (text: string): ReadonlyArray<string> => text.split("\n").map((line) => line.trim()).filter((line) => line !== "")
+
+/** The field an API's `field` names (`events[2]` is `events`, `filters.minValue.eth` is `minValue`). */
+const fieldOf = (field: string): string => {
+  const head = field.replace(/\[\d+\]$/, "").split(".")
+  return head[0] === "filters" ? head[1] ?? "contracts" : head[0] ?? field
+}
+
+/** The values of the boxes named `name` that are ticked in `form`. */
+const chosen = (form: HTMLFormElement, name: string): Array<string> =>
+  [...form.querySelectorAll<HTMLInputElement>(`input[name="${name}"]:checked`)].map((input) => input.value)
+
+/** The form for a new stream (`stream` absent) or for `stream`'s settings; `submit` gets them. */
+export const streamForm = (stream: Stream | undefined, submitLabel: string, submit: (settings: Settings) => Promise<void>): StreamForm => {
+  const errors = new Map<string, HTMLElement>()
+  const errorSlot = (name: string) => {
+    const slot = h("p", { id: `${name}-error`, class: "error field-error", "aria-live": "polite" })
+    errors.set(name, slot)
+    return slot
+  }
+  const field = (name: string, label: string, control: HTMLElement, help?: string) => {
+    control.setAttribute("id", name)
+    control.setAttribute("aria-describedby", `${name}-help ${name}-error`)
+    return h("div", { class: "field" }, h("label", { for: name }, label), control, h("p", { id: `${name}-help`, class: "help" }, help ?? ""), errorSlot(name))
+  }
+  const checkboxes = (name: string, legend: string, values: ReadonlyArray<string>, checked: ReadonlySet<string>, help: string) =>
+    h("fieldset", { class: "field choices", id: name, "aria-describedby": `${name}-help ${name}-error` },
+      h("legend", {}, legend),
+      h("div", { class: "choice-list" },
+        values.map((value) => h("label", { class: "choice" }, h("input", { type: "checkbox", name, value, checked: checked.has(value) }), value))),
+      h("p", { id: `${name}-help`, class: "help" }, help),
+      errorSlot(name))
+
+  const url = h("input", { name: "url", type: "url", required: true, value: stream?.url ?? "", placeholder: "https://example.com/hooks/chainquery" })
+  const description = h("input", { name: "description", type: "text", maxlength: 500, value: stream?.description ?? "" })
+  const confirmations = h("input", { name: "confirmations", type: "number", min: 0, max: 64, value: stream?.confirmations ?? 0, disabled: stream !== undefined })
+  const contracts = h("textarea", { name: "contracts", rows: 3, spellcheck: "false" }, (stream?.filters?.contracts ?? []).join("\n"))
+  const minValue = h("textarea", { name: "minValue", rows: 2, spellcheck: "false" },
+    Object.entries(stream?.filters?.minValue ?? {}).map(([chain, value]) => `${chain}=${value}`).join("\n"))
+  const verify = h("input", { id: "verify", name: "verify", type: "checkbox", checked: stream === undefined })
+  const general = h("p", { class: "error", role: "alert" })
+
+  const element = h("form", { class: "stream-form", novalidate: true },
+    field("url", "Webhook URL", url, "Where the stream's batches are POSTed, signed with its secret."),
+    field("description", "Description", description, "A note of yours, at most 500 characters."),
+    checkboxes("events", "Event kinds", WatchEvent.kinds, new Set(stream?.events ?? defaultKinds), "At least one."),
+    checkboxes("chains", "Chains", chainNames, new Set(stream?.chains ?? chainNames), "At least one."),
+    field("confirmations", "Confirmations", confirmations, stream === undefined
+      ? "How deep a block must be before its events are sent, 0 to 64. Fixed once the stream exists."
+      : "Fixed at creation."),
+    field("contracts", "Only these contracts", contracts, "One per line: EVM contract addresses, Aptos collection ids. Empty: any contract."),
+    field("minValue", "Least trade price per chain", minValue, "One per line, chain=value in the price token's smallest unit (eth=1000000000000000000). Empty: any."),
+    h("div", { class: "field inline" }, verify, h("label", { for: "verify" }, "Send the receiver a test event first (the stream is active only if it answers 2xx)")),
+    general,
+    h("button", { type: "submit", class: "primary" }, submitLabel))
+
+  const settings = (): Settings => {
+    const listed = lines(contracts.value)
+    const values = lines(minValue.value)
+    const filters = listed.length === 0 && values.length === 0 ? null : {
+      ...(listed.length === 0 ? {} : { contracts: listed }),
+      ...(values.length === 0 ? {} : {
+        minValue: Object.fromEntries(values.map((line) => {
+          const at = line.indexOf("=")
+          return at < 0 ? [line, ""] : [line.slice(0, at).trim(), line.slice(at + 1).trim()]
+        }))
+      })
+    }
+    return {
+      url: url.value.trim(),
+      description: description.value,
+      events: chosen(element, "events") as ReadonlyArray<WatchEvent.Kind>,
+      chains: chosen(element, "chains"),
+      confirmations: Number(confirmations.value),
+      filters,
+      verify: verify.checked
+    }
+  }
+
+  const refuse = (failure: unknown) => {
+    for (const slot of errors.values()) slot.textContent = ""
+    general.textContent = ""
+    const message = failure instanceof Error ? failure.message : String(failure)
+    const slot = failure instanceof ApiFailure && failure.field !== undefined ? errors.get(fieldOf(failure.field)) : undefined
+    if (slot === undefined) {
+      general.textContent = message
+      return
+    }
+    slot.textContent = failure instanceof ApiFailure && failure.field !== undefined ? `${failure.field}: ${message}` : message
+    element.querySelector<HTMLElement>(`#${fieldOf((failure as ApiFailure).field ?? "")}`)?.focus()
+  }
+
+  element.addEventListener("submit", (event) => {
+    event.preventDefault()
+    void submit(settings())
+  })
+  return { element, settings, refuse }
+}

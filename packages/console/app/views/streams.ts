@@ -1,0 +1,107 @@
+/**
+ * The streams: each with its state (and why), success rate, backlog and the age of its oldest
+ * pending batch, last delivered sequence, coverage per chain and last error; pause, resume and
+ * delete (after a confirmation). Live: refreshed every 2 seconds. Paged by 50.
+ */
+import { run } from "../api.js"
+import type { Context, View } from "../context.js"
+import { h, patch } from "../dom.js"
+import { age, count, percent, time } from "../format.js"
+import { keepLive } from "../live.js"
+import { pages } from "../paging.js"
+import type { Stats, Stream } from "../model.js"
+import { confirmDialog } from "./dialogs.js"
+import { nameOf, statusBadge } from "./status.js"
+
+const pageSize = 50
+
+/** Pauses, resumes or deletes `stream` (the delete after a confirmation); answers whether it did. */
+export const act = async (context: Context, stream: Stream, action: "pause" | "resume" | "remove"): Promise<boolean> => {
+  const { client } = context
+  if (action === "remove") {
+    const sure = await confirmDialog(
+      "Delete this stream?",
+      `${nameOf(stream)} (${stream.url}) and its wallets, events and deliveries are deleted for good.`,
+      "Delete the stream"
+    )
+    if (!sure) return false
+  }
+  const params = { params: { id: stream.id } }
+  const done = await context.attempt((): Promise<unknown> =>
+    action === "pause"
+      ? run(client.streams.pause(params))
+      : action === "resume"
+      ? run(client.streams.resume({ ...params, payload: {} }))
+      : run(client.streams.remove(params)).then(() => "removed")
+  )
+  if (done === undefined) return false
+  context.announce(`${nameOf(stream)}: ${action === "remove" ? "deleted" : action === "pause" ? "paused" : "resumed"}.`, "ok")
+  return true
+}
+
+/** The coverage of a stream per chain, in words. */
+export const coverageOf = (stats: Stats | undefined) =>
+  stats === undefined || stats.coverage.length === 0
+    ? "—"
+    : h("ul", { class: "plain" },
+      stats.coverage.map((chain) => h("li", {}, `${chain.chain}: ${chain.coveredTo === null ? "nothing yet" : `to ${chain.coveredTo}`}`)))
+
+const row = (context: Context, stream: Stream, stats: Stats | undefined, refresh: () => Promise<void>) => {
+  const button = (action: "pause" | "resume" | "remove", label: string, tone?: string) =>
+    h("button", {
+      type: "button",
+      class: tone,
+      "data-key": `${action}:${stream.id}`,
+      "aria-label": `${label} ${nameOf(stream)}`,
+      onclick: async () => {
+        if (await act(context, stream, action)) await refresh()
+      }
+    }, label)
+  return h("tr", {},
+    h("th", { scope: "row", "data-label": "Stream" },
+      h("a", { href: `#/streams/${stream.id}`, "data-key": `open:${stream.id}` }, nameOf(stream)),
+      h("div", { class: "muted url" }, stream.url)),
+    h("td", { "data-label": "State" }, statusBadge(stream.status), stream.statusReason === null ? null : h("div", { class: "reason" }, stream.statusReason)),
+    h("td", { "data-label": "Success" }, stats === undefined ? "—" : percent(stats.successRate)),
+    h("td", { "data-label": "Backlog" },
+      stats === undefined ? "—" : `${count(stats.pending)} pending`,
+      stats?.oldestPendingAgeSeconds === null || stats === undefined ? null : h("div", { class: "muted" }, `oldest ${age(stats.oldestPendingAgeSeconds)}`),
+      stats !== undefined && stats.failed > 0 ? h("div", { class: "bad" }, `${count(stats.failed)} failed`) : null),
+    h("td", { "data-label": "Last delivered" }, stats?.lastDeliveredSequence === null || stats === undefined ? "—" : `#${stats.lastDeliveredSequence}`),
+    h("td", { "data-label": "Coverage" }, coverageOf(stats)),
+    h("td", { "data-label": "Last error" },
+      stats?.lastError === null || stats === undefined ? "—" : h("span", { class: "bad" }, stats.lastError),
+      stats?.lastErrorAt === null || stats === undefined ? null : h("div", { class: "muted" }, time(stats.lastErrorAt))),
+    h("td", { "data-label": "Actions", class: "actions" },
+      stream.status === "paused" ? button("resume", "Resume") : button("pause", "Pause"),
+      button("remove", "Delete", "danger")))
+}
+
+/** The list of streams. */
+export const streamsView: View = (context, main) => {
+  const { client } = context
+  const table = h("div", { class: "table-region" }, h("p", { class: "muted" }, "Loading…"))
+  const pager = pages("Pages of streams", ["Previous page", "Next page"], () => void refresh())
+  const refresh = async (): Promise<void> => {
+    const listed = await context.attempt(() => run(client.streams.list({ query: { limit: pageSize, ...pager.query() } })), { quiet: true })
+    if (listed === undefined) return
+    const stats = await Promise.all(listed.streams.map((stream) =>
+      context.attempt(() => run(client.streams.stats({ params: { id: stream.id } })), { quiet: true })))
+    pager.show(listed.nextCursor)
+    patch(table, listed.streams.length === 0
+      ? h("p", { class: "empty" }, "No stream here. ", h("a", { href: "#/new" }, "Create a stream"), ".")
+      : h("table", { class: "streams" },
+        h("caption", { class: "visually-hidden" }, "Streams, their state and their deliveries"),
+        h("thead", {}, h("tr", {}, ["Stream", "State", "Success", "Backlog", "Last delivered", "Coverage", "Last error", "Actions"].map((name) => h("th", { scope: "col" }, name)))),
+        h("tbody", {}, listed.streams.map((stream, index) => row(context, stream, stats[index], refresh)))))
+  }
+  main.replaceChildren(
+    h("section", { "aria-labelledby": "streams-title" },
+      h("div", { class: "heading" },
+        h("h1", { id: "streams-title" }, "Streams"),
+        h("a", { class: "button primary", href: "#/new" }, "New stream")),
+      table,
+      pager.element)
+  )
+  return keepLive(refresh)
+}
