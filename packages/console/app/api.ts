@@ -5,7 +5,8 @@
  * request's value, or throws an `ApiFailure` that says what went wrong in words.
  */
 import { Cause, Effect, Exit } from "effect"
-import { FetchHttpClient } from "effect/http"
+import { FetchHttpClient, HttpClientError } from "effect/http"
+import { BadRequest, Forbidden, NotFound, Unauthorized, Unavailable } from "@chainquery/watch-service/ManagementApi"
 import { makeForSession } from "@chainquery/watch-service/ManagementClient"
 
 /** The typed client: `client.streams.list(…)`, `client.session.signIn(…)`. */
@@ -31,23 +32,13 @@ export class ApiFailure extends Error {
 }
 
 const failureOf = (error: unknown): ApiFailure => {
-  const tagged = error as { readonly _tag?: string; readonly message?: string; readonly field?: string; readonly invalid?: ReadonlyArray<InvalidSpec> }
-  switch (tagged._tag) {
-    case "Unauthorized":
-      return new ApiFailure("unauthorized", tagged.message ?? "signed out")
-    case "Forbidden":
-      return new ApiFailure("forbidden", tagged.message ?? "refused")
-    case "BadRequest":
-      return new ApiFailure("bad_request", tagged.message ?? "bad request", tagged.field, tagged.invalid)
-    case "NotFound":
-      return new ApiFailure("not_found", tagged.message ?? "not found")
-    case "Unavailable":
-      return new ApiFailure("unavailable", tagged.message ?? "unavailable, try again")
-    case "HttpClientError":
-      return new ApiFailure("unreachable", "the service did not answer; is it running?")
-    default:
-      return new ApiFailure("unexpected", `the service answered what the console did not expect (${tagged.message ?? String(error)})`)
-  }
+  if (error instanceof Unauthorized) return new ApiFailure("unauthorized", error.message)
+  if (error instanceof Forbidden) return new ApiFailure("forbidden", error.message)
+  if (error instanceof BadRequest) return new ApiFailure("bad_request", error.message, error.field, error.invalid)
+  if (error instanceof NotFound) return new ApiFailure("not_found", error.message)
+  if (error instanceof Unavailable) return new ApiFailure("unavailable", error.message)
+  if (HttpClientError.isHttpClientError(error)) return new ApiFailure("unreachable", "the service did not answer; is it running?")
+  return new ApiFailure("unexpected", `the service answered what the console did not expect (${error instanceof Error ? error.message : String(error)})`)
 }
 
 /** Runs a request of the client: its value, or an `ApiFailure`. */

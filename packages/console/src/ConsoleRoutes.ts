@@ -69,9 +69,9 @@ const answer = (request: HttpServerRequest.HttpServerRequest, asset: ConsoleAsse
  */
 export const over = (assets: ConsoleAssets.Assets) => {
   const page = Effect.map(HttpServerRequest.HttpServerRequest, (request) => answer(request, assets.page, "no-store"))
+  // The router takes `/console/` for `/console` too.
   return Layer.mergeAll(
     HttpRouter.add("GET", "/console", page),
-    HttpRouter.add("GET", "/console/", page),
     HttpRouter.add(
       "GET",
       "/console/assets/:name",

@@ -893,7 +893,7 @@ export class Streams extends HttpApiGroup.make("streams")
  * @since 0.5.0
  */
 export const SignIn = Schema.Struct({
-  token: described(Schema.RedactedFromValue(Schema.String, { label: "API token" }), "The service's API token (`--api-token`).")
+  token: described(Schema.RedactedFromValue(Schema.String), "The service's API token (`--api-token`).")
 })
 
 /**

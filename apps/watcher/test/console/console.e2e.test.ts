@@ -1,0 +1,295 @@
+/**
+ * The console in a real browser (Chromium, `playwright-core`) against `chainquery-watcher serve` on
+ * the simulator and a real PostgreSQL, delivering to a receiver on 127.0.0.1 that checks every
+ * request with the receiver kit. An operator's flows, each page checked by axe-core (nothing
+ * serious or critical) and kept as a screenshot: sign in; create a stream; add a busy wallet (a
+ * bad line refused beside its line number) and see its first delivery appear with no reload; open
+ * it (attempts, body); make the receiver fail and see the error; replay; pause and resume; at phone
+ * width and in the dark. And what keeps it safe: a wrong token refused; the token in no storage,
+ * URL or page source; a cross-site form post changing nothing; the pages refused after sign-out;
+ * not one request leaving the service's origin; the script and stylesheet under 200 KB compressed.
+ */
+import { Effect } from "effect"
+import { afterAll, afterEach, assert, beforeAll, describe, it } from "vitest"
+import { createServer, type Server } from "node:http"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { busiestEvm } from "../../../../packages/watch/test/support/engineHarness.js"
+import { type Sim, sleep, startSimulator } from "../e2e/support/e2e.js"
+import { ProvingReceiver } from "../service/support/provingReceiver.js"
+import { apiToken, call, freshDatabase, serveArgs, type Service, startService, until } from "../service/support/serveE2e.js"
+import { patientFlags } from "../service/support/streamsScenario.js"
+import { axe, launch, recordRequests, screenshot, serious } from "./support/browser.js"
+
+const cleanups: Array<() => Promise<void>> = []
+let sim: Sim
+let service: Service
+let receiver: ProvingReceiver
+let browser: Browser
+
+beforeAll(async () => {
+  const running = await startSimulator({ seed: 4301, indexing: false, chains: ["0x1"] })
+  cleanups.push(running.close)
+  sim = running.sim
+  const database = await freshDatabase()
+  cleanups.push(database.drop)
+  receiver = new ProvingReceiver()
+  await receiver.start()
+  cleanups.push(() => receiver.close())
+  service = await startService(database.url, serveArgs(sim, patientFlags("1h")))
+  cleanups.push(async () => void (await service.process.stop("SIGKILL")))
+  // Listening comes before ready (the HTTP server answers 503 "starting" until the service is up).
+  const started = Date.now()
+  await until("the service ready", async () => (await fetch(`${service.url}/readyz`).catch(() => undefined))?.status === 200, 90_000).catch((error: unknown) => {
+    throw new Error(`${String(error)}\n${service.process.stderr.slice(-4000)}`)
+  })
+  console.log(`the service was ready ${Date.now() - started} ms after it listened`)
+  browser = await launch()
+  cleanups.push(() => browser.close())
+}, 120_000)
+
+afterAll(async () => {
+  for (const cleanup of cleanups.toReversed()) await cleanup().catch(() => undefined)
+}, 60_000)
+
+/** The pages of the test running, shot when it fails (what the page showed is the first clue). */
+const pages: Array<Page> = []
+afterEach(async (context) => {
+  if (context.task.result?.state === "fail") {
+    for (const [index, page] of pages.entries()) await screenshot(page, `failed-${context.task.name.slice(0, 40).replace(/\W+/g, "-")}-${index}`).catch(() => undefined)
+  }
+  pages.length = 0
+})
+
+/** A new browser context (its own cookies) and page, each request it makes recorded. */
+const freshPage = async (options?: { readonly width?: number; readonly height?: number; readonly dark?: boolean }) => {
+  const context: BrowserContext = await browser.newContext({
+    viewport: { width: options?.width ?? 1280, height: options?.height ?? 800 },
+    colorScheme: options?.dark === true ? "dark" : "light"
+  })
+  cleanups.push(() => context.close())
+  const page = await context.newPage()
+  page.setDefaultTimeout(60_000)
+  pages.push(page)
+  // What goes wrong in the page is said in the test's output (an uncaught error is a bug of the console).
+  page.on("pageerror", (error) => console.log(`page error: ${error.message}`))
+  page.on("console", (message) => {
+    if (message.type() === "error") console.log(`page console: ${message.text()}`)
+  })
+  const requests = recordRequests(page)
+  return { context, page, requests }
+}
+
+/** Signs in on `page` (at the console) by the keyboard: the token typed, Enter pressed. */
+const signIn = async (page: Page, token = apiToken) => {
+  await page.goto(`${service.url}/console`)
+  await page.locator("#token").waitFor()
+  await page.keyboard.type(token)
+  await page.keyboard.press("Enter")
+}
+
+/** No serious or critical axe violation on `page`, named `what`; and its screenshot. */
+const checked = async (page: Page, what: string) => {
+  const found = serious(await axe(page))
+  assert.deepStrictEqual(found, [], `${what}: ${JSON.stringify(found, null, 1)}`)
+  await screenshot(page, what)
+}
+
+/** Advances the simulator a block every 300 ms until `condition` holds (at most `timeoutMs`). */
+const advanceUntil = async (what: string, condition: () => Promise<boolean>, timeoutMs = 60_000) => {
+  const deadline = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await Effect.runPromise(sim.advance(1))
+    await sleep(300)
+  }
+}
+
+/** Whether every request went to the service's own origin. */
+const homeOnly = (requests: ReadonlyArray<string>) => requests.filter((url) => !url.startsWith(`${service.url}/`) && !url.startsWith("data:"))
+
+describe("the console in a real browser", () => {
+  it("an operator's flows: sign in, create a stream, add a wallet, see deliveries live, open one, a failing receiver, replay, pause and resume", async () => {
+    const { page, requests } = await freshPage()
+    await page.goto(`${service.url}/console`)
+    await page.getByRole("heading", { name: "Sign in" }).waitFor()
+    await checked(page, "1-sign-in")
+    await signIn(page)
+    await page.getByRole("heading", { name: "Streams" }).waitFor()
+    await page.getByText("No stream here.").waitFor()
+    await checked(page, "2-streams-empty")
+
+    // A new stream to the receiver, on eth only, its receiver not verified first (it does not know the secret yet).
+    await page.getByRole("link", { name: "New stream" }).first().click()
+    await page.getByLabel("Webhook URL").fill(receiver.url)
+    await page.getByLabel("Description").fill("Busy wallet on eth")
+    for (const box of await page.locator('input[name="chains"]').all()) {
+      if ((await box.getAttribute("value")) !== "eth") await box.uncheck()
+    }
+    await page.getByLabel(/Send the receiver a test event first/).uncheck()
+    await checked(page, "3-new-stream")
+    await page.getByRole("button", { name: "Create the stream" }).click()
+    const secret = await page.locator("#secret-value").textContent()
+    assert.match(secret ?? "", /^whsec_/)
+    await checked(page, "4-secret-shown-once")
+    await page.getByRole("button", { name: "I have kept it" }).click()
+    await page.getByRole("heading", { name: /Busy wallet on eth/ }).waitFor()
+    const streamId = /#\/streams\/(str_[0-9a-z]{21})/.exec(page.url())![1]!
+    receiver.secrets.set(streamId, secret!)
+    assert.strictEqual((await call(service, "GET", `/v1/streams/${streamId}`)).body.chains.join(), "eth")
+
+    // Wallets: a bad line refused beside its number, nothing added; then the busy wallet alone.
+    await page.getByRole("link", { name: "Wallets" }).click()
+    const busy = busiestEvm(sim, "0x1", 1)[0]!.address
+    await page.getByLabel("Add wallets").fill(`eth:${busy}\n\neth:0xnot-an-address`)
+    await page.getByRole("button", { name: "Add the wallets" }).click()
+    await page.getByText(/Line 3/).waitFor()
+    assert.match(await page.locator(".line-errors").innerText(), /Line 3 eth:0xnot-an-address: /)
+    assert.strictEqual((await call(service, "GET", `/v1/streams/${streamId}/wallets`)).body.wallets.length, 0, "one bad line: nothing added")
+    await checked(page, "5-wallets-refused-line")
+    await page.getByLabel("Add wallets").fill(`eth:${busy}`)
+    await page.getByRole("button", { name: "Add the wallets" }).click()
+    await page.locator(".wallets code", { hasText: busy.toLowerCase() }).waitFor()
+
+    // Deliveries: the first one appears without a reload while blocks come.
+    let navigations = 0
+    page.on("framenavigated", () => navigations++)
+    await page.getByRole("link", { name: "Deliveries" }).click()
+    const before = navigations
+    await advanceUntil("a delivery with events in the page", async () =>
+      (await page.locator("tbody.delivery td[data-label='Events']").allInnerTexts()).some((text) => Number(text) > 0))
+    assert.isAtMost(navigations - before, 0, "no reload")
+    await checked(page, "6-deliveries-live")
+
+    // Open the first delivery with events: its attempts and body.
+    const row = page.locator("tbody.delivery").filter({ has: page.locator("td[data-label='Events']", { hasNotText: /^0$/ }) }).last()
+    await row.getByRole("button", { name: "Attempts and body" }).focus()
+    await page.keyboard.press("Enter")
+    await row.locator("pre.body").waitFor()
+    const body = JSON.parse(await row.locator("pre.body").innerText())
+    assert.strictEqual(body.streamId, streamId)
+    assert.isAbove(body.events.length, 0)
+    assert.include(await row.locator("table.attempts").innerText(), "200")
+    await checked(page, "7-delivery-opened")
+
+    // The receiver fails: the state and the error show.
+    receiver.policy = () => 500
+    await advanceUntil("the error in the page", async () => (await page.locator(".summary").innerText()).includes("500"))
+    assert.match(await page.locator(".summary").innerText(), /Last error\s*\n?.*500/)
+    await checked(page, "8-receiver-failing")
+    receiver.policy = () => "take"
+
+    // Replay the first batch as it was, from the settings tab.
+    await page.getByRole("link", { name: "Settings and replay" }).click()
+    await page.getByLabel("the batches of a range of sequences, as they were").check()
+    await page.getByLabel("From batch").fill("1")
+    await page.getByLabel("to batch").fill("1")
+    await page.getByRole("button", { name: "Replay", exact: true }).click()
+    await page.getByText(/Replay: 1 batch/).waitFor()
+    await checked(page, "9-settings-replay")
+    await until("the replayed batch at the receiver", async () =>
+      receiver.requests.some((request) => {
+        const sent = JSON.parse(request.body) as { sequence: number; replay: boolean }
+        return sent.sequence === 1 && sent.replay
+      }), 60_000)
+
+    // Pause and resume, by the buttons; the badge says so.
+    await page.getByRole("button", { name: "Pause", exact: true }).click()
+    await page.locator("h1 .badge-paused").waitFor()
+    assert.strictEqual((await call(service, "GET", `/v1/streams/${streamId}`)).body.status, "paused")
+    await page.getByRole("button", { name: "Resume", exact: true }).click()
+    await page.locator("h1 .badge-active").waitFor()
+
+    // The list of streams shows the stream's numbers.
+    await page.getByRole("link", { name: "Streams" }).first().click()
+    const listed = page.locator("table.streams tbody tr", { hasText: "Busy wallet on eth" })
+    await listed.waitFor()
+    assert.match(await listed.innerText(), /active/)
+    await checked(page, "10-streams")
+    assert.deepStrictEqual(homeOnly(requests), [], "no request left the service's origin")
+  }, 300_000)
+
+  it("at phone width and in the dark: no page wider than the screen, nothing serious for axe", async () => {
+    const { page, requests } = await freshPage({ width: 390, height: 844, dark: true })
+    await signIn(page)
+    await page.getByRole("heading", { name: "Streams" }).waitFor()
+    await page.locator("table.streams tbody tr").first().waitFor()
+    const wider = async () => Number(await page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
+    assert.isAtMost(await wider(), 0, "the streams")
+    await checked(page, "11-phone-dark-streams")
+    await page.locator("table.streams tbody tr a").first().click()
+    await page.locator(".summary dl").waitFor()
+    assert.isAtMost(await wider(), 0, "a stream")
+    await checked(page, "12-phone-dark-stream")
+    assert.deepStrictEqual(homeOnly(requests), [])
+  }, 120_000)
+
+  it("a wrong token is refused; signed in, the token is in no storage, URL or page source, the cookie is HttpOnly and SameSite=Strict", async () => {
+    const { context, page } = await freshPage()
+    await signIn(page, "not-the-token")
+    await page.getByText("That is not the service's API token.").waitFor()
+    assert.deepStrictEqual(await context.cookies(), [], "no cookie for a wrong token")
+    await signIn(page)
+    await page.getByRole("heading", { name: "Streams" }).waitFor()
+    const kept = await page.evaluate(`({
+      local: Object.keys(localStorage).map((key) => key + "=" + localStorage.getItem(key)),
+      session: Object.keys(sessionStorage).map((key) => key + "=" + sessionStorage.getItem(key)),
+      url: location.href,
+      source: document.documentElement.outerHTML,
+      cookie: document.cookie
+    })`) as { readonly local: Array<string>; readonly session: Array<string>; readonly url: string; readonly source: string; readonly cookie: string }
+    for (const [where, text] of Object.entries(kept)) assert.notInclude(JSON.stringify(text), apiToken, where)
+    assert.strictEqual(kept.cookie, "", "the session cookie is out of the page's reach")
+    const cookies = await context.cookies()
+    assert.deepStrictEqual(cookies.map((cookie) => [cookie.name, cookie.httpOnly, cookie.sameSite, cookie.path]), [["chainquery_session", true, "Strict", "/"]])
+    assert.notInclude(cookies[0]!.value, apiToken)
+  }, 120_000)
+
+  it("a cross-site form post with the session cookie changes nothing; after sign-out the API refuses the pages' requests", async () => {
+    const { page } = await freshPage()
+    await signIn(page)
+    await page.getByRole("heading", { name: "Streams" }).waitFor()
+    const streams = async () => (await call(service, "GET", "/v1/streams")).body.streams.length as number
+    const count = await streams()
+    // Another origin (another port of this host: the same site, so the cookie goes; the CSRF token is what stops it).
+    const evil: Server = createServer((_, response) => {
+      response.writeHead(200, { "content-type": "text/html" }).end(
+        `<form id="f" method="POST" action="${service.url}/v1/streams" enctype="text/plain">` +
+          `<input name='{"url":"http://127.0.0.1:9/x","description":"forged","x":"' value='"}'></form><script>document.getElementById("f").submit()</script>`
+      )
+    })
+    await new Promise<void>((resolve) => evil.listen(0, "127.0.0.1", resolve))
+    cleanups.push(() => new Promise<void>((resolve) => evil.close(() => resolve())))
+    const port = (evil.address() as { port: number }).port
+    const answered = page.waitForResponse((response) => response.url() === `${service.url}/v1/streams` && response.request().method() === "POST")
+    await page.goto(`http://127.0.0.1:${port}/`)
+    const forged = await answered
+    assert.strictEqual(forged.status(), 403)
+    assert.strictEqual(await streams(), count, "nothing was created")
+
+    await page.goto(`${service.url}/console`)
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.getByRole("heading", { name: "Sign in" }).waitFor()
+    const after = await page.evaluate(`fetch("/v1/streams").then((response) => response.status)`)
+    assert.strictEqual(after, 401)
+    await page.reload()
+    await page.getByRole("heading", { name: "Sign in" }).waitFor()
+  }, 120_000)
+
+  it("the script and the stylesheet sent: under 200 KB compressed together, served with a policy that keeps the page home", async () => {
+    const { page } = await freshPage()
+    const sizes: Array<number> = []
+    page.on("response", async (response) => {
+      if (/\/console\/assets\/console\.[0-9a-f]{12}\.(js|css)$/.test(response.url())) {
+        sizes.push(Number((await response.allHeaders())["content-length"] ?? (await response.body()).length))
+      }
+    })
+    const answer = await page.goto(`${service.url}/console`)
+    await page.getByRole("heading", { name: "Sign in" }).waitFor()
+    assert.strictEqual(sizes.length, 2, "one script, one stylesheet")
+    const total = sizes.reduce((sum, size) => sum + size, 0)
+    assert.isBelow(total, 200 * 1024, `${total} bytes`)
+    const policy = (await answer!.allHeaders())["content-security-policy"] ?? ""
+    assert.include(policy, "default-src 'none'")
+    assert.include(policy, "connect-src 'self'")
+  }, 60_000)
+})
