@@ -113,8 +113,9 @@ afterAll(() => {
 })
 
 describe("the packed tarballs", () => {
-  it("are one per publishable package, the watcher and the nine libraries", () => {
+  it("are one per publishable package, the watcher, its console and the nine libraries", () => {
     expect(packed.map((p) => p.manifest.name)).toEqual([
+      "@chainquery/console",
       "@chainquery/evm-client",
       "@chainquery/ledger-client",
       "@chainquery/pagination",
