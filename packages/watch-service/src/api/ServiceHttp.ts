@@ -122,16 +122,21 @@ export const serve = (options: {
   readonly limits?: HttpLimits | undefined
   readonly routes?: Routes | undefined
 }) =>
-  HttpRouter.serve(options.routes === undefined ? routes : Layer.mergeAll(routes, options.routes), { disableListenLog: true, disableLogger: true }).pipe(
-    Layer.provide(Layer.succeed(HttpServerRequest.MaxBodySize, ByteSize.bytes(maxBodyBytes))),
-    Layer.provideMerge(Layer.effectDiscard(Effect.gen(function*() {
-      const { address } = yield* HttpServer.HttpServer
-      const where = address._tag === "UnixPathAddress"
-        ? address.path
-        : `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${address.port}`
-      // Straight to stdout (logs go to stderr): tools read this line to find the service.
-      yield* Effect.sync(() => process.stdout.write(`listening on ${where}\n`))
-      yield* Effect.logInfo(`serving the management API, /metrics, /healthz and /readyz on ${where}`)
-    }))),
+  // The line is written once the routes answer: built after the router is serving (its handler on
+  // the server), so a tool that reads it and calls at once is not answered "starting".
+  Layer.effectDiscard(Effect.gen(function*() {
+    const { address } = yield* HttpServer.HttpServer
+    const where = address._tag === "UnixPathAddress"
+      ? address.path
+      : `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${address.port}`
+    // Straight to stdout (logs go to stderr): tools read this line to find the service.
+    yield* Effect.sync(() => process.stdout.write(`listening on ${where}\n`))
+    yield* Effect.logInfo(`serving the management API, /metrics, /healthz and /readyz on ${where}`)
+  })).pipe(
+    Layer.provide(
+      HttpRouter.serve(options.routes === undefined ? routes : Layer.mergeAll(routes, options.routes), { disableListenLog: true, disableLogger: true }).pipe(
+        Layer.provide(Layer.succeed(HttpServerRequest.MaxBodySize, ByteSize.bytes(maxBodyBytes)))
+      )
+    ),
     Layer.provideMerge(NodeHttpServer.layer(() => answerWhileStarting(createLimitedServer(options.limits ?? defaults)), { port: options.port, host: options.host }))
   )
