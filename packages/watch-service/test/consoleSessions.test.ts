@@ -1,12 +1,14 @@
 /**
  * The console's sign-in (SERVE.md, "The console"): the API token exchanged for an `HttpOnly`,
- * `SameSite=Strict` session cookie whose id PostgreSQL never holds; every change made with the
- * cookie needs the session's CSRF token (a cross-site form post changes nothing); sign-out ends the
- * session on the server; a bearer token, when given, is judged alone.
+ * `SameSite=Strict` session cookie whose id PostgreSQL never holds (its HMAC under the token: a
+ * service given another token knows none of the sessions); every change made with the cookie needs
+ * the session's CSRF token (a cross-site form post changes nothing); sign-out ends the session on
+ * the server, and so does a new sign-in in the same browser; a bearer token, when given, is judged alone.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
-import { createHash } from "node:crypto"
+import { Effect, Option, Redacted } from "effect"
+import { createHmac } from "node:crypto"
+import * as ConsoleSessions from "../src/store/ConsoleSessions.js"
 import { rowsOf, withApi } from "./support/apiFixtures.js"
 import { apiToken } from "./serviceHarness.js"
 
@@ -57,7 +59,10 @@ describe("console sessions", () => {
       const rows = await api.run(Effect.flatMap(Effect.succeed(api.sql), (sql) => sql<{ digest: Uint8Array }>`SELECT digest FROM console_sessions`))
       assert.strictEqual(rows.length, 1)
       const stored = Buffer.from(rows[0]!.digest)
-      assert.deepStrictEqual(stored, createHash("sha256").update(session.value).digest(), "the id's SHA-256, not the id")
+      assert.deepStrictEqual(stored, createHmac("sha256", apiToken).update(session.value).digest(), "the id's HMAC under the token, not the id")
+      const under = (token: string) => api.run(ConsoleSessions.find(Redacted.make(token), Redacted.make(session.value)))
+      assert.isTrue(Option.isSome(await under(apiToken)))
+      assert.isTrue(Option.isNone(await under(`${apiToken}-rotated`)), "a service given another token knows none of the sessions")
 
       const streams = await withCookie(api.url, session.value, "GET", "/v1/streams")
       assert.strictEqual(streams.status, 200, "the cookie opens the API")
@@ -67,11 +72,19 @@ describe("console sessions", () => {
       assert.deepStrictEqual(bearer.body, { via: "bearer", csrfToken: null, expiresAt: null })
     }))
 
-  it.live("behind an HTTPS proxy the cookie is Secure", () =>
+  it.live("behind an HTTPS proxy the cookie is Secure (X-Forwarded-Proto or Forwarded); a new sign-in in the same browser ends its session before", () =>
     withApi(async (api) => {
-      const session = await signIn(api.url, apiToken, { "x-forwarded-proto": "https" })
-      assert.strictEqual(session.status, 200)
-      assert.include(session.setCookie.split(";").map((part) => part.trim().toLowerCase()), "secure")
+      for (const headers of [{ "x-forwarded-proto": "https" }, { forwarded: "for=192.0.2.60;proto=https;by=203.0.113.43" }]) {
+        const session = await signIn(api.url, apiToken, headers)
+        assert.strictEqual(session.status, 200)
+        assert.include(session.setCookie.split(";").map((part) => part.trim().toLowerCase()), "secure", JSON.stringify(headers))
+      }
+      const plain = await signIn(api.url, apiToken, { forwarded: "for=192.0.2.60;proto=http" })
+      assert.notInclude(plain.setCookie.split(";").map((part) => part.trim().toLowerCase()), "secure")
+      const again = await signIn(api.url, apiToken, { cookie: `chainquery_session=${plain.value}` })
+      assert.strictEqual(again.status, 200)
+      assert.strictEqual((await withCookie(api.url, plain.value, "GET", "/v1/streams")).status, 401, "the session before ended")
+      assert.strictEqual((await withCookie(api.url, again.value, "GET", "/v1/streams")).status, 200)
     }))
 
   it.live("a change with the cookie needs the session's CSRF token: without it, or with another, 403 and nothing stored", () =>

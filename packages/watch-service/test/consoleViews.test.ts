@@ -152,5 +152,18 @@ describe("what the console reads", () => {
       assert.isTrue(lag !== null && lag >= 30 && lag < 90, String(lag))
       const missing = await api.call("GET", "/v1/streams/str_000000000000000000000/activity")
       assert.strictEqual(missing.status, 404)
+
+      // Before the hour: a batch made 3 h ago and delivered 2 h ago, and an older one (made 5 h ago)
+      // sent again and delivered 61 min ago. The first minute's lag runs from the newest-made: 3 h.
+      await api.run(enqueue(transfers(1, { from: 10 })))
+      await api.run(enqueue(transfers(1, { from: 11 })))
+      await api.run(Effect.asVoid(api.sql`UPDATE deliveries SET coverage = '[{"scope":"0x1","from":"10","to":"12"}]'::jsonb WHERE stream_id = ${id}`))
+      await deliver(api, id)
+      await api.run(Effect.asVoid(api.sql`UPDATE deliveries SET created_at = CASE sequence WHEN 2 THEN now() - interval '3 hours' ELSE now() - interval '5 hours' END,
+        delivered_at = CASE sequence WHEN 2 THEN now() - interval '2 hours' ELSE now() - interval '61 minutes' END WHERE stream_id = ${id}`))
+      const { body: earlier } = await api.call("GET", `/v1/streams/${id}/activity`)
+      const first = earlier.minutes[0].coverageLagSeconds
+      const expected = (Date.parse(earlier.minutes[0].at) + 60_000 - (Date.now() - 3 * 3600_000)) / 1000
+      assert.isTrue(Math.abs(first - expected) < 120, `${first} s, expected about ${expected} s`)
     }))
 })

@@ -75,7 +75,7 @@ export const authorization: Layer.Layer<Authorization, never, ServiceConfig | Sq
           const request = yield* HttpServerRequest.HttpServerRequest
           const bearer = bearerOf(request.headers["authorization"])
           if (bearer !== "" || Redacted.value(credential) === "") return yield* Effect.fail(refused(bearer))
-          const session = yield* ConsoleSessions.find(credential).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
+          const session = yield* ConsoleSessions.find(apiToken, credential).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
           if (Option.isNone(session)) {
             return yield* Effect.fail(new Unauthorized({ error: "unauthorized", message: "the console session has ended (signed out or expired): sign in again" }))
           }

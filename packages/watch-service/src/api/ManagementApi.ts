@@ -497,7 +497,7 @@ export const AttemptView = Schema.Struct({
 export type AttemptView = typeof AttemptView.Type
 
 /**
- * A delivery with its attempts (newest first) and its body, as each attempt sent it.
+ * A delivery with its attempts (newest first) and its body, as it is sent (a batch sent again says `replay`).
  *
  * @example
  * ```ts
@@ -513,7 +513,10 @@ export const DeliveryDetail = Schema.Struct({
     Schema.Array(AttemptView),
     "Its attempts, newest first (a stream keeps its last 1,000 or so; older ones are gone)."
   ),
-  body: described(Schema.String, "The batch's JSON exactly as it is sent (the bytes the signature covers), rebuilt from what is stored.")
+  body: described(
+    Schema.String,
+    "The batch's JSON exactly as it is sent now (the bytes the signature covers), rebuilt from what is stored; sent again (a resend), it says `replay: true`."
+  )
 }).annotate({ identifier: "DeliveryDetail" })
 
 /**

@@ -2,11 +2,12 @@
  * The handlers of the console's sign-in (`ManagementApi.Sessions`): the API token, compared in
  * constant time, exchanged for a session (`ConsoleSessions`) whose id goes into an `HttpOnly`,
  * `SameSite=Strict` cookie (`Secure` when the request came over HTTPS, as a proxy in front says
- * with `X-Forwarded-Proto`); sign-out ends the session and expires the cookie.
+ * with `X-Forwarded-Proto` or `Forwarded`); a session the browser still held ends. Sign-out ends
+ * the session and expires the cookie.
  *
  * @since 0.5.0
  */
-import { DateTime, Duration, Effect } from "effect"
+import { DateTime, Duration, Effect, Redacted } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { sameToken } from "./ApiMiddleware.js"
@@ -14,9 +15,10 @@ import { Api, Caller, sessionCookie, type SessionView, Unauthorized } from "./Ma
 import * as ConsoleSessions from "../store/ConsoleSessions.js"
 import { ServiceConfig } from "../model/ServiceConfig.js"
 
-/** Whether the request came over HTTPS (directly, or through a proxy that says so). */
+/** Whether a proxy in front says the request came over HTTPS (`X-Forwarded-Proto`, or `Forwarded: proto=https`). */
 const overHttps = (request: HttpServerRequest.HttpServerRequest): boolean =>
-  request.headers["x-forwarded-proto"]?.split(",")[0]?.trim().toLowerCase() === "https" || request.url.startsWith("https:")
+  request.headers["x-forwarded-proto"]?.split(",")[0]?.trim().toLowerCase() === "https" ||
+  /(?:^|[;,\s])proto=(?:"?)https(?:"?)(?:[;,\s]|$)/i.test(request.headers["forwarded"]?.split(",")[0] ?? "")
 
 const viewOf = (session: ConsoleSessions.Session | undefined): typeof SessionView.Type =>
   session === undefined
@@ -43,8 +45,11 @@ export const handlers = HttpApiBuilder.group(Api, "session", (handle) =>
           if (!sameToken(payload.token, apiToken)) {
             return yield* Effect.fail(new Unauthorized({ error: "unauthorized", message: "the token is not the service's --api-token" }))
           }
-          const session = yield* Effect.orDie(ConsoleSessions.open)
           const request = yield* HttpServerRequest.HttpServerRequest
+          // A session the browser still held ends: one browser, one session.
+          const before = request.cookies[ConsoleSessions.cookieName]
+          if (before !== undefined && before !== "") yield* Effect.orDie(ConsoleSessions.end(apiToken, Redacted.make(before)))
+          const session = yield* Effect.orDie(ConsoleSessions.open(apiToken))
           yield* HttpApiBuilder.securitySetCookie(sessionCookie, session.id, {
             httpOnly: true,
             sameSite: "strict",
@@ -60,7 +65,7 @@ export const handlers = HttpApiBuilder.group(Api, "session", (handle) =>
       .handle("signOut", () =>
         Effect.gen(function*() {
           const caller = yield* Caller
-          if (caller.session !== undefined) yield* Effect.orDie(ConsoleSessions.end(caller.session.id))
+          if (caller.session !== undefined) yield* Effect.orDie(ConsoleSessions.end(apiToken, caller.session.id))
           yield* HttpEffect.appendPreResponseHandler((_request, response) =>
             Effect.orDie(HttpServerResponse.setCookie(response, ConsoleSessions.cookieName, "", {
               httpOnly: true,

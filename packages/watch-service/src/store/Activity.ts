@@ -69,11 +69,12 @@ export const lastHour = (streamId: string): Effect.Effect<ReadonlyArray<Minute>,
         event_count AS events, coalesce(jsonb_array_length(coverage), 0) > 0 AS covers
       FROM deliveries WHERE stream_id = ${streamId} AND delivered_at IS NOT NULL AND delivered_at >= ${start}
       ORDER BY delivered_at`
-    // The last batch with coverage taken before the hour: where its first minutes' lag starts from.
+    // The newest-made batch with coverage taken before the hour: where its first minutes' lag starts
+    // from (a batch sent again keeps when it was made, so the one delivered last may be older).
     const before = yield* sql<{ created_at: string }>`
       SELECT ${sql.literal(millis("created_at"))} FROM deliveries
       WHERE stream_id = ${streamId} AND delivered_at IS NOT NULL AND delivered_at < ${start} AND coalesce(jsonb_array_length(coverage), 0) > 0
-      ORDER BY delivered_at DESC LIMIT 1`
+      ORDER BY created_at DESC LIMIT 1`
     const failed = yield* sql<{ at: string }>`
       SELECT ${sql.literal(millis("at"))} FROM delivery_attempts
       WHERE stream_id = ${streamId} AND NOT ok AND at >= ${start}`

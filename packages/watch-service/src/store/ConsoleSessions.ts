@@ -1,16 +1,18 @@
 /**
  * The console's sessions: an operator signs in with the API token and gets a session, whose id
- * goes only into an `HttpOnly` cookie; PostgreSQL keeps the SHA-256 of the id and when the
- * session ends (so every runner of a cluster knows it, and a restart keeps it). Each session has
- * a CSRF token, derived from its id one way (it shows nothing of the id), that every change made
- * through the session must carry in the `x-csrf-token` header.
+ * goes only into an `HttpOnly` cookie; PostgreSQL keeps the HMAC-SHA256 of the id under the API
+ * token, and when the session ends (so every runner of a cluster knows it, and a restart keeps
+ * it). A service started with another token knows none of the sessions of the one before: a
+ * leaked token, once changed, leaves no session open. Each session has a CSRF token, derived from
+ * its id one way (it shows nothing of the id), that every change made through the session must
+ * carry in the `x-csrf-token` header.
  *
  * @since 0.5.0
  */
 import { DateTime, Duration, Effect, Option, Redacted } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { SqlClient, type SqlError } from "effect/sql"
-import { createHash, timingSafeEqual } from "node:crypto"
+import { createHash, createHmac, timingSafeEqual } from "node:crypto"
 
 /**
  * How long a session lasts from its sign-in: 12 hours (then the console asks for the token again).
@@ -101,20 +103,39 @@ export const csrfTokenOf = (id: Redacted.Redacted<string>): string => sha256(`cs
 export const isCsrfTokenOf = (id: Redacted.Redacted<string>, given: string | undefined): boolean =>
   given !== undefined && timingSafeEqual(sha256(csrfTokenOf(id)), sha256(given))
 
-const digestOf = (id: Redacted.Redacted<string>): Buffer => sha256(Redacted.value(id))
-
 /**
- * A new session, from now for {@link lifetime}; sessions past their end are removed on the way.
+ * What the service's API token is to a session: the key its id's digest is made with (the token
+ * itself, `Redacted`).
  *
  * @example
  * ```ts
- * import { ConsoleSessions } from "@chainquery/watch-service"
+ * import { Redacted } from "effect"
+ * import type { ConsoleSessions } from "@chainquery/watch-service"
  *
- * const session = ConsoleSessions.open // Effect<Session, SqlError, SqlClient | SecureRandom>
+ * const key: ConsoleSessions.Key = Redacted.make("the service's --api-token")
  * ```
  * @since 0.5.0
  */
-export const open: Effect.Effect<Session, SqlError.SqlError, SqlClient.SqlClient | SecureRandom.SecureRandom> = Effect.gen(function*() {
+export type Key = Redacted.Redacted<string>
+
+/** The id as PostgreSQL keeps it: its HMAC-SHA256 under the API token. */
+const digestOf = (key: Key, id: Redacted.Redacted<string>): Buffer =>
+  createHmac("sha256", Redacted.value(key)).update(Redacted.value(id), "utf8").digest()
+
+/**
+ * A new session under `key` (the API token), from now for {@link lifetime}; sessions past their
+ * end are removed on the way.
+ *
+ * @example
+ * ```ts
+ * import { Redacted } from "effect"
+ * import { ConsoleSessions } from "@chainquery/watch-service"
+ *
+ * const session = ConsoleSessions.open(Redacted.make("the token")) // Effect<Session, SqlError, SqlClient | SecureRandom>
+ * ```
+ * @since 0.5.0
+ */
+export const open = (key: Key): Effect.Effect<Session, SqlError.SqlError, SqlClient.SqlClient | SecureRandom.SecureRandom> => Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const random = yield* SecureRandom.SecureRandom
   const id = Redacted.make(Buffer.from(yield* random.randomBytes(32)).toString("base64url"), { label: "console session" })
@@ -122,47 +143,48 @@ export const open: Effect.Effect<Session, SqlError.SqlError, SqlClient.SqlClient
   const expiresAt = DateTime.addDuration(now, lifetime)
   yield* sql`DELETE FROM console_sessions WHERE expires_at <= ${DateTime.toDateUtc(now)}`
   yield* sql`INSERT INTO console_sessions (digest, created_at, expires_at)
-    VALUES (${digestOf(id)}, ${DateTime.toDateUtc(now)}, ${DateTime.toDateUtc(expiresAt)})`
+    VALUES (${digestOf(key, id)}, ${DateTime.toDateUtc(now)}, ${DateTime.toDateUtc(expiresAt)})`
   return { id, csrfToken: csrfTokenOf(id), expiresAt }
 })
 
 /**
- * The session whose id is `id`, if it exists and has not ended.
+ * The session whose id is `id`, opened under `key` (the API token), if it exists and has not ended.
  *
  * @example
  * ```ts
  * import { Redacted } from "effect"
  * import { ConsoleSessions } from "@chainquery/watch-service"
  *
- * const session = ConsoleSessions.find(Redacted.make("an id")) // Effect<Option<Session>, SqlError, SqlClient>
+ * const session = ConsoleSessions.find(Redacted.make("the token"), Redacted.make("an id")) // Effect<Option<Session>, SqlError, SqlClient>
  * ```
  * @since 0.5.0
  */
-export const find = (id: Redacted.Redacted<string>): Effect.Effect<Option.Option<Session>, SqlError.SqlError, SqlClient.SqlClient> =>
+export const find = (key: Key, id: Redacted.Redacted<string>): Effect.Effect<Option.Option<Session>, SqlError.SqlError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     if (Redacted.value(id) === "") return Option.none()
     const sql = yield* SqlClient.SqlClient
     const now = yield* DateTime.now
     const rows = yield* sql<{ readonly expires_at: Date }>`SELECT expires_at FROM console_sessions
-      WHERE digest = ${digestOf(id)} AND expires_at > ${DateTime.toDateUtc(now)}`
+      WHERE digest = ${digestOf(key, id)} AND expires_at > ${DateTime.toDateUtc(now)}`
     const row = rows[0]
     return row === undefined ? Option.none() : Option.some({ id, csrfToken: csrfTokenOf(id), expiresAt: DateTime.fromDateUnsafe(row.expires_at) })
   })
 
 /**
- * Ends the session `id` (sign-out): its cookie opens nothing from then on, on every runner.
+ * Ends the session `id`, opened under `key` (sign-out): its cookie opens nothing from then on, on
+ * every runner.
  *
  * @example
  * ```ts
  * import { Redacted } from "effect"
  * import { ConsoleSessions } from "@chainquery/watch-service"
  *
- * const ended = ConsoleSessions.end(Redacted.make("an id")) // Effect<void, SqlError, SqlClient>
+ * const ended = ConsoleSessions.end(Redacted.make("the token"), Redacted.make("an id")) // Effect<void, SqlError, SqlClient>
  * ```
  * @since 0.5.0
  */
-export const end = (id: Redacted.Redacted<string>): Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =>
+export const end = (key: Key, id: Redacted.Redacted<string>): Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* sql`DELETE FROM console_sessions WHERE digest = ${digestOf(id)}`
+    yield* sql`DELETE FROM console_sessions WHERE digest = ${digestOf(key, id)}`
   })
