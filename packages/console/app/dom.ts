@@ -39,14 +39,34 @@ export const svg = <K extends keyof SVGElementTagNameMap>(tag: K, attributes?: A
 
 /**
  * Replaces what `region` holds with `children`, keeping the keyboard's place: the element that
- * had the focus (by its `data-key`) has it again, so a live update does not throw a reader out.
+ * had the focus (by its `data-key`) has it again, so a live update does not throw a reader out;
+ * gone or disabled, the region itself has it.
  */
-export const patch = (region: Element, ...children: ReadonlyArray<Child>): void => {
-  const focused = document.activeElement instanceof HTMLElement && region.contains(document.activeElement)
-    ? document.activeElement.dataset["key"]
-    : undefined
+export const patch = (region: HTMLElement, ...children: ReadonlyArray<Child>): void => {
+  const had = document.activeElement instanceof HTMLElement && region.contains(document.activeElement)
+  const focused = had ? (document.activeElement as HTMLElement).dataset["key"] : undefined
   const fragment = document.createDocumentFragment()
   for (const child of children) append(fragment, child)
   region.replaceChildren(fragment)
-  if (focused !== undefined) region.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)?.focus()
+  if (!had) return
+  const again = focused === undefined ? null : region.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)
+  if (again !== null && !(again as HTMLButtonElement).disabled) {
+    again.focus()
+    return
+  }
+  if (!region.hasAttribute("tabindex")) region.setAttribute("tabindex", "-1")
+  region.focus({ preventScroll: true })
+}
+
+const drawn = new WeakMap<Element, string>()
+
+/**
+ * {@link patch} with what `build` makes, unless `region` already shows what `signature` (the
+ * data and state it is drawn from, as text) describes: a live update that brings nothing new
+ * leaves the region as it is (a selection, a reader's place, an open detail stay).
+ */
+export const patchIfChanged = (region: HTMLElement, signature: string, build: () => ReadonlyArray<Child>): void => {
+  if (drawn.get(region) === signature) return
+  drawn.set(region, signature)
+  patch(region, ...build())
 }

@@ -6,6 +6,18 @@
 /** How often a view is refreshed, in milliseconds. */
 export const every = 2000
 
+/**
+ * The answers of a list's requests, the latest asked only: one that comes back after a later one
+ * was asked (a slow search overtaken by the next keystroke) is `undefined`.
+ */
+export const latestOnly = () => {
+  let asked = 0
+  return <A>(request: Promise<A | undefined>): Promise<A | undefined> => {
+    const mine = ++asked
+    return request.then((answer) => (mine === asked ? answer : undefined))
+  }
+}
+
 /** Runs `refresh` now and every {@link every} ms until the answered function is called. */
 export const keepLive = (refresh: () => Promise<void>): (() => void) => {
   let stopped = false

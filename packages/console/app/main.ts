@@ -18,6 +18,8 @@ const account = document.getElementById("account") as HTMLElement
 
 let leave: (() => void) | void = undefined
 let signedInClient: Client | undefined
+/** The context of the view shown: a request of a view left since is not acted on. */
+let currentContext: Context | undefined
 
 /** The view an address names, and what it is given. */
 const route = (hash: string): { readonly view: View; readonly title: string } => {
@@ -32,14 +34,26 @@ const announce = (message: string, tone: "ok" | "error" = "ok") => {
   status.className = `status ${tone}`
 }
 
+/** Shows the sign-in: after *Sign out* (`notice` absent), or because the session ended. */
 const signOut = async (notice?: string) => {
+  const client = signedInClient
+  // Signed out already (several requests of a view may each find the session ended).
+  if (client === undefined) return
+  if (notice === undefined) {
+    try {
+      await run(client.session.signOut())
+    } catch (failure) {
+      // Not signed out unless the session is gone anyway: say why, and stay.
+      if (!(failure instanceof ApiFailure && failure.kind === "unauthorized")) {
+        announce(`Not signed out: ${failure instanceof Error ? failure.message : String(failure)}`, "error")
+        return
+      }
+    }
+  }
+  signedInClient = undefined
+  currentContext = undefined
   leave?.()
   leave = undefined
-  if (signedInClient !== undefined) {
-    const client = signedInClient
-    signedInClient = undefined
-    if (notice === undefined) await run(client.session.signOut()).catch(() => undefined)
-  }
   account.replaceChildren()
   announce(notice ?? "Signed out.", notice === undefined ? "ok" : "error")
   const anonymous = await connect("")
@@ -60,10 +74,15 @@ const show = (client: Client) => {
     announce,
     attempt: async (request, options) => {
       try {
-        return await request()
+        const answer = await request()
+        // The reader went elsewhere meanwhile: the answer is for a view no longer shown.
+        return currentContext === context ? answer : undefined
       } catch (failure) {
+        if (currentContext !== context) return undefined
         if (failure instanceof ApiFailure && failure.kind === "unauthorized") {
           void signOut("Your session ended: sign in again.")
+        } else if (failure instanceof ApiFailure && failure.kind === "forbidden") {
+          void renewed()
         } else if (options?.refuse !== undefined) {
           options.refuse(failure)
         } else if (options?.quiet !== true) {
@@ -73,6 +92,7 @@ const show = (client: Client) => {
       }
     }
   }
+  currentContext = context
   main.replaceChildren()
   leave = view(context, main)
   main.focus({ preventScroll: true })
@@ -87,6 +107,18 @@ const signedIn = async (csrfToken: string) => {
   )
   announce("Signed in.")
   show(client)
+}
+
+/**
+ * A change refused for its CSRF token: the browser's session is another one now (signed in again
+ * in another tab). Its token read again, the view is shown anew, to try again.
+ */
+const renewed = async () => {
+  const session = await run((await connect("")).session.current()).catch(() => undefined)
+  if (session?.via !== "session" || session.csrfToken === null) return signOut("Your session ended: sign in again.")
+  signedInClient = await connect(session.csrfToken)
+  show(signedInClient)
+  announce("The session changed (signed in again elsewhere): nothing was changed, try again.", "error")
 }
 
 window.addEventListener("hashchange", () => {

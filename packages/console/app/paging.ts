@@ -16,13 +16,19 @@ export interface Pages {
 }
 
 /** Pages of a list named `label`; `moved` reads the page moved to. */
-export const pages = (label: string, words: readonly [previous: string, next: string], moved: () => void): Pages => {
+export const pages = (label: string, words: readonly [previous: string, next: string], moved: () => Promise<void>): Pages => {
   const cursors: Array<string | undefined> = [undefined]
   let page = 0
+  // A move waits for its page: pressed twice quickly, "next" would ask for a cursor not known yet.
+  let moving = false
   const element = h("nav", { class: "pager", "aria-label": label })
   const go = (by: number) => {
+    if (moving) return
+    moving = true
     page += by
-    moved()
+    void moved().finally(() => {
+      moving = false
+    })
   }
   return {
     element,

@@ -192,19 +192,40 @@ describe("the console in a real browser", () => {
         return sent.sequence === 1 && sent.replay
       }), 60_000)
 
-    // Pause and resume, by the buttons; the badge says so.
-    await page.getByRole("button", { name: "Pause", exact: true }).click()
+    // A setting changed: only it is sent (the stream's events and chains stay as they were).
+    const unchanged = (await call(service, "GET", `/v1/streams/${streamId}`)).body
+    await page.getByLabel("Description").fill("Busy wallet on eth, watched")
+    await page.getByRole("button", { name: "Save the settings" }).click()
+    await page.getByText("Settings saved.").waitFor()
+    const after = (await call(service, "GET", `/v1/streams/${streamId}`)).body
+    assert.deepStrictEqual([after.description, after.events, after.chains], ["Busy wallet on eth, watched", unchanged.events, unchanged.chains])
+
+    // Pause and resume by the keyboard: the badge says so, the focus stays on the button as it turns.
+    await page.getByRole("button", { name: "Pause", exact: true }).focus()
+    await page.keyboard.press("Enter")
     await page.locator("h1 .badge-paused").waitFor()
     assert.strictEqual((await call(service, "GET", `/v1/streams/${streamId}`)).body.status, "paused")
-    await page.getByRole("button", { name: "Resume", exact: true }).click()
+    assert.strictEqual(await page.evaluate("document.activeElement.textContent"), "Resume")
+    await page.keyboard.press("Enter")
     await page.locator("h1 .badge-active").waitFor()
+    assert.strictEqual(await page.evaluate("document.activeElement.textContent"), "Pause")
+
+    // Delete asks first: Escape keeps the stream, and the focus goes back to the button.
+    await page.getByRole("button", { name: "Delete", exact: true }).focus()
+    await page.keyboard.press("Enter")
+    await page.getByRole("dialog", { name: "Delete this stream?" }).waitFor()
+    await checked(page, "10-confirm-delete")
+    await page.keyboard.press("Escape")
+    await page.getByRole("dialog").waitFor({ state: "detached" })
+    assert.strictEqual(await page.evaluate("document.activeElement.textContent"), "Delete")
+    assert.strictEqual((await call(service, "GET", `/v1/streams/${streamId}`)).status, 200)
 
     // The list of streams shows the stream's numbers.
     await page.getByRole("link", { name: "Streams" }).first().click()
     const listed = page.locator("table.streams tbody tr", { hasText: "Busy wallet on eth" })
     await listed.waitFor()
     assert.match(await listed.innerText(), /active/)
-    await checked(page, "10-streams")
+    await checked(page, "11-streams")
     assert.deepStrictEqual(homeOnly(requests), [], "no request left the service's origin")
   }, 300_000)
 
@@ -215,11 +236,11 @@ describe("the console in a real browser", () => {
     await page.locator("table.streams tbody tr").first().waitFor()
     const wider = async () => Number(await page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
     assert.isAtMost(await wider(), 0, "the streams")
-    await checked(page, "11-phone-dark-streams")
+    await checked(page, "12-phone-dark-streams")
     await page.locator("table.streams tbody tr a").first().click()
     await page.locator(".summary dl").waitFor()
     assert.isAtMost(await wider(), 0, "a stream")
-    await checked(page, "12-phone-dark-stream")
+    await checked(page, "13-phone-dark-stream")
     assert.deepStrictEqual(homeOnly(requests), [])
   }, 120_000)
 

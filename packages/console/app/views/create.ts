@@ -6,23 +6,13 @@ import { run } from "../api.js"
 import type { View } from "../context.js"
 import { h } from "../dom.js"
 import { secretDialog } from "./dialogs.js"
-import { streamForm } from "./streamForm.js"
+import { creation, streamForm } from "./streamForm.js"
 
 /** The form of a new stream. */
 export const createView: View = (context, main) => {
   const form = streamForm(undefined, "Create the stream", async (settings) => {
     const created = await context.attempt(() =>
-      run(context.client.streams.create({
-        payload: {
-          url: settings.url,
-          events: settings.events,
-          chains: settings.chains,
-          confirmations: settings.confirmations,
-          ...(settings.description === "" ? {} : { description: settings.description }),
-          ...(settings.filters === null ? {} : { filters: settings.filters }),
-          ...(settings.verify ? { verify: true } : {})
-        }
-      })), { refuse: form.refuse })
+      run(context.client.streams.create({ payload: creation(settings) })), { refuse: form.refuse })
     if (created === undefined) return
     const verified = created.test === undefined
       ? "Add its wallets next."

@@ -5,8 +5,9 @@
  */
 import { run } from "../api.js"
 import type { Context } from "../context.js"
-import { h, patch } from "../dom.js"
+import { h, patchIfChanged } from "../dom.js"
 import { time } from "../format.js"
+import { latestOnly } from "../live.js"
 import { pages } from "../paging.js"
 import type { Delivery, Detail, Stream } from "../model.js"
 import { copy } from "./dialogs.js"
@@ -55,7 +56,7 @@ const detailOf = (detail: Detail) => {
         }
       }, "Copy the body"),
       status),
-    h("pre", { class: "body", tabindex: 0, "aria-label": `The body of batch ${detail.delivery.sequence}` }, pretty(detail.body)))
+    h("pre", { class: "body", tabindex: 0, "data-key": `body:${detail.delivery.id}`, "aria-label": `The body of batch ${detail.delivery.sequence}` }, pretty(detail.body)))
 }
 
 /** The deliveries tab of `stream`. */
@@ -64,23 +65,26 @@ export const deliveriesTab = (context: Context, stream: Stream): TabPart => {
   let status: "" | "pending" | "delivered" | "failed" = ""
   const open = new Map<string, Detail | undefined>()
   const list = h("div", { class: "table-region" }, h("p", { class: "muted" }, "Loading…"))
-  const pager = pages("Pages of deliveries", ["Newer", "Older"], () => void refresh())
+  const pager = pages("Pages of deliveries", ["Newer", "Older"], () => refresh())
+  const latest = latestOnly()
 
   const refresh = async (): Promise<void> => {
-    const listed = await context.attempt(() =>
+    const listed = await latest(context.attempt(() =>
       run(client.streams.listDeliveries({
         params: { id: stream.id },
         query: { limit: pageSize, order: "newest", ...(status === "" ? {} : { status }), ...pager.query() }
-      })), { quiet: true })
+      })), { quiet: true }))
     if (listed === undefined) return
     pager.show(listed.nextCursor)
     for (const [deliveryId, known] of open) {
       const now = listed.deliveries.find((delivery) => delivery.id === deliveryId)
       if (now !== undefined && (known === undefined || known.delivery.attempts !== now.attempts || known.delivery.status !== now.status)) {
-        open.set(deliveryId, await context.attempt(() => run(client.streams.getDelivery({ params: { id: stream.id, deliveryId } })), { quiet: true }))
+        const detail = await context.attempt(() => run(client.streams.getDelivery({ params: { id: stream.id, deliveryId } })), { quiet: true })
+        // Hidden while it was read: it stays hidden.
+        if (open.has(deliveryId)) open.set(deliveryId, detail)
       }
     }
-    patch(list, listed.deliveries.length === 0
+    patchIfChanged(list, JSON.stringify([listed, [...open.entries()]]), () => [listed.deliveries.length === 0
       ? h("p", { class: "empty" }, "No delivery here: they come with the wallets' first events (or a heartbeat).")
       : h("table", { class: "deliveries" },
         h("caption", { class: "visually-hidden" }, "Deliveries, newest first"),
@@ -115,7 +119,7 @@ export const deliveriesTab = (context: Context, stream: Stream): TabPart => {
               ? h("tr", { id: `detail-${delivery.id}`, class: "detail-row" },
                 h("td", { colspan: 9 }, detail === undefined ? h("p", { class: "muted" }, "Loading…") : detailOf(detail)))
               : null)
-        })))
+        }))])
   }
 
   const filter = h("select", {

@@ -1,17 +1,35 @@
 /**
  * The console's dialogs, on the browser's own `<dialog>` (modal, the focus kept inside, Escape
- * cancels): a confirmation before what cannot be undone, and a secret shown once.
+ * cancels): a confirmation before what cannot be undone, and a secret shown once. However a dialog
+ * closes (its buttons, Escape, a phone's Back), it answers, leaves the page, and the focus goes back
+ * to what opened it (found again by its `data-key`, live updates having redrawn it meanwhile).
  */
 import { h } from "../dom.js"
+
+/**
+ * Shows `dialog` modally; `answered` runs once, when it closes however it does, before the
+ * dialog leaves the page and the focus goes back.
+ */
+const showModal = (dialog: HTMLDialogElement, answered: () => void): void => {
+  const opener = document.activeElement instanceof HTMLElement ? document.activeElement.dataset["key"] : undefined
+  dialog.addEventListener("close", () => {
+    answered()
+    dialog.remove()
+    if (opener !== undefined) document.querySelector<HTMLElement>(`[data-key="${CSS.escape(opener)}"]`)?.focus()
+  }, { once: true })
+  document.body.append(dialog)
+  dialog.showModal()
+  dialog.querySelector<HTMLButtonElement>("button")?.focus()
+}
 
 /** Asks `question`; answers whether `action` was chosen (Cancel and Escape answer `false`). */
 export const confirmDialog = (title: string, question: string, action: string): Promise<boolean> =>
   new Promise((resolve) => {
     const dialog = h("dialog", { class: "dialog", "aria-labelledby": "dialog-title" })
+    let chosen = false
     const close = (answer: boolean) => {
+      chosen = answer
       dialog.close()
-      dialog.remove()
-      resolve(answer)
     }
     dialog.append(
       h("h2", { id: "dialog-title" }, title),
@@ -20,13 +38,7 @@ export const confirmDialog = (title: string, question: string, action: string): 
         h("button", { type: "button", onclick: () => close(false) }, "Cancel"),
         h("button", { type: "button", class: "danger", onclick: () => close(true) }, action))
     )
-    dialog.addEventListener("cancel", (event) => {
-      event.preventDefault()
-      close(false)
-    })
-    document.body.append(dialog)
-    dialog.showModal()
-    dialog.querySelector<HTMLButtonElement>("button")?.focus()
+    showModal(dialog, () => resolve(chosen))
   })
 
 /** Copies `text` to the clipboard; answers whether it could. */
@@ -47,11 +59,7 @@ export const secretDialog = (title: string, secret: string, note: string): Promi
   new Promise((resolve) => {
     const dialog = h("dialog", { class: "dialog", "aria-labelledby": "secret-title" })
     const status = h("span", { role: "status", class: "copied" })
-    const close = () => {
-      dialog.close()
-      dialog.remove()
-      resolve()
-    }
+    const close = () => dialog.close()
     dialog.append(
       h("h2", { id: "secret-title" }, title),
       h("p", {}, "Give this secret to the receiver now: it is shown this once."),
@@ -67,8 +75,8 @@ export const secretDialog = (title: string, secret: string, note: string): Promi
         status,
         h("button", { type: "button", class: "primary", onclick: close }, "I have kept it"))
     )
+    // Escape asks for the button (the secret is not shown again); a close the page cannot stop
+    // (a phone's Back) answers all the same.
     dialog.addEventListener("cancel", (event) => event.preventDefault())
-    document.body.append(dialog)
-    dialog.showModal()
-    dialog.querySelector<HTMLButtonElement>("button")?.focus()
+    showModal(dialog, resolve)
   })

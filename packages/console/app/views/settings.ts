@@ -9,7 +9,7 @@ import { h } from "../dom.js"
 import { count } from "../format.js"
 import type { Stream } from "../model.js"
 import type { TabPart } from "./stream.js"
-import { streamForm } from "./streamForm.js"
+import { changes, streamForm } from "./streamForm.js"
 
 /** One way of replaying, as a radio button. */
 const mode = (value: string, label: string, checked = false) =>
@@ -56,20 +56,16 @@ const replayForm = (context: Context, stream: Stream) => {
 
 /** The settings tab of `stream`; `changed` is called once the stream was changed. */
 export const settingsTab = (context: Context, stream: Stream, changed: () => Promise<void>): TabPart => {
+  // What the stream's settings are now: what a save compares with.
+  let current = stream
   const form = streamForm(stream, "Save the settings", async (settings) => {
     const saved = await context.attempt(() =>
       run(context.client.streams.update({
         params: { id: stream.id },
-        payload: {
-          url: settings.url,
-          description: settings.description,
-          events: settings.events,
-          chains: settings.chains,
-          filters: settings.filters,
-          ...(settings.verify ? { verify: true } : {})
-        }
+        payload: changes(current, settings)
       })), { refuse: form.refuse })
     if (saved === undefined) return
+    current = saved
     context.announce(saved.test === undefined || saved.test.delivered
       ? "Settings saved."
       : `Settings saved, but the receiver did not take the test event (${saved.test.error ?? `status ${saved.test.status}`}): the stream is held in error.`,

@@ -7,9 +7,9 @@
 import { run } from "../api.js"
 import { barChart, lineChart } from "../chart.js"
 import type { View } from "../context.js"
-import { h, patch } from "../dom.js"
+import { h, patch, patchIfChanged } from "../dom.js"
 import { age, count, percent, time } from "../format.js"
-import { keepLive } from "../live.js"
+import { keepLive, latestOnly } from "../live.js"
 import type { Stats, Stream } from "../model.js"
 import { deliveriesTab } from "./deliveries.js"
 import { confirmDialog, secretDialog } from "./dialogs.js"
@@ -66,12 +66,14 @@ export const streamView = (id: string, tab: Tab): View => (context, main) => {
   let stream: Stream | undefined
   let part: TabPart | undefined
   let chartsReadAt = 0
+  const latest = latestOnly()
 
   const actions = (current: Stream) => {
     return h("div", { class: "actions", role: "group", "aria-label": "Actions" },
       current.status === "paused"
-        ? button("Resume", "resume", async () => { if (await act(context, current, "resume")) await refresh() })
-        : button("Pause", "pause", async () => { if (await act(context, current, "pause")) await refresh() }),
+        // One key for both: the focus stays on the button as it turns into the other.
+        ? button("Resume", "toggle", async () => { if (await act(context, current, "resume")) await refresh() })
+        : button("Pause", "toggle", async () => { if (await act(context, current, "pause")) await refresh() }),
       button("Send a test event", "test", async () => {
         const result = await context.attempt(() => run(client.streams.test({ params: { id } })))
         if (result === undefined) return
@@ -100,7 +102,7 @@ export const streamView = (id: string, tab: Tab): View => (context, main) => {
   }
 
   const refresh = async (): Promise<void> => {
-    const read = await context.attempt(() => Promise.all([run(client.streams.get({ params: { id } })), run(client.streams.stats({ params: { id } }))]), { quiet: true })
+    const read = await latest(context.attempt(() => Promise.all([run(client.streams.get({ params: { id } })), run(client.streams.stats({ params: { id } }))]), { quiet: true }))
     if (read === undefined) {
       if (stream === undefined) patch(summary, h("p", { class: "error" }, "This stream could not be read (deleted?). ", h("a", { href: "#/" }, "All streams"), "."))
       return
@@ -109,22 +111,22 @@ export const streamView = (id: string, tab: Tab): View => (context, main) => {
     const first = stream === undefined
     stream = current
     document.title = `${nameOf(current)} · chainquery console`
-    patch(header,
-      h("p", { class: "crumbs" }, h("a", { href: "#/" }, "Streams"), " / ", current.id),
+    patchIfChanged(header, JSON.stringify(current), () => [
+      h("p", { class: "crumbs" }, h("a", { href: "#/", "data-key": "crumb" }, "Streams"), " / ", current.id),
       h("h1", { id: "stream-title" }, nameOf(current), " ", statusBadge(current.status)),
       current.statusReason === null ? null : h("p", { class: current.status === "error" ? "reason bad" : "reason" }, current.statusReason),
       h("p", { class: "muted url" }, `${current.url} · ${current.chains.length} chain${current.chains.length === 1 ? "" : "s"} · ${current.events.join(", ")}`),
-      actions(current))
-    patch(summary, numbers(stats))
+      actions(current)])
+    patchIfChanged(summary, JSON.stringify(stats), () => [numbers(stats)])
     if (first) mountTab(current)
     if (Date.now() - chartsReadAt >= chartsEvery) {
       chartsReadAt = Date.now()
       const activity = await context.attempt(() => run(client.streams.activity({ params: { id } })), { quiet: true })
       if (activity !== undefined) {
         const labels = ["60 min ago", "now"] as const
-        patch(charts,
+        patchIfChanged(charts, JSON.stringify(activity), () => [
           barChart("Batches delivered per minute", activity.minutes.map((minute) => minute.delivered), labels),
-          lineChart("Coverage lag (seconds behind the scans)", activity.minutes.map((minute) => minute.coverageLagSeconds), " s", labels))
+          lineChart("Coverage lag (seconds behind the scans)", activity.minutes.map((minute) => minute.coverageLagSeconds), " s", labels)])
       }
     }
     await part?.refresh?.()

@@ -26,6 +26,40 @@ export interface Settings {
   readonly verify: boolean
 }
 
+const sameSet = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.length === b.length && a.every((value) => b.includes(value))
+
+/**
+ * A new stream's settings as the API takes them: the event kinds and chains left out when they
+ * are the API's own defaults (so that a stream of every chain stays one: chains added to the
+ * service later are its too).
+ */
+export const creation = (settings: Settings) => ({
+  url: settings.url,
+  ...(sameSet(settings.events, defaultKinds) ? {} : { events: settings.events }),
+  ...(sameSet(settings.chains, chainNames) ? {} : { chains: settings.chains }),
+  confirmations: settings.confirmations,
+  ...(settings.description === "" ? {} : { description: settings.description }),
+  ...(settings.filters === null ? {} : { filters: settings.filters }),
+  ...(settings.verify ? { verify: true } : {})
+})
+
+/**
+ * What changed from `stream`'s settings, as a PATCH takes it: only those fields (a stream of every
+ * chain, its chains untouched, stays one), and `verify` when asked.
+ */
+export const changes = (stream: Stream, settings: Settings) => {
+  const filtersBefore = JSON.stringify({ contracts: stream.filters?.contracts ?? null, minValue: stream.filters?.minValue ?? null })
+  const filtersNow = JSON.stringify({ contracts: settings.filters?.contracts ?? null, minValue: settings.filters?.minValue ?? null })
+  return {
+    ...(settings.url === stream.url ? {} : { url: settings.url }),
+    ...(settings.description === stream.description ? {} : { description: settings.description }),
+    ...(sameSet(settings.events, stream.events) ? {} : { events: settings.events }),
+    ...(sameSet(settings.chains, stream.chains) ? {} : { chains: settings.chains }),
+    ...(filtersBefore === filtersNow ? {} : { filters: settings.filters }),
+    ...(settings.verify ? { verify: true } : {})
+  }
+}
+
 /** The form's pieces: the element, what it holds, and how to show a refusal. */
 export interface StreamForm {
   readonly element: HTMLFormElement

@@ -5,9 +5,9 @@
  */
 import { run } from "../api.js"
 import type { Context, View } from "../context.js"
-import { h, patch } from "../dom.js"
+import { h, patchIfChanged } from "../dom.js"
 import { age, count, percent, time } from "../format.js"
-import { keepLive } from "../live.js"
+import { keepLive, latestOnly } from "../live.js"
 import { pages } from "../paging.js"
 import type { Stats, Stream } from "../model.js"
 import { confirmDialog } from "./dialogs.js"
@@ -47,11 +47,12 @@ export const coverageOf = (stats: Stats | undefined) =>
       stats.coverage.map((chain) => h("li", {}, `${chain.chain}: ${chain.coveredTo === null ? "nothing yet" : `to ${chain.coveredTo}`}`)))
 
 const row = (context: Context, stream: Stream, stats: Stats | undefined, refresh: () => Promise<void>) => {
-  const button = (action: "pause" | "resume" | "remove", label: string, tone?: string) =>
+  // Pause and Resume share a key: the focus stays on the button as it turns into the other.
+  const button = (action: "pause" | "resume" | "remove", label: string, key: string, tone?: string) =>
     h("button", {
       type: "button",
       class: tone,
-      "data-key": `${action}:${stream.id}`,
+      "data-key": `${key}:${stream.id}`,
       "aria-label": `${label} ${nameOf(stream)}`,
       onclick: async () => {
         if (await act(context, stream, action)) await refresh()
@@ -73,27 +74,32 @@ const row = (context: Context, stream: Stream, stats: Stats | undefined, refresh
       stats?.lastError === null || stats === undefined ? "—" : h("span", { class: "bad" }, stats.lastError),
       stats?.lastErrorAt === null || stats === undefined ? null : h("div", { class: "muted" }, time(stats.lastErrorAt))),
     h("td", { "data-label": "Actions", class: "actions" },
-      stream.status === "paused" ? button("resume", "Resume") : button("pause", "Pause"),
-      button("remove", "Delete", "danger")))
+      stream.status === "paused" ? button("resume", "Resume", "toggle") : button("pause", "Pause", "toggle"),
+      button("remove", "Delete", "remove", "danger")))
 }
 
 /** The list of streams. */
 export const streamsView: View = (context, main) => {
   const { client } = context
   const table = h("div", { class: "table-region" }, h("p", { class: "muted" }, "Loading…"))
-  const pager = pages("Pages of streams", ["Previous page", "Next page"], () => void refresh())
+  const pager = pages("Pages of streams", ["Previous page", "Next page"], () => refresh())
+  const latest = latestOnly()
   const refresh = async (): Promise<void> => {
-    const listed = await context.attempt(() => run(client.streams.list({ query: { limit: pageSize, ...pager.query() } })), { quiet: true })
-    if (listed === undefined) return
-    const stats = await Promise.all(listed.streams.map((stream) =>
-      context.attempt(() => run(client.streams.stats({ params: { id: stream.id } })), { quiet: true })))
+    const read = await latest(context.attempt(async () => {
+      const listed = await run(client.streams.list({ query: { limit: pageSize, ...pager.query() } }))
+      const stats = await Promise.all(listed.streams.map((stream) =>
+        context.attempt(() => run(client.streams.stats({ params: { id: stream.id } })), { quiet: true })))
+      return { listed, stats }
+    }, { quiet: true }))
+    if (read === undefined) return
+    const { listed, stats } = read
     pager.show(listed.nextCursor)
-    patch(table, listed.streams.length === 0
-      ? h("p", { class: "empty" }, "No stream here. ", h("a", { href: "#/new" }, "Create a stream"), ".")
+    patchIfChanged(table, JSON.stringify(read), () => [listed.streams.length === 0
+      ? h("p", { class: "empty" }, "No stream here. ", h("a", { href: "#/new", "data-key": "empty-new" }, "Create a stream"), ".")
       : h("table", { class: "streams" },
         h("caption", { class: "visually-hidden" }, "Streams, their state and their deliveries"),
         h("thead", {}, h("tr", {}, ["Stream", "State", "Success", "Backlog", "Last delivered", "Coverage", "Last error", "Actions"].map((name) => h("th", { scope: "col" }, name)))),
-        h("tbody", {}, listed.streams.map((stream, index) => row(context, stream, stats[index], refresh)))))
+        h("tbody", {}, listed.streams.map((stream, index) => row(context, stream, stats[index], refresh))))])
   }
   main.replaceChildren(
     h("section", { "aria-labelledby": "streams-title" },

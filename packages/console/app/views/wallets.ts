@@ -7,6 +7,7 @@ import { ApiFailure, run } from "../api.js"
 import type { Context } from "../context.js"
 import { h, patch } from "../dom.js"
 import { count } from "../format.js"
+import { latestOnly } from "../live.js"
 import { pages } from "../paging.js"
 import type { Stream } from "../model.js"
 import type { TabPart } from "./stream.js"
@@ -18,16 +19,17 @@ export const walletsTab = (context: Context, stream: Stream): TabPart => {
   const { client } = context
   let search = ""
   const list = h("div", { class: "table-region" }, h("p", { class: "muted" }, "Loading…"))
-  const pager = pages("Pages of wallets", ["Previous page", "Next page"], () => void load())
+  const pager = pages("Pages of wallets", ["Previous page", "Next page"], () => load())
+  const latest = latestOnly()
   const specs = h("textarea", { id: "wallet-specs", rows: 6, spellcheck: "false", "aria-describedby": "wallet-specs-help wallet-errors", placeholder: "eth:0x…" })
   const errors = h("div", { id: "wallet-errors", "aria-live": "polite" })
 
   const load = async (): Promise<void> => {
-    const listed = await context.attempt(() =>
+    const listed = await latest(context.attempt(() =>
       run(client.streams.listWallets({
         params: { id: stream.id },
         query: { limit: pageSize, ...(search === "" ? {} : { search }), ...pager.query() }
-      })))
+      }))))
     if (listed === undefined) return
     pager.show(listed.nextCursor)
     patch(list, listed.wallets.length === 0
