@@ -108,7 +108,7 @@ const advanceUntil = async (what: string, condition: () => Promise<boolean>, tim
 const homeOnly = (requests: ReadonlyArray<string>) => requests.filter((url) => !url.startsWith(`${service.url}/`) && !url.startsWith("data:"))
 
 describe("the console in a real browser", () => {
-  it("an operator's flows: sign in, create a stream, add a wallet, see deliveries live, open one, a failing receiver, replay, pause and resume", async () => {
+  it("an operator's flows: sign in, create a stream, add a wallet, see deliveries live, open one, a failing receiver, replay, settings, pause and resume, a test event, a new secret, delete asked", async () => {
     const { page, requests } = await freshPage()
     await page.goto(`${service.url}/console`)
     await page.getByRole("heading", { name: "Sign in" }).waitFor()
@@ -209,6 +209,19 @@ describe("the console in a real browser", () => {
     await page.keyboard.press("Enter")
     await page.locator("h1 .badge-active").waitFor()
     assert.strictEqual(await page.evaluate("document.activeElement.textContent"), "Pause")
+
+    // A test event: the receiver's answer is said. A new secret: shown once, the old one still signing.
+    await page.getByRole("button", { name: "Send a test event" }).click()
+    await page.getByText(/^Test event delivered: the receiver answered 200 in \d+ ms\.$/).waitFor()
+    assert.isAbove(receiver.tests.filter((test) => test.streamId === streamId).length, 0, "the kit took a test event")
+    await page.getByRole("button", { name: "Rotate the secret" }).click()
+    await page.getByRole("dialog", { name: "Rotate the secret?" }).getByRole("button", { name: "Rotate the secret" }).click()
+    const rotated = await page.locator("#secret-value").textContent()
+    assert.match(rotated ?? "", /^whsec_/)
+    assert.notStrictEqual(rotated, secret)
+    receiver.secrets.set(streamId, [rotated!, secret!])
+    await page.getByRole("button", { name: "I have kept it" }).click()
+    assert.isTrue((await call(service, "GET", `/v1/streams/${streamId}`)).body.secretRotation.inGrace)
 
     // Delete asks first: Escape keeps the stream, and the focus goes back to the button.
     await page.getByRole("button", { name: "Delete", exact: true }).focus()
