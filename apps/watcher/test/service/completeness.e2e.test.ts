@@ -93,7 +93,9 @@ describe("serve: deliveries a receiver can prove complete", () => {
           return stats.body.lastDeliveredSequence >= state.sequence && stats.body.coverage[0]?.coveredTo === String(end)
         }, 30_000)
         const stats = await call(service, "GET", `/v1/streams/${stream.id}/stats`)
-        assert.deepStrictEqual(stats.body.coverage, [{ chain: "eth", coveredFrom: String(firstCovered(stream)), coveredTo: String(end) }])
+        const [eth] = stats.body.coverage as Array<{ chain: string; coveredFrom: string; coveredTo: string; batchedTo: string }>
+        assert.deepStrictEqual([stats.body.coverage.length, eth!.chain, eth!.coveredFrom, eth!.coveredTo], [1, "eth", String(firstCovered(stream)), String(end)])
+        assert.isTrue(BigInt(eth!.batchedTo) >= BigInt(end), `batches made to ${eth!.batchedTo}, at least to ${end}`)
         await until(`stream ${stream.id}'s covered-to at /metrics`, async () => {
           const metrics = await (await fetch(`${service.url}/metrics`)).text()
           return metrics.split("\n").some((line) =>

@@ -79,9 +79,11 @@ describe("the OpenAPI document", () => {
       assert.strictEqual(validator.version, "3.1")
       assert.strictEqual(document["info"].version, manifest.version)
 
-      // The docs page (Scalar) sends a bearer token only for the scheme named `bearer`, in lower case.
+      // The docs page (Scalar) sends a bearer token only for the scheme named `bearer`, in lower case;
+      // beside it, the console's session cookie.
       assert.deepStrictEqual(document["components"].securitySchemes, {
-        bearer: { type: "http", scheme: "bearer", description: document["components"].securitySchemes.bearer.description }
+        bearer: { type: "http", scheme: "bearer", description: document["components"].securitySchemes.bearer.description },
+        session: { type: "apiKey", in: "cookie", name: "chainquery_session", description: document["components"].securitySchemes.session.description }
       })
       // The docs page embeds the same document and picks the bearer scheme for its requests.
       const docs = await (await fetch(`${service.url}/docs`)).text()
@@ -90,9 +92,13 @@ describe("the OpenAPI document", () => {
       assert.include(docs, `"type":"http","scheme":"bearer"`)
       const operations = operationsOf(document["paths"])
       assert.isAtLeast(operations.length, 13)
-      for (const { method, operation, path } of operations) {
-        assert.deepStrictEqual(operation["security"], [{ bearer: [] }], `${method} ${path}`)
-        const url = path.replace("{id}", "str_000000000000000000000")
+      // Every route but the console's sign-in (which takes the token in its body) is behind the token or a session.
+      const signIn = operations.filter(({ method, path }) => method === "post" && path === "/v1/session")
+      assert.strictEqual(signIn.length, 1)
+      assert.deepStrictEqual(signIn[0]!.operation["security"] ?? [], [], "the sign-in needs no credential")
+      for (const { method, operation, path } of operations.filter((each) => !signIn.includes(each))) {
+        assert.deepStrictEqual(operation["security"], [{ bearer: [] }, { session: [] }], `${method} ${path}`)
+        const url = path.replace("{id}", "str_000000000000000000000").replace("{deliveryId}", "msg_000000000000000000000")
         const answer = await fetch(`${service.url}${url}`, { method: method.toUpperCase() })
         assert.strictEqual(answer.status, 401, `${method} ${path} without a token`)
       }

@@ -15,7 +15,7 @@ import { deliveriesTab } from "./deliveries.js"
 import { confirmDialog, secretDialog } from "./dialogs.js"
 import { settingsTab } from "./settings.js"
 import { nameOf, statusBadge } from "./status.js"
-import { act } from "./streams.js"
+import { act, coverageOf } from "./streams.js"
 import { walletsTab } from "./wallets.js"
 
 /** A tab of a stream's page. */
@@ -45,13 +45,7 @@ const numbers = (stats: Stats) =>
     h("div", {}, h("dt", {}, "Last delivered"), h("dd", {}, stats.lastDeliveredSequence === null ? "—" : `#${stats.lastDeliveredSequence}`)),
     h("div", {}, h("dt", {}, "Filtered out"), h("dd", {}, count(stats.filteredEvents))),
     h("div", { class: "wide" }, h("dt", {}, "Coverage"), h("dd", {},
-      stats.coverage.length === 0 ? "no wallet yet" : h("ul", { class: "plain" }, stats.coverage.map((chain) => {
-        const behind = chain.coveredTo === null ? null : BigInt(chain.batchedTo) - BigInt(chain.coveredTo)
-        return h("li", {}, `${chain.chain}: `, chain.coveredTo === null ? "nothing delivered yet" : `to block ${chain.coveredTo}`,
-          h("span", { class: behind !== null && behind > 0n ? "bad" : "muted" }, behind === null
-            ? ` (batches made to ${chain.batchedTo})`
-            : behind === 0n ? ", up to date" : `, ${behind} behind (batches made to ${chain.batchedTo})`))
-      })))),
+      stats.coverage.length === 0 ? "no wallet yet" : coverageOf(stats))),
     h("div", { class: "wide" }, h("dt", {}, "Last error"), h("dd", {},
       stats.lastError === null ? "none" : h("span", { class: "bad" }, stats.lastError),
       stats.lastErrorAt === null ? null : h("span", { class: "muted" }, ` (${time(stats.lastErrorAt)})`))))

@@ -39,12 +39,23 @@ export const act = async (context: Context, stream: Stream, action: "pause" | "r
   return true
 }
 
+/** How far a chain's receiver is behind the batches made for it, in words (and whether it is). */
+export const behindOf = (chain: Stats["coverage"][number]): { readonly text: string; readonly late: boolean } => {
+  if (chain.coveredTo === null) return { text: `nothing delivered yet (batches made to ${chain.batchedTo})`, late: false }
+  const behind = BigInt(chain.batchedTo) - BigInt(chain.coveredTo)
+  return behind > 0n
+    ? { text: `to block ${chain.coveredTo}, ${behind} behind (batches made to ${chain.batchedTo})`, late: true }
+    : { text: `to block ${chain.coveredTo}, up to date`, late: false }
+}
+
 /** The coverage of a stream per chain, in words. */
 export const coverageOf = (stats: Stats | undefined) =>
   stats === undefined || stats.coverage.length === 0
     ? "—"
-    : h("ul", { class: "plain" },
-      stats.coverage.map((chain) => h("li", {}, `${chain.chain}: ${chain.coveredTo === null ? "nothing yet" : `to ${chain.coveredTo}`}`)))
+    : h("ul", { class: "plain" }, stats.coverage.map((chain) => {
+      const { late, text } = behindOf(chain)
+      return h("li", { class: late ? "bad" : undefined }, `${chain.chain}: ${text}`)
+    }))
 
 const row = (context: Context, stream: Stream, stats: Stats | undefined, refresh: () => Promise<void>) => {
   // Pause and Resume share a key: the focus stays on the button as it turns into the other.

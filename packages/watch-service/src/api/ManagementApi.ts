@@ -508,7 +508,7 @@ export type AttemptView = typeof AttemptView.Type
  * @since 0.5.0
  */
 export const DeliveryDetail = Schema.Struct({
-  delivery: DeliveryView,
+  delivery: described(DeliveryView, "The delivery, as the list shows it."),
   attempts: described(
     Schema.Array(AttemptView),
     "Its attempts, newest first (a stream keeps its last 1,000 or so; older ones are gone)."
@@ -896,7 +896,8 @@ export class Streams extends HttpApiGroup.make("streams")
  * @since 0.5.0
  */
 export const SignIn = Schema.Struct({
-  token: described(Schema.RedactedFromValue(Schema.String), "The service's API token (`--api-token`).")
+  // Described on the string: the document shows the encoded side.
+  token: Schema.RedactedFromValue(described(Schema.String, "The service's API token (`--api-token`)."))
 })
 
 /**
