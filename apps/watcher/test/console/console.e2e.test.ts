@@ -228,6 +228,9 @@ describe("the console in a real browser", () => {
     await page.keyboard.press("Enter")
     await page.getByRole("dialog", { name: "Delete this stream?" }).waitFor()
     await checked(page, "10-confirm-delete")
+    // Changed meanwhile, the stream's header is drawn again behind the dialog: the focus still finds its way back.
+    assert.strictEqual((await call(service, "PATCH", `/v1/streams/${streamId}`, { description: "Busy wallet on eth, still" })).status, 200)
+    await page.locator("h1", { hasText: "Busy wallet on eth, still" }).waitFor()
     await page.keyboard.press("Escape")
     await page.getByRole("dialog").waitFor({ state: "detached" })
     assert.strictEqual(await page.evaluate("document.activeElement.textContent"), "Delete")
@@ -235,7 +238,7 @@ describe("the console in a real browser", () => {
 
     // The list of streams shows the stream's numbers.
     await page.getByRole("link", { name: "Streams" }).first().click()
-    const listed = page.locator("table.streams tbody tr", { hasText: "Busy wallet on eth" })
+    const listed = page.locator("table.streams tbody tr", { hasText: "Busy wallet on eth, still" })
     await listed.waitFor()
     assert.match(await listed.innerText(), /active/)
     await checked(page, "11-streams")
