@@ -41,7 +41,12 @@ const signOut = async (notice?: string) => {
   if (client === undefined) return
   if (notice === undefined) {
     try {
-      await run(client.session.signOut())
+      await run(client.session.signOut()).catch(async (failure: unknown) => {
+        // Refused for a stale CSRF token (signed in again in another tab): the session's own, once more.
+        if (!(failure instanceof ApiFailure && failure.kind === "forbidden")) throw failure
+        const session = await run((await connect("")).session.current())
+        await run((await connect(session.csrfToken ?? "")).session.signOut())
+      })
     } catch (failure) {
       // Not signed out unless the session is gone anyway: say why, and stay.
       if (!(failure instanceof ApiFailure && failure.kind === "unauthorized")) {

@@ -221,6 +221,9 @@ describe("the console in a real browser", () => {
     assert.notStrictEqual(rotated, secret)
     receiver.secrets.set(streamId, [rotated!, secret!])
     await page.getByRole("button", { name: "I have kept it" }).click()
+    // Gone, and the focus back on the button that opened it, before the keyboard goes on.
+    await page.getByRole("dialog").waitFor({ state: "detached" })
+    await until("the focus back on the rotation's button", async () => (await page.evaluate("document.activeElement.textContent")) === "Rotate the secret", 10_000)
     assert.isTrue((await call(service, "GET", `/v1/streams/${streamId}`)).body.secretRotation.inGrace)
 
     // Delete asks first: Escape keeps the stream, and the focus goes back to the button.
@@ -233,7 +236,8 @@ describe("the console in a real browser", () => {
     await page.locator("h1", { hasText: "Busy wallet on eth, still" }).waitFor()
     await page.keyboard.press("Escape")
     await page.getByRole("dialog").waitFor({ state: "detached" })
-    assert.strictEqual(await page.evaluate("document.activeElement.textContent"), "Delete")
+    // (The dialog's `close` event, which gives the focus back, comes a moment after it is hidden.)
+    await until("the focus back on Delete", async () => (await page.evaluate("document.activeElement.textContent")) === "Delete", 10_000)
     assert.strictEqual((await call(service, "GET", `/v1/streams/${streamId}`)).status, 200)
 
     // The list of streams shows the stream's numbers.
@@ -310,6 +314,34 @@ describe("the console in a real browser", () => {
     assert.strictEqual(after, 401)
     await page.reload()
     await page.getByRole("heading", { name: "Sign in" }).waitFor()
+  }, 120_000)
+
+  it("signed in again in another tab: a change with the old CSRF token is refused, then made with the new one; sign-out works still", async () => {
+    const { context, page } = await freshPage()
+    await signIn(page)
+    await page.getByRole("heading", { name: "Streams" }).waitFor()
+    const row = page.locator("table.streams tbody tr").first()
+    await row.waitFor()
+    // Another tab of the same browser signs in again: a new session, the one before ended, the cookie replaced.
+    const other = await context.newPage()
+    await other.goto(`${service.url}/console`)
+    const signedAgain = await other.evaluate(`fetch("/v1/session", { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: ${JSON.stringify(apiToken)} }) }).then((response) => response.status)`)
+    assert.strictEqual(signedAgain, 200)
+    const streamId = /str_[0-9a-z]{21}/.exec(await row.locator("a").first().getAttribute("href") ?? "")![0]
+    const status = async () => (await call(service, "GET", `/v1/streams/${streamId}`)).body.status as string
+    const was = await status()
+    const action = was === "paused" ? "Resume" : "Pause"
+    await row.getByRole("button", { name: new RegExp(`^${action} `) }).click()
+    await page.getByText("The session changed (signed in again elsewhere): nothing was changed, try again.").waitFor()
+    assert.strictEqual(await status(), was, "nothing changed with the old token")
+    await page.locator("table.streams tbody tr").first().getByRole("button", { name: new RegExp(`^${action} `) }).click()
+    await until("the change made with the new token", async () => (await status()) !== was, 30_000)
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.getByRole("heading", { name: "Sign in" }).waitFor()
+    assert.strictEqual(await other.evaluate(`fetch("/v1/streams").then((response) => response.status)`), 401, "the session ended for every tab")
+    // Back as it was, for the tests after.
+    if ((await status()) !== was) await call(service, "POST", `/v1/streams/${streamId}/${was === "paused" ? "pause" : "resume"}`, {})
   }, 120_000)
 
   it("the script and the stylesheet sent: under 200 KB compressed together, served with a policy that keeps the page home", async () => {
