@@ -10,17 +10,10 @@ import { alice } from "../../watch/test/fixtures.js"
 import { deliverDue } from "../src/delivery/DeliveryWorker.js"
 import { ServiceConfig } from "../src/model/ServiceConfig.js"
 import { StreamStore } from "../src/store/StreamStore.js"
-import { type Api, serviceApi } from "./serviceHarness.js"
-import { type Hit, scriptedReceiver } from "./support/scriptedReceiver.js"
+import type { Api } from "./serviceHarness.js"
+import { withReceiver } from "./support/apiFixtures.js"
 import { enqueue, evm, transfers } from "./support/storeFixtures.js"
 
-/** Runs `body` with a fresh API and a receiver answering `answers` in turn, then 200. */
-const withReceiver = (answers: Array<number>, body: (api: Api, receiver: { readonly url: string; readonly hits: ReadonlyArray<Hit> }) => Promise<void>) =>
-  Effect.scoped(Effect.gen(function*() {
-    const scripted = yield* scriptedReceiver({ answer: () => answers.shift() ?? 200 })
-    const api = yield* serviceApi()
-    yield* Effect.promise(() => body(api, { url: scripted.url("/hook"), hits: scripted.hits }))
-  }))
 
 /** A stream to `url` holding alice on eth; its id. */
 const aliceStream = async (api: Api, url: string): Promise<string> => {
@@ -41,7 +34,7 @@ const deliver = (api: Api, id: string) =>
 
 describe("what the console reads", () => {
   it.live("a delivery: its attempts newest first with status, error and duration, and its body byte for byte as the receiver got it", () =>
-    withReceiver([503], async (api, receiver) => {
+    withReceiver(async (api, receiver) => {
       const id = await aliceStream(api, receiver.url)
       await api.run(enqueue(transfers(2)))
       await deliver(api, id)
@@ -72,10 +65,10 @@ describe("what the console reads", () => {
       const malformed = await api.call("GET", `/v1/streams/${id}/deliveries/nope`)
       assert.strictEqual(malformed.status, 400)
       assert.strictEqual(malformed.body.field, "deliveryId")
-    }))
+    }, [503]))
 
   it.live("the deliveries newest first, paged by the same cursor, and in sequence order by default", () =>
-    withReceiver([], async (api, receiver) => {
+    withReceiver(async (api, receiver) => {
       const id = await aliceStream(api, receiver.url)
       for (let index = 0; index < 5; index++) await api.run(enqueue(transfers(1, { from: index })))
       const sequences = async (order: string) => {
@@ -100,7 +93,7 @@ describe("what the console reads", () => {
     }))
 
   it.live("wallets found by part of their address, in any case; stats say how far the batches went per chain", () =>
-    withReceiver([], async (api, receiver) => {
+    withReceiver(async (api, receiver) => {
       const id = await aliceStream(api, receiver.url)
       const others = ["eth:0x" + "ab".repeat(20), "polygon:0x" + "ab".repeat(20), "eth:0x" + "cd".repeat(20)]
       assert.strictEqual((await api.call("POST", `/v1/streams/${id}/wallets`, { body: { wallets: others } })).status, 200)
@@ -122,7 +115,7 @@ describe("what the console reads", () => {
     }))
 
   it.live("the last hour a minute at a time: batches delivered and their events, failed attempts, the coverage's lag", () =>
-    withReceiver([500], async (api, receiver) => {
+    withReceiver(async (api, receiver) => {
       const id = await aliceStream(api, receiver.url)
       const quiet = await api.call("GET", `/v1/streams/${id}/activity`)
       assert.strictEqual(quiet.status, 200, quiet.text)
@@ -165,5 +158,5 @@ describe("what the console reads", () => {
       const first = earlier.minutes[0].coverageLagSeconds
       const expected = (Date.parse(earlier.minutes[0].at) + 60_000 - (Date.now() - 3 * 3600_000)) / 1000
       assert.isTrue(Math.abs(first - expected) < 120, `${first} s, expected about ${expected} s`)
-    }))
+    }, [500]))
 })

@@ -21,18 +21,12 @@ import { deliverDue } from "../src/delivery/DeliveryWorker.js"
 import { ServiceConfig } from "../src/model/ServiceConfig.js"
 import { StreamStore } from "../src/store/StreamStore.js"
 import { type Api, serviceApi } from "./serviceHarness.js"
-import { type Hit, scriptedReceiver } from "./support/scriptedReceiver.js"
+import { withReceiver } from "./support/apiFixtures.js"
+import type { Hit } from "./support/scriptedReceiver.js"
 import { enqueue, evm, transfers } from "./support/storeFixtures.js"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 
-/** Runs `body` with a fresh API and a receiver answering 200. */
-const withReceiver = (body: (api: Api, receiver: { readonly url: string; readonly hits: ReadonlyArray<Hit> }) => Promise<void>) =>
-  Effect.scoped(Effect.gen(function*() {
-    const scripted = yield* scriptedReceiver()
-    const api = yield* serviceApi()
-    yield* Effect.promise(() => body(api, { url: scripted.url("/hook"), hits: scripted.hits }))
-  }))
 
 /** A stream holding alice on eth; its id and secret. */
 const aliceStream = async (api: Api, url: string): Promise<{ readonly id: string; readonly secret: string }> => {

@@ -20,6 +20,9 @@ const overHttps = (request: HttpServerRequest.HttpServerRequest): boolean =>
   request.headers["x-forwarded-proto"]?.split(",")[0]?.trim().toLowerCase() === "https" ||
   /(?:^|[;,\s])proto=(?:"?)https(?:"?)(?:[;,\s]|$)/i.test(request.headers["forwarded"]?.split(",")[0] ?? "")
 
+/** The session cookie's attributes, when it is set and when it is expired. */
+const cookieAttributes = { httpOnly: true, sameSite: "strict", path: "/" } as const
+
 const viewOf = (session: ConsoleSessions.Session | undefined): typeof SessionView.Type =>
   session === undefined
     ? { via: "bearer", csrfToken: null, expiresAt: null }
@@ -51,9 +54,7 @@ export const handlers = HttpApiBuilder.group(Api, "session", (handle) =>
           if (before !== undefined && before !== "") yield* Effect.orDie(ConsoleSessions.end(apiToken, Redacted.make(before)))
           const session = yield* Effect.orDie(ConsoleSessions.open(apiToken))
           yield* HttpApiBuilder.securitySetCookie(sessionCookie, session.id, {
-            httpOnly: true,
-            sameSite: "strict",
-            path: "/",
+            ...cookieAttributes,
             secure: overHttps(request),
             maxAge: ConsoleSessions.lifetime
           })
@@ -68,9 +69,7 @@ export const handlers = HttpApiBuilder.group(Api, "session", (handle) =>
           if (caller.session !== undefined) yield* Effect.orDie(ConsoleSessions.end(apiToken, caller.session.id))
           yield* HttpEffect.appendPreResponseHandler((_request, response) =>
             Effect.orDie(HttpServerResponse.setCookie(response, ConsoleSessions.cookieName, "", {
-              httpOnly: true,
-              sameSite: "strict",
-              path: "/",
+              ...cookieAttributes,
               maxAge: Duration.zero,
               expires: new Date(0)
             }))

@@ -78,6 +78,12 @@ export const lastHour = (streamId: string): Effect.Effect<ReadonlyArray<Minute>,
     const failed = yield* sql<{ at: string }>`
       SELECT ${sql.literal(millis("at"))} FROM delivery_attempts
       WHERE stream_id = ${streamId} AND NOT ok AND at >= ${start}`
+    // The failed attempts counted per minute at once (a minute's index from the hour's start).
+    const failedPerMinute = Array.from({ length: minutes }, () => 0)
+    for (const attempt of failed) {
+      const index = Math.floor((Number(attempt.at) - first) / minuteMillis)
+      if (index >= 0 && index < minutes) failedPerMinute[index]! += 1
+    }
     const answer: Array<Minute> = []
     let newestCovered = before[0] === undefined ? null : Number(before[0].created_at)
     let next = 0
@@ -97,7 +103,7 @@ export const lastHour = (streamId: string): Effect.Effect<ReadonlyArray<Minute>,
         at: DateTime.makeUnsafe(from),
         delivered: count,
         events,
-        failedAttempts: failed.filter((attempt) => Number(attempt.at) >= from && Number(attempt.at) < from + minuteMillis).length,
+        failedAttempts: failedPerMinute[index]!,
         coverageLagSeconds: newestCovered === null ? null : Math.max(0, (end - newestCovered) / 1000)
       })
     }

@@ -11,8 +11,19 @@ import { readingsFor } from "../../src/scan/Scanner.js"
 import type { Scope } from "../../src/model/Scopes.js"
 import { StreamStore } from "../../src/store/StreamStore.js"
 import { type Api, serviceApi } from "../serviceHarness.js"
-import { refusedUrl } from "./scriptedReceiver.js"
+import { type Hit, refusedUrl, scriptedReceiver } from "./scriptedReceiver.js"
 import { evm } from "./storeFixtures.js"
+
+/** Runs `body` with a fresh service API and a receiver on 127.0.0.1 answering `answers` in turn, then 200. */
+export const withReceiver = (
+  body: (api: Api, receiver: { readonly url: string; readonly hits: ReadonlyArray<Hit> }) => Promise<void>,
+  answers: Array<number> = []
+) =>
+  Effect.scoped(Effect.gen(function*() {
+    const scripted = yield* scriptedReceiver({ answer: () => answers.shift() ?? 200 })
+    const api = yield* serviceApi()
+    yield* Effect.promise(() => body(api, { url: scripted.url("/hook"), hits: scripted.hits }))
+  }))
 
 /** Runs `body` with a fresh service API (options as `serviceApi`'s). */
 export const withApi = (body: (api: Api) => Promise<void>, options?: Parameters<typeof serviceApi>[0]) =>
