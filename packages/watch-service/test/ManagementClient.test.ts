@@ -2,12 +2,14 @@
  * `ManagementClient`, the typed client of the management API, over real HTTP against the service's
  * API on a real PostgreSQL: a stream created, wallets added, its deliveries listed, a replay asked
  * for, the stream read back as the API answers it; and the API's errors as typed values (a stream
- * that does not exist, a bad request naming its field, a wrong token), never a defect.
+ * that does not exist, a bad request naming its field, a wrong token), never a defect. The
+ * session's client (`makeForSession`, the console's) signs in through the API's sign-in and sends
+ * each change with the session's CSRF token (with another, a typed `Forbidden`).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
-import { FetchHttpClient } from "effect/http"
-import { BadRequest, NotFound, Unauthorized } from "../src/api/ManagementApi.js"
+import { Effect, Layer, Redacted } from "effect"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
+import { BadRequest, Forbidden, NotFound, Unauthorized } from "../src/api/ManagementApi.js"
 import * as ManagementClient from "../src/api/ManagementClient.js"
 import { apiToken } from "./serviceHarness.js"
 import { withApi } from "./support/apiFixtures.js"
@@ -75,5 +77,26 @@ describe("ManagementClient", () => {
       assert.strictEqual((errors.refused as BadRequest).field, "url")
       const stranger = await withClient(api.url, "not-the-token", (client) => Effect.flip(client.streams.list({ query: {} })))
       assert.instanceOf(stranger, Unauthorized)
+    }))
+
+  it.live("the session's client: signed in by the API, each change sent with the session's CSRF token; with another, Forbidden", () =>
+    withApi(async (api) => {
+      // Signed in as the console is; the cookie carried by hand (a browser would send it).
+      const signedIn = await Effect.runPromise(ManagementClient.makeForSession({ baseUrl: api.url, csrfToken: "" }).pipe(
+        Effect.flatMap((client) => client.session.signIn({ payload: { token: Redacted.make(apiToken) }, responseMode: "decoded-and-response" })),
+        Effect.provide(FetchHttpClient.layer)
+      ))
+      const [session, response] = signedIn
+      const cookie = /^chainquery_session=[^;]+/.exec(response.headers["set-cookie"] ?? "")![0]
+      const withCookie = Layer.effect(HttpClient.HttpClient, Effect.map(HttpClient.HttpClient, (client) => HttpClient.mapRequest(client, HttpClientRequest.setHeader("cookie", cookie)))).pipe(
+        Layer.provide(FetchHttpClient.layer)
+      )
+      const asSession = <A, E>(csrfToken: string, program: (client: ManagementClient.Client) => Effect.Effect<A, E>) =>
+        Effect.runPromise(ManagementClient.makeForSession({ baseUrl: api.url, csrfToken }).pipe(Effect.flatMap(program), Effect.provide(withCookie)))
+      const created = await asSession(session.csrfToken!, (client) => client.streams.create({ payload: { url: "http://127.0.0.1:9/hook" } }))
+      assert.match(created.id, /^str_[0-9a-z]{21}$/)
+      const refused = await asSession("not-the-session's", (client) => Effect.flip(client.streams.pause({ params: { id: created.id } })))
+      assert.instanceOf(refused, Forbidden)
+      assert.strictEqual((await api.call("GET", `/v1/streams/${created.id}`)).body.status, "active", "nothing changed")
     }))
 })

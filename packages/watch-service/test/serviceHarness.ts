@@ -43,9 +43,15 @@ export type Behind = StreamStore | DeliveryStore | SqlClient.SqlClient | Service
 
 /**
  * The service's API over a fresh database; `allowPrivateWebhooks` unless told otherwise; with
- * `chainsDown`, the chains' clients point at a port where nothing listens (no head can be read).
+ * `chainsDown`, the chains' clients point at a port where nothing listens (no head can be read);
+ * with `routes`, those served beside it.
  */
-export const serviceApi = (options?: { readonly allowPrivateWebhooks?: boolean; readonly chainsDown?: boolean }) =>
+export const serviceApi = (options?: {
+  readonly allowPrivateWebhooks?: boolean
+  readonly chainsDown?: boolean
+  /** Routes served beside the API (as `ServiceMain`'s `routes`). */
+  readonly routes?: ServiceHttp.Routes
+}) =>
   Effect.gen(function*() {
     const woken = yield* Ref.make<ReadonlyArray<string>>([])
     const config = Layer.succeed(ServiceConfig, {
@@ -70,7 +76,7 @@ export const serviceApi = (options?: { readonly allowPrivateWebhooks?: boolean; 
       LedgerClients.MainnetLedger.layer({ ...access, baseUrl: at(sim.ledgerUrl.mainnet) }),
       LedgerClients.TestnetLedger.layer({ ...access, baseUrl: at(sim.ledgerUrl.testnet) })
     )
-    const layer = ServiceHttp.serve({ host: "127.0.0.1", port: 0 }).pipe(
+    const layer = ServiceHttp.serve({ host: "127.0.0.1", port: 0, routes: options?.routes }).pipe(
       Layer.provideMerge(Layer.mergeAll(StreamStore.layer, DeliveryStore.layer).pipe(Layer.provide(plainSecrets))),
       Layer.provideMerge(Layer.mergeAll(config, wake, Readiness.always, NodeCrypto.layerSecureRandom, NodeCrypto.layerMac, clients)),
       Layer.provideMerge(database)

@@ -344,6 +344,23 @@ describe("the console in a real browser", () => {
     if ((await status()) !== was) await call(service, "POST", `/v1/streams/${streamId}/${was === "paused" ? "pause" : "resume"}`, {})
   }, 120_000)
 
+  it("live while shown only: no request while the tab is hidden, refreshed again once it shows", async () => {
+    const { page, requests } = await freshPage()
+    await signIn(page)
+    await page.getByRole("heading", { name: "Streams" }).waitFor()
+    const apiCalls = () => requests.filter((url) => url.includes("/v1/streams"))
+    const hide = (hidden: boolean) =>
+      page.evaluate(`Object.defineProperty(document, "hidden", { configurable: true, get: () => ${hidden} }); document.dispatchEvent(new Event("visibilitychange"))`)
+    await hide(true)
+    // A refresh under way when the tab hid may still finish: a moment for it, then none at all.
+    await sleep(3_000)
+    const before = apiCalls().length
+    await sleep(5_000)
+    assert.strictEqual(apiCalls().length, before, "no request in 5 s while hidden (a refresh is due every 2 s)")
+    await hide(false)
+    await until("a refresh once shown again", async () => apiCalls().length > before, 15_000)
+  }, 60_000)
+
   it("the script and the stylesheet sent: under 200 KB compressed together, served with a policy that keeps the page home", async () => {
     const { page } = await freshPage()
     const sizes: Array<number> = []
