@@ -352,7 +352,7 @@ describe("Coverage: heartbeats and progress", () => {
       assert.deepStrictEqual(pending.bodies, [])
       yield* store.record(pending.delivery, { result: "delivered", status: 200, error: null }, [])
       const stats = yield* store.stats(quiet)
-      assert.deepStrictEqual([stats.lastDeliveredSequence, stats.coverage], [1, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 150n, batchedTo: 150n }]])
+      assert.deepStrictEqual([stats.lastDeliveredSequence, stats.coverage], [1, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 150n, batchedTo: 150n, head: null, headAt: null }]])
       assert.deepStrictEqual((yield* store.progress).map((p) => p.streamId).toSorted(), [quiet, paused, other].toSorted())
       // Quiet again with no wallet added since: the next heartbeat lists none.
       const sql = yield* SqlClient.SqlClient
@@ -378,9 +378,9 @@ describe("Coverage: heartbeats and progress", () => {
         yield* store.record(next.delivery, { result: "delivered", status: 200, error: null }, [])
         return (yield* store.stats(stream)).coverage
       })
-      assert.deepStrictEqual(yield* deliverNext, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 110n, batchedTo: 112n }])
-      assert.deepStrictEqual(yield* deliverNext, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 107n, batchedTo: 112n }], "replaced from 108: covered to 107")
-      assert.deepStrictEqual(yield* deliverNext, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 112n, batchedTo: 112n }])
+      assert.deepStrictEqual(yield* deliverNext, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 110n, batchedTo: 112n, head: null, headAt: null }])
+      assert.deepStrictEqual(yield* deliverNext, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 107n, batchedTo: 112n, head: null, headAt: null }], "replaced from 108: covered to 107")
+      assert.deepStrictEqual(yield* deliverNext, [{ scope: "0x1", coveredFrom: 101n, coveredTo: 112n, batchedTo: 112n, head: null, headAt: null }])
       const [, second, third] = yield* deliveriesOf(stream)
       assert.deepStrictEqual([second!.replaces, second!.coverage, third!.replaces, third!.coverage], [[range(108n, 110n)], [], [], [range(108n, 112n)]])
       assert.strictEqual((yield* store.stats(stream)).lastDeliveredSequence, 3)

@@ -89,7 +89,7 @@ describe("sending batches again, as they were", () => {
         yield* deliveries.record(delivery, { result: "delivered", status: 200, error: null }, [Duration.seconds(1)])
       }))
       const stats = await api.call("GET", `/v1/streams/${id}/stats`)
-      assert.deepStrictEqual([stats.body.lastDeliveredSequence, stats.body.coverage], [5, [{ chain: "eth", coveredFrom: "100", coveredTo: "139", batchedTo: "149" }]])
+      assert.deepStrictEqual([stats.body.lastDeliveredSequence, stats.body.coverage], [5, [{ chain: "eth", coveredFrom: "100", coveredTo: "139", batchedTo: "149", head: null, headAt: null }]])
       const listed = await api.call("GET", `/v1/streams/${id}/deliveries`)
       assert.deepStrictEqual(
         listed.body.deliveries.filter((d: { sequence: number }) => d.sequence === 2).map((d: { status: string; resends: number; replay: boolean }) => [d.status, d.resends, d.replay]),

@@ -128,7 +128,8 @@ export const defaultWatch: ReadonlyArray<Watch> = ["transfers", "trades", "defi"
  * after a long stop is committed in bounded batches. `watch` (default {@link defaultWatch}): what
  * is reported. `defiThreshold` (default 0.05): the relative move of a position's USD value that
  * is reported as `defi.changed`. `defiEvery` (default 1): DeFi positions are read every that
- * many cycles (they cost one request per wallet and chain).
+ * many cycles (they cost one request per wallet and chain). `onHead` (since 0.5.0): told each
+ * EVM chain's head as a cycle found it (see {@link Head}); what it does should be quick.
  *
  * @example
  * ```ts
@@ -148,6 +149,27 @@ export interface Options {
   readonly watch?: ReadonlyArray<Watch> | undefined
   readonly defiThreshold?: number | undefined
   readonly defiEvery?: number | undefined
+  readonly onHead?: ((head: Head) => Effect.Effect<void>) | undefined
+}
+
+/**
+ * An EVM chain's head as a cycle found it: the newest block the data service had fully indexed
+ * (with `confirmations`, the safe head plus that many blocks). Told to `Options.onHead` once per
+ * chain and cycle that read it, before the cycle's batch is committed; not for Aptos networks,
+ * whose cycles read no head.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import type { Engine } from "@chainquery/watch"
+ *
+ * const onHead = (head: Engine.Head) => Effect.logDebug(`chain ${head.chain} at block ${head.block}`)
+ * ```
+ * @since 0.5.0
+ */
+export interface Head {
+  readonly chain: Chain.ChainId
+  readonly block: bigint
 }
 
 /**
@@ -371,7 +393,8 @@ export const make = Effect.fnUntraced(function*(
         strategy: options.strategy,
         confirmations,
         reorgWindow,
-        maxBlocks
+        maxBlocks,
+        onHead: (block) => options.onHead?.({ chain, block }) ?? Effect.void
       }).pipe(
         Effect.flatMap((transfers) =>
           enrich({ client, store, chain, wallets: chainWallets, checkpoints, watch, readDefi, defiThreshold, pendingHoldings }, transfers)

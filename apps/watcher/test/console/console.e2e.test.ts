@@ -159,7 +159,6 @@ describe("the console in a real browser", () => {
       (await page.locator("tbody.delivery td[data-label='Events']").allInnerTexts()).some((text) => Number(text) > 0))
     assert.isAtMost(navigations - before, 0, "no reload")
     await checked(page, "6-deliveries-live")
-
     // Open the first delivery with events: its attempts and body.
     const row = page.locator("tbody.delivery").filter({ has: page.locator("td[data-label='Events']", { hasNotText: /^0$/ }) }).last()
     await row.getByRole("button", { name: "Attempts and body" }).focus()
@@ -176,6 +175,19 @@ describe("the console in a real browser", () => {
     await advanceUntil("the error in the page", async () => (await page.locator(".summary").innerText()).includes("500"))
     assert.match(await page.locator(".summary").innerText(), /Last error\s*\n?.*500/)
     await checked(page, "8-receiver-failing")
+    // The coverage says how far the receiver is behind the chain's head, as the scans found it:
+    // the head moves on while the receiver fails.
+    const summary = () => page.locator(".summary").innerText()
+    const behindHead = async () => {
+      const said = /eth: to block (\d+), (\d+) behind the head \(block (\d+)\)/.exec(await summary())
+      return said === null ? undefined : said.slice(1).map((n) => BigInt(n))
+    }
+    await advanceUntil("the receiver behind the head", async () => ((await behindHead())?.[1] ?? 0n) > 0n)
+    const [covered, behind, head] = (await behindHead())!
+    assert.strictEqual(head! - covered!, behind, `${behind} behind: the head ${head} less the block covered ${covered}`)
+    assert.isTrue(head! <= BigInt(sim.world.evm.indexedHead("0x1")), `head ${head} at most the simulator's ${sim.world.evm.indexedHead("0x1")}`)
+    const stats = (await call(service, "GET", `/v1/streams/${streamId}/stats`)).body
+    assert.isTrue(BigInt(stats.coverage[0].head) >= head!, "the API's head, at least the one the page showed")
     receiver.policy = () => "take"
 
     // Replay the first batch as it was, from the settings tab.

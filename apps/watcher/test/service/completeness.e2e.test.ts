@@ -6,7 +6,7 @@
  * - 30% of requests failed (seeded) and the service killed (`kill -9`) three times while 120
  *   blocks come: the kit reports no gap and no overlap, each stream's coverage of eth is exactly
  *   [its first wallet's `coveredFrom`, the head], and its events are the ground truth of each
- *   wallet from its `coveredFrom`;
+ *   wallet from its `coveredFrom`; the stats say the same, with the chain's head as the scans found it;
  * - a receiver that answers 200 but throws one batch away: the kit reports exactly that batch's
  *   sequence and blocks as missing, on the next batch;
  * - an idle stream gets its heartbeats at the configured period (within one interval, plus a
@@ -90,12 +90,14 @@ describe("serve: deliveries a receiver can prove complete", () => {
         // What the API and /metrics say the receiver has.
         await until(`stream ${stream.id}'s stats at the receiver's state`, async () => {
           const stats = await call(service, "GET", `/v1/streams/${stream.id}/stats`)
-          return stats.body.lastDeliveredSequence >= state.sequence && stats.body.coverage[0]?.coveredTo === String(end)
+          return stats.body.lastDeliveredSequence >= state.sequence && stats.body.coverage[0]?.coveredTo === String(end) &&
+            stats.body.coverage[0]?.head === String(end)
         }, 30_000)
         const stats = await call(service, "GET", `/v1/streams/${stream.id}/stats`)
-        const [eth] = stats.body.coverage as Array<{ chain: string; coveredFrom: string; coveredTo: string; batchedTo: string }>
+        const [eth] = stats.body.coverage as Array<{ chain: string; coveredFrom: string; coveredTo: string; batchedTo: string; head: string }>
         assert.deepStrictEqual([stats.body.coverage.length, eth!.chain, eth!.coveredFrom, eth!.coveredTo], [1, "eth", String(firstCovered(stream)), String(end)])
         assert.isTrue(BigInt(eth!.batchedTo) >= BigInt(end), `batches made to ${eth!.batchedTo}, at least to ${end}`)
+        assert.strictEqual(eth!.head, String(end), "the chain's head as the scans found it: the receiver is 0 behind it")
         await until(`stream ${stream.id}'s covered-to at /metrics`, async () => {
           const metrics = await (await fetch(`${service.url}/metrics`)).text()
           return metrics.split("\n").some((line) =>

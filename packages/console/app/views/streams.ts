@@ -1,6 +1,7 @@
 /**
  * The streams: each with its state (and why), success rate, backlog and the age of its oldest
- * pending batch, last delivered sequence, coverage per chain and last error; pause, resume and
+ * pending batch, last delivered sequence, coverage per chain (how far behind the head and the
+ * batches made) and last error; pause, resume and
  * delete (after a confirmation). Live: refreshed every 2 seconds. Paged by 50.
  */
 import { run } from "../api.js"
@@ -39,13 +40,21 @@ export const act = async (context: Context, stream: Stream, action: "pause" | "r
   return true
 }
 
-/** How far a chain's receiver is behind the batches made for it, in words (and whether it is). */
+/**
+ * How far a chain's receiver is behind the chain's head (when the scans found it: not for Aptos)
+ * and behind the batches made for it, in words; `late` while batches made wait to be delivered.
+ */
 export const behindOf = (chain: Stats["coverage"][number]): { readonly text: string; readonly late: boolean } => {
-  if (chain.coveredTo === null) return { text: `nothing delivered yet (batches made to ${chain.batchedTo})`, late: false }
-  const behind = BigInt(chain.batchedTo) - BigInt(chain.coveredTo)
-  return behind > 0n
-    ? { text: `to block ${chain.coveredTo}, ${behind} behind (batches made to ${chain.batchedTo})`, late: true }
-    : { text: `to block ${chain.coveredTo}, up to date`, late: false }
+  const head = chain.head === null ? undefined : BigInt(chain.head)
+  if (chain.coveredTo === null) {
+    const atHead = head === undefined ? "" : `, head at block ${head}`
+    return { text: `nothing delivered yet (batches made to ${chain.batchedTo}${atHead})`, late: false }
+  }
+  const covered = BigInt(chain.coveredTo)
+  const behind = BigInt(chain.batchedTo) - covered
+  const toHead = head === undefined ? [] : [`${head > covered ? head - covered : 0n} behind the head (block ${head})`]
+  const batches = behind > 0n ? `${behind} behind the batches made (to ${chain.batchedTo})` : "every batch made delivered"
+  return { text: [`to block ${covered}`, ...toHead, batches].join(", "), late: behind > 0n }
 }
 
 /** The coverage of a stream per chain, in words. */

@@ -477,7 +477,9 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
             chain: Scopes.nameOf(c.scope),
             coveredFrom: String(c.coveredFrom),
             coveredTo: c.coveredTo === null ? null : String(c.coveredTo),
-            batchedTo: String(c.batchedTo ?? c.coveredTo ?? c.coveredFrom - 1n)
+            batchedTo: String(c.batchedTo ?? c.coveredTo ?? c.coveredFrom - 1n),
+            head: c.head == null ? null : String(c.head),
+            headAt: iso(c.headAt ?? null)
           }))
           const history = (yield* Effect.orDie(Effect.provideService(HistoryStore.ofStream(params.id, 1_000), SqlClient.SqlClient, sql))).map((job) => ({
             wallet: WalletSpec.toSpec(Scopes.walletOfScope(job.scope, job.address)),

@@ -583,7 +583,13 @@ export const StatsView = Schema.Struct({
       batchedTo: described(
         Schema.String,
         "The last block the stream's batches were made to (how far its scan went for it): `batchedTo - coveredTo` is how far its receiver is behind."
-      )
+      ),
+      head: described(
+        Schema.NullOr(Schema.String),
+        "The chain's head as the service's scans last found it (the newest block the data service had indexed): `head - coveredTo` is how far the " +
+          "receiver is behind the chain (the stream's `confirmations` included). `null` until a scan found it, and for Aptos networks (their scans read no head)."
+      ),
+      headAt: described(Schema.NullOr(Schema.String), "When the scans first found that head (ISO 8601, UTC): a head that stays old, a chain that stalled or no scan running; `null` with `head`.")
     })),
     "Per chain, what the receiver has."
   ),

@@ -13,8 +13,9 @@
  */
 import type { EvmClient } from "@chainquery/evm-client"
 import { type Engine, EngineError, PgStateStore, type StateStore, Watch, type WatchedWallet, type WatchEvent, WatchSet } from "@chainquery/watch"
-import { Cause, Clock, Duration, Effect, FiberMap, type Layer, Metric, Option, Ref, Stream } from "effect"
+import { Cause, Clock, Duration, Effect, FiberMap, type Layer, Metric, Option, Queue, Ref, Stream } from "effect"
 import type { SqlClient } from "effect/sql"
+import { record as recordHead } from "../store/ChainHeads.js"
 import { forgetAllUnheld, forgetUnheld, lockScans, namespaceOf } from "../store/Coverage.js"
 import { KeyRefusal } from "./KeyRefusal.js"
 import { enqueue } from "../store/Outbox.js"
@@ -94,6 +95,28 @@ export const scanState = (
     onCommit: (batch) => Effect.flatMap(enqueue({ scope, confirmations, events: batch.pending ?? [] }), enqueued)
   })
 
+/**
+ * Records the heads the engine finds (`Engine.Options.onHead`) in the background, when they move:
+ * the cycle does not wait for the write, and heads found while one is written leave the newest.
+ */
+const headRecorder = (scope: Scope) =>
+  Effect.gen(function*() {
+    const found = yield* Queue.sliding<bigint>(1)
+    let recorded: bigint | undefined
+    yield* Effect.forkScoped(
+      Effect.gen(function*() {
+        const head = yield* Queue.take(found)
+        if (head === recorded) return
+        yield* recordHead(scope, head)
+        recorded = head
+      }).pipe(
+        Effect.catchCause((cause) => Effect.logWarning(`scanner ${scope}: cannot record the chain's head (${Cause.pretty(cause)}); recorded at its next move`)),
+        Effect.forever
+      )
+    )
+    return (head: Engine.Head) => Effect.asVoid(Queue.offer(found, head.block))
+  })
+
 /** One scan: the wallets of `scope` held by streams with `confirmations`, read with `readings`. */
 const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engine.Watch>) =>
   Effect.gen(function*() {
@@ -137,7 +160,8 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
     )
     const woken = yield* Ref.make<ReadonlySet<string>>(new Set())
     const state = scanState(scope, confirmations, (ids) => Ref.update(woken, (all) => new Set([...all, ...ids])))
-    yield* Watch.batches({ wallets: set, interval: config.interval, confirmations, watch: readings }).pipe(
+    const onHead = yield* headRecorder(scope)
+    yield* Watch.batches({ wallets: set, interval: config.interval, confirmations, watch: readings, onHead }).pipe(
       Stream.runForEach((batch) =>
         Effect.gen(function*() {
           yield* batch.ack

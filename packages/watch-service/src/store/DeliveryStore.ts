@@ -9,7 +9,7 @@ import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { CoveredWallet, Range } from "./Coverage.js"
 import { cut, newDeliveryId, type WalletRange, writeDeliveries } from "./Outbox.js"
-import { millis, utcOf } from "./sqlTime.js"
+import { epochMillis, millis, utcOf } from "./sqlTime.js"
 import * as StreamFilters from "../model/StreamFilters.js"
 
 /**
@@ -225,6 +225,10 @@ export interface Progress {
     readonly coveredTo: bigint | null
     /** The last block the stream's batches were made to (since 0.5.0; always read from the store). */
     readonly batchedTo?: bigint | undefined
+    /** The chain's head as the scans last found it (see `ChainHeads`; since 0.5.0): `null` not known yet, or an Aptos network. */
+    readonly head?: bigint | null | undefined
+    /** When the scans first found that head (since 0.5.0). */
+    readonly headAt?: DateTime.Utc | null | undefined
   }>
   /** How many events its content filter kept out, since it was created (since 0.5.0; 0 when left out). */
   readonly filteredEvents?: number | undefined
@@ -333,10 +337,12 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           id: string
           delivered_sequence: string | null
           filtered_events: string
-          coverage: ReadonlyArray<{ scope: string; from: string; to: string | null; batched: string }>
+          coverage: ReadonlyArray<{ scope: string; from: string; to: string | null; batched: string; head: string | null; head_at: string | null }>
         }>`
           SELECT s.id, s.delivered_sequence::text, s.filtered_events::text, coalesce((SELECT jsonb_agg(jsonb_build_object('scope', c.scope, 'from', c.covered_from::text,
-              'to', c.delivered_to::text, 'batched', c.batched_to::text) ORDER BY c.scope) FROM stream_coverage c WHERE c.stream_id = s.id), '[]'::jsonb) AS coverage
+              'to', c.delivered_to::text, 'batched', c.batched_to::text, 'head', h.head::text,
+              'head_at', ${sql.literal(epochMillis("h.seen_at"))}) ORDER BY c.scope)
+            FROM stream_coverage c LEFT JOIN chain_heads h ON h.scope = c.scope WHERE c.stream_id = s.id), '[]'::jsonb) AS coverage
           FROM streams s WHERE ${streamId === undefined ? sql.literal("true") : sql`s.id = ${streamId}`} ORDER BY s.id`.pipe(
           Effect.map((rows) => {
             const all = rows.map((row): Progress => ({
@@ -347,7 +353,9 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
                 scope: c.scope,
                 coveredFrom: BigInt(c.from),
                 coveredTo: c.to === null ? null : BigInt(c.to),
-                batchedTo: BigInt(c.batched)
+                batchedTo: BigInt(c.batched),
+                head: c.head === null ? null : BigInt(c.head),
+                headAt: c.head_at === null ? null : utcOf(c.head_at)
               }))
             }))
             return (streamId === undefined ? all : all[0]) as Id extends string ? Progress | undefined : ReadonlyArray<Progress>

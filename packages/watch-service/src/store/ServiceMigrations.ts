@@ -199,6 +199,11 @@ const loader = Migrator.fromRecord({
     yield* sql`ALTER TABLE delivery_attempts ADD COLUMN duration_ms integer`
     // A stream's last hour (`Activity`): its batches by when they were delivered.
     yield* sql`CREATE INDEX deliveries_by_delivered_at ON deliveries (stream_id, delivered_at) WHERE delivered_at IS NOT NULL`
+  }),
+  "12_chain_heads": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // Each chain's head as the scans found it (`ChainHeads`), and since when.
+    yield* sql`CREATE TABLE chain_heads (scope text COLLATE "C" PRIMARY KEY, head bigint NOT NULL, seen_at timestamptz NOT NULL)`
   })
 })
 

@@ -6,8 +6,11 @@
  */
 import { DateTime } from "effect"
 
+/** The SQL of a time read as epoch milliseconds (text). */
+export const epochMillis = (time: string): string => `(extract(epoch FROM ${time}) * 1000)::bigint::text`
+
 /** The SQL of a time column read as epoch milliseconds (text), under its own name. */
-export const millis = (column: string): string => `(extract(epoch FROM ${column}) * 1000)::bigint::text AS ${column}`
+export const millis = (column: string): string => `${epochMillis(column)} AS ${column}`
 
 /** A time read with {@link millis}. */
 export const utcOf = (text: string): DateTime.Utc => DateTime.makeUnsafe(Number(text))

@@ -7,6 +7,7 @@
  */
 import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain } from "@chainquery/schema"
+import type { Effect } from "effect"
 import type { Checkpoint, StateStore } from "../../StateStore.js"
 import type { EvmWallet } from "../../WatchedWallet.js"
 import type { Tracked } from "./recentBlocks.js"
@@ -27,4 +28,6 @@ export interface ChainInput {
   readonly confirmations: number
   readonly reorgWindow: number
   readonly maxBlocks: number
+  /** Told the chain's head (the newest fully indexed block) when the cycle found it (see `Engine.Head`). */
+  readonly onHead: (block: bigint) => Effect.Effect<void>
 }

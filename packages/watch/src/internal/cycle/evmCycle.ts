@@ -69,7 +69,9 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   const strategy = input.strategy === "auto" ? (scanCost <= walletCost ? "block-scan" : "per-wallet") : input.strategy
   const step = strategy === "per-wallet" ? yield* perWallet(input, tracked, recent, safe) : yield* blockScan(input, tracked, recent, start, safe)
   if (witness !== undefined && !(yield* stands(client, chain, witness))) return yield* dropped(chain, witness.block)
-  yield* recordHeadLag(chain, head + BigInt(Math.max(0, confirmations)) - furthestBehind(tracked, step, head))
+  const newest = head + BigInt(Math.max(0, confirmations))
+  yield* recordHeadLag(chain, newest - furthestBehind(tracked, step, head))
+  yield* input.onHead(newest)
   return withFresh(step, start, fresh)
 })
 
