@@ -25,21 +25,21 @@ describe("chain heads in a stream's stats", () => {
       assert.deepStrictEqual([before.eth?.head, before.eth?.headAt, before.aptos?.head, before.aptos?.headAt], [null, null, null, null], "no scan found a head yet")
 
       const from = Date.now()
-      await api.run(record("0x1", 1_000n))
+      assert.isTrue(await api.run(record("0x1", 1_000n)), "the first head: held")
       const first = (await coverage()).eth!
       assert.strictEqual(first.head, "1000")
       assert.isTrue(Date.parse(first.headAt!) >= from - 5_000 && Date.parse(first.headAt!) <= Date.now() + 5_000, `headAt ${first.headAt} is now`)
-      await api.run(record("0x1", 1_001n))
+      assert.isTrue(await api.run(record("0x1", 1_001n)))
       assert.strictEqual((await coverage()).eth!.head, "1001", "a higher head at once")
-      await api.run(record("0x1", 1_000n))
+      assert.isFalse(await api.run(record("0x1", 1_000n)), "refused: the scan offers it again")
       assert.strictEqual((await coverage()).eth!.head, "1001", "a lower head soon after: a stale read, refused")
       // The head of 1001 found two minutes ago, and not found again since.
       await api.run(Effect.asVoid(api.sql`UPDATE chain_heads SET seen_at = now() - interval '2 minutes' WHERE scope = '0x1'`))
       const old = (await coverage()).eth!
       assert.isTrue(Date.parse(old.headAt!) < Date.now() - 60_000, "headAt says when the head was first found")
-      await api.run(record("0x1", 1_001n))
+      assert.isTrue(await api.run(record("0x1", 1_001n)), "the same head: held")
       assert.strictEqual((await coverage()).eth!.headAt, old.headAt, "the same head found again keeps its time")
-      await api.run(record("0x1", 995n))
+      assert.isTrue(await api.run(record("0x1", 995n)))
       const lower = await coverage()
       assert.strictEqual(lower.eth!.head, "995", "a lower head once the higher is a minute old: the chain's")
       assert.deepStrictEqual([lower.aptos?.head, lower.aptos?.headAt], [null, null], "no head for Aptos")

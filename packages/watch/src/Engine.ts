@@ -129,7 +129,8 @@ export const defaultWatch: ReadonlyArray<Watch> = ["transfers", "trades", "defi"
  * is reported. `defiThreshold` (default 0.05): the relative move of a position's USD value that
  * is reported as `defi.changed`. `defiEvery` (default 1): DeFi positions are read every that
  * many cycles (they cost one request per wallet and chain). `onHead` (since 0.5.0): told each
- * EVM chain's head as a cycle found it (see {@link Head}); what it does should be quick.
+ * EVM chain's head as a cycle found it (see {@link Head}); the chains wait for it, so what it does
+ * should be quick (a callback that throws is logged, and the cycle goes on).
  *
  * @example
  * ```ts
@@ -155,8 +156,10 @@ export interface Options {
 /**
  * An EVM chain's head as a cycle found it: the newest block the data service had fully indexed
  * (with `confirmations`, the safe head plus that many blocks). Told to `Options.onHead` once per
- * chain and cycle that read it, before the cycle's batch is committed; not for Aptos networks,
- * whose cycles read no head.
+ * chain and cycle that read it and stood, before the cycle's batch is committed. Not told: for a
+ * chain's first cycle (its wallets placed), a cycle dropped for a reorganisation, a chain that
+ * could not be read, block scanning with no confirmations and no `reorgWindow` (it reads no head),
+ * and Aptos networks (their cycles read no head).
  *
  * @example
  * ```ts
@@ -361,6 +364,12 @@ export const make = Effect.fnUntraced(function*(
   const restingOn = (chain: Chain.ChainId, chainWallets: ReadonlyArray<EvmWallet>, checkpoints: ReadonlyMap<string, Checkpoint>) =>
     resting.get(chain) ?? resting.set(chain, restingOf(chain, chainWallets, checkpoints)).get(chain)!
 
+  /** Tells `options.onHead` a head; a callback that throws is logged, and the cycle goes on. */
+  const tellHead = (head: Head): Effect.Effect<void> =>
+    options.onHead === undefined ? Effect.void : Effect.suspend(() => options.onHead!(head)).pipe(
+      Effect.catchDefect((defect) => Effect.logWarning(`onHead failed for chain ${head.chain} (the cycle goes on)`, defect))
+    )
+
   const cycle: Engine["cycle"] = Effect.gen(function*() {
     const checkpoints: ReadonlyMap<string, Checkpoint> = committed ?? (yield* loadCheckpoints)
     const readDefi = watch.has("defi") && cycles % defiEvery === 0
@@ -394,7 +403,7 @@ export const make = Effect.fnUntraced(function*(
         confirmations,
         reorgWindow,
         maxBlocks,
-        onHead: (block) => options.onHead?.({ chain, block }) ?? Effect.void
+        onHead: (block) => tellHead({ chain, block })
       }).pipe(
         Effect.flatMap((transfers) =>
           enrich({ client, store, chain, wallets: chainWallets, checkpoints, watch, readDefi, defiThreshold, pendingHoldings }, transfers)

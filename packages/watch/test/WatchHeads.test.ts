@@ -35,4 +35,20 @@ describe("Watch.batches onHead", () => {
         "once per chain, at the indexed head (12 blocks on, 4 of them read, 2 confirmations)"
       )
     }).pipe(Effect.provide(harness({ seed: 2612, indexing: false, chains: ["0x1", "0x89"] }))))
+
+  it.live("a callback that throws is logged; the cycle goes on and its events come", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const run = Watch.batches({
+        wallets: busiestEvm(sim, "0x1", 3),
+        watch: ["transfers"],
+        once: true,
+        onHead: () => {
+          throw new Error("the caller's bug")
+        }
+      }).pipe(Stream.mapEffect((batch) => Effect.as(batch.ack, batch.events.length)), Stream.runFold(() => 0, (n, size) => n + size))
+      yield* run
+      yield* sim.advance(12)
+      assert.isAbove(yield* run, 0, "the cycle's events, the callback's failure aside")
+    }).pipe(Effect.provide(harness({ seed: 2613, indexing: false, chains: ["0x1"] }))))
 })

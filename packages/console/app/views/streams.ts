@@ -52,7 +52,8 @@ export const behindOf = (chain: Stats["coverage"][number]): { readonly text: str
   }
   const covered = BigInt(chain.coveredTo)
   const behind = BigInt(chain.batchedTo) - covered
-  const toHead = head === undefined ? [] : [`${head > covered ? head - covered : 0n} behind the head (block ${head})`]
+  // The head is recorded in the background: a receiver quicker than that is at the head.
+  const toHead = head === undefined ? [] : [head > covered ? `${head - covered} behind the head (block ${head})` : "at the head"]
   const batches = behind > 0n ? `${behind} behind the batches made (to ${chain.batchedTo})` : "every batch made delivered"
   return { text: [`to block ${covered}`, ...toHead, batches].join(", "), late: behind > 0n }
 }

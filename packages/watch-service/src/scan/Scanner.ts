@@ -96,8 +96,9 @@ export const scanState = (
   })
 
 /**
- * Records the heads the engine finds (`Engine.Options.onHead`) in the background, when they move:
- * the cycle does not wait for the write, and heads found while one is written leave the newest.
+ * Records the heads the engine finds (`Engine.Options.onHead`) in the background, when they move
+ * (see `ChainHeads.record`): the cycle does not wait for the write, and heads found while one is
+ * written leave the newest.
  */
 const headRecorder = (scope: Scope) =>
   Effect.gen(function*() {
@@ -107,8 +108,8 @@ const headRecorder = (scope: Scope) =>
       Effect.gen(function*() {
         const head = yield* Queue.take(found)
         if (head === recorded) return
-        yield* recordHead(scope, head)
-        recorded = head
+        // Refused (a higher head recorded by another scan less than a minute ago): offered again next cycle.
+        if (yield* recordHead(scope, head)) recorded = head
       }).pipe(
         Effect.catchCause((cause) => Effect.logWarning(`scanner ${scope}: cannot record the chain's head (${Cause.pretty(cause)}); recorded at its next move`)),
         Effect.forever

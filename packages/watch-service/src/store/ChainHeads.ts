@@ -26,8 +26,10 @@ import type { Scope } from "../model/Scopes.js"
 export const lowerAfterSeconds = 60
 
 /**
- * Records `head` as `scope`'s (an EVM chain's), with the time it was first found; a lower head
- * than the one recorded less than {@link lowerAfterSeconds} ago is refused, silently.
+ * Records `head` as `scope`'s (an EVM chain's), with the time it was first found (the same head
+ * recorded again keeps its time); a lower head than the one recorded less than
+ * {@link lowerAfterSeconds} ago is refused. Answers whether the row holds `head` now: a scan that
+ * was refused offers its head again at its next cycle, so a lower head that stays is taken.
  *
  * @example
  * ```ts
@@ -37,11 +39,13 @@ export const lowerAfterSeconds = 60
  * ```
  * @since 0.5.0
  */
-export const record = (scope: Scope, head: bigint): Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> =>
+export const record = (scope: Scope, head: bigint): Effect.Effect<boolean, SqlError.SqlError, SqlClient.SqlClient> =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`INSERT INTO chain_heads (scope, head, seen_at) VALUES (${scope}, ${String(head)}, now())
-      ON CONFLICT (scope) DO UPDATE SET head = excluded.head, seen_at = excluded.seen_at
-      WHERE chain_heads.head < excluded.head
-        OR (chain_heads.head > excluded.head AND chain_heads.seen_at < now() - make_interval(secs => ${lowerAfterSeconds}))`.pipe(
-        Effect.asVoid
+      ON CONFLICT (scope) DO UPDATE SET head = excluded.head,
+        seen_at = CASE WHEN chain_heads.head = excluded.head THEN chain_heads.seen_at ELSE excluded.seen_at END
+      WHERE chain_heads.head <= excluded.head
+        OR chain_heads.seen_at < now() - make_interval(secs => ${lowerAfterSeconds})
+      RETURNING 1 AS held`.pipe(
+        Effect.map((rows) => rows.length > 0)
       ))

@@ -18,7 +18,9 @@
  * - `stream_coverage`: per stream and scope, the first block covered, the last one a batch
  *   accounts for, and the last one its receiver took (see `Coverage`);
  * - `secrets_key`: when the streams' secrets are encrypted, a value encrypted with their key, which
- *   proves a runner's key is theirs (see `StreamSecrets`).
+ *   proves a runner's key is theirs (see `StreamSecrets`);
+ * - `console_sessions`: the console's sign-ins, by a digest of their id (see `ConsoleSessions`);
+ * - `chain_heads`: each EVM chain's head as the scans found it, and since when (see `ChainHeads`).
  *
  * The engine's tables (`PgStateStore.migrate`) must exist first: the coverage of the streams of an
  * older service starts where their scans stand.
