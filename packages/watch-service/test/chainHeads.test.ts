@@ -6,7 +6,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { record } from "../src/store/ChainHeads.js"
+import { record, writerOf } from "../src/store/ChainHeads.js"
 import { aliceStream, withApi } from "./support/apiFixtures.js"
 
 const aptos = "aptos:0x" + "ab".repeat(32)
@@ -43,5 +43,22 @@ describe("chain heads in a stream's stats", () => {
       const lower = await coverage()
       assert.strictEqual(lower.eth!.head, "995", "a lower head once the higher is a minute old: the chain's")
       assert.deepStrictEqual([lower.aptos?.head, lower.aptos?.headAt], [null, null], "no head for Aptos")
+    }))
+
+  it.live("a scan's writer: a head that does not move is not written again; one refused is written when offered again", () =>
+    withApi(async (api) => {
+      const id = await aliceStream(api, [eth])
+      const head = async () => (await api.call("GET", `/v1/streams/${id}/stats`)).body.coverage[0].head
+      const write = writerOf("0x1")
+      await api.run(write(1_001n))
+      // Another scan's head, higher, recorded meanwhile.
+      await api.run(record("0x1", 1_002n))
+      await api.run(write(1_001n))
+      assert.strictEqual(await head(), "1002", "the same head again: not written (it would be refused anyway)")
+      await api.run(write(1_000n))
+      assert.strictEqual(await head(), "1002", "a lower head soon after: refused")
+      await api.run(Effect.asVoid(api.sql`UPDATE chain_heads SET seen_at = now() - interval '2 minutes' WHERE scope = '0x1'`))
+      await api.run(write(1_000n))
+      assert.strictEqual(await head(), "1000", "the refused head, offered again by the next cycle: taken once the higher one is a minute old")
     }))
 })

@@ -9,19 +9,10 @@ import { Duration, Effect } from "effect"
 import { alice } from "../../watch/test/fixtures.js"
 import { deliverDue } from "../src/delivery/DeliveryWorker.js"
 import { ServiceConfig } from "../src/model/ServiceConfig.js"
-import { StreamStore } from "../src/store/StreamStore.js"
 import type { Api } from "./serviceHarness.js"
-import { withReceiver } from "./support/apiFixtures.js"
-import { enqueue, evm, transfers } from "./support/storeFixtures.js"
+import { aliceStreamTo, withReceiver } from "./support/apiFixtures.js"
+import { enqueue, transfers } from "./support/storeFixtures.js"
 
-
-/** A stream to `url` holding alice on eth; its id. */
-const aliceStream = async (api: Api, url: string): Promise<string> => {
-  const created = await api.call("POST", "/v1/streams", { body: { url, events: ["nft.received"] } })
-  assert.strictEqual(created.status, 201, created.text)
-  await api.run(StreamStore.use((streams) => streams.addWallets(created.body.id, [evm(alice)])))
-  return created.body.id
-}
 
 /** The stream's due deliveries sent, and once more (a batch answered 5xx is due again at once). */
 const deliver = (api: Api, id: string) =>
@@ -35,7 +26,7 @@ const deliver = (api: Api, id: string) =>
 describe("what the console reads", () => {
   it.live("a delivery: its attempts newest first with status, error and duration, and its body byte for byte as the receiver got it", () =>
     withReceiver(async (api, receiver) => {
-      const id = await aliceStream(api, receiver.url)
+      const id = (await aliceStreamTo(api, receiver.url)).id
       await api.run(enqueue(transfers(2)))
       await deliver(api, id)
       assert.strictEqual(receiver.hits.length, 2, "a 503, then a 200")
@@ -56,7 +47,7 @@ describe("what the console reads", () => {
       }
       assert.isTrue(Date.parse(attempts[0]!.at) >= Date.parse(attempts[1]!.at))
 
-      const other = await aliceStream(api, receiver.url)
+      const other = (await aliceStreamTo(api, receiver.url)).id
       for (const [stream, asked] of [[id, "msg_000000000000000000000"], [other, delivery.id]]) {
         const missing = await api.call("GET", `/v1/streams/${stream}/deliveries/${asked}`)
         assert.strictEqual(missing.status, 404, `${stream} ${asked}`)
@@ -69,7 +60,7 @@ describe("what the console reads", () => {
 
   it.live("the deliveries newest first, paged by the same cursor, and in sequence order by default", () =>
     withReceiver(async (api, receiver) => {
-      const id = await aliceStream(api, receiver.url)
+      const id = (await aliceStreamTo(api, receiver.url)).id
       for (let index = 0; index < 5; index++) await api.run(enqueue(transfers(1, { from: index })))
       const sequences = async (order: string) => {
         const seen: Array<number> = []
@@ -94,7 +85,7 @@ describe("what the console reads", () => {
 
   it.live("wallets found by part of their address, in any case; stats say how far the batches went per chain", () =>
     withReceiver(async (api, receiver) => {
-      const id = await aliceStream(api, receiver.url)
+      const id = (await aliceStreamTo(api, receiver.url)).id
       const others = ["eth:0x" + "ab".repeat(20), "polygon:0x" + "ab".repeat(20), "eth:0x" + "cd".repeat(20)]
       assert.strictEqual((await api.call("POST", `/v1/streams/${id}/wallets`, { body: { wallets: others } })).status, 200)
       const found = async (search: string) => (await api.call("GET", `/v1/streams/${id}/wallets?search=${encodeURIComponent(search)}`)).body.wallets
@@ -116,7 +107,7 @@ describe("what the console reads", () => {
 
   it.live("the last hour a minute at a time: batches delivered and their events, failed attempts, the coverage's lag", () =>
     withReceiver(async (api, receiver) => {
-      const id = await aliceStream(api, receiver.url)
+      const id = (await aliceStreamTo(api, receiver.url)).id
       const quiet = await api.call("GET", `/v1/streams/${id}/activity`)
       assert.strictEqual(quiet.status, 200, quiet.text)
       assert.strictEqual(quiet.body.minutes.length, 60)

@@ -9,15 +9,14 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect } from "effect"
-import { alice } from "../../watch/test/fixtures.js"
 import { DeliveryStore } from "../src/store/DeliveryStore.js"
 import { deliverDue } from "../src/delivery/DeliveryWorker.js"
 import { ServiceConfig } from "../src/model/ServiceConfig.js"
 import { type Status, StreamStore } from "../src/store/StreamStore.js"
 import { type Api, serviceApi } from "./serviceHarness.js"
-import { rowsOf } from "./support/apiFixtures.js"
+import { aliceStreamTo, rowsOf } from "./support/apiFixtures.js"
 import { scriptedReceiver } from "./support/scriptedReceiver.js"
-import { enqueue, evm, transfers } from "./support/storeFixtures.js"
+import { enqueue, transfers } from "./support/storeFixtures.js"
 
 /** A receiver answering `reply.status` (settable) to every request, and the batches it got: stream, sequence, events' ids. */
 interface Receiver {
@@ -45,14 +44,6 @@ const withReceiver = (body: (api: Api, receiver: Receiver) => Promise<void>) =>
     yield* Effect.promise(() => body(api, receiver))
   }))
 
-/** A stream to the receiver holding alice on eth (covered from any block), as the API made it; its id. */
-const aliceStream = async (api: Api, url: string): Promise<string> => {
-  const created = await api.call("POST", "/v1/streams", { body: { url, events: ["nft.received"] } })
-  assert.strictEqual(created.status, 201, created.text)
-  await api.run(StreamStore.use((streams) => streams.addWallets(created.body.id, [evm(alice)])))
-  return created.body.id
-}
-
 /** The stream's delivery, as a wake runs it; a retry waits 24 hours. */
 const deliver = (api: Api, streamId: string) =>
   api.run(Effect.gen(function*() {
@@ -68,7 +59,7 @@ const hour = 3_600_000
 describe("pause and resume", () => {
   it.live("paused, nothing is delivered, even due, and the events found meanwhile are kept; resumed, they are delivered in order", () =>
     withReceiver(async (api, receiver) => {
-      const id = await aliceStream(api, receiver.url)
+      const id = (await aliceStreamTo(api, receiver.url)).id
       const paused = await api.call("POST", `/v1/streams/${id}/pause`)
       assert.strictEqual(paused.status, 200, paused.text)
       assert.strictEqual(paused.body.status, "paused")
@@ -98,7 +89,7 @@ describe("pause and resume", () => {
   for (const held of ["paused", "error"] as const satisfies ReadonlyArray<Status>) {
     it.live(`resume from ${held} makes a batch waiting for its retry due now, wakes the stream, and it is delivered`, () =>
       withReceiver(async (api, receiver) => {
-        const id = await aliceStream(api, receiver.url)
+        const id = (await aliceStreamTo(api, receiver.url)).id
         const [event] = transfers(1)
         await api.run(enqueue([event!]))
         receiver.reply.status = 503

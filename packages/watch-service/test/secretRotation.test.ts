@@ -16,25 +16,15 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { Webhook } from "standardwebhooks"
-import { alice } from "../../watch/test/fixtures.js"
 import { deliverDue } from "../src/delivery/DeliveryWorker.js"
 import { ServiceConfig } from "../src/model/ServiceConfig.js"
-import { StreamStore } from "../src/store/StreamStore.js"
 import { type Api, serviceApi } from "./serviceHarness.js"
-import { withReceiver } from "./support/apiFixtures.js"
+import { aliceStreamTo, withReceiver } from "./support/apiFixtures.js"
 import type { Hit } from "./support/scriptedReceiver.js"
-import { enqueue, evm, transfers } from "./support/storeFixtures.js"
+import { enqueue, transfers } from "./support/storeFixtures.js"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 
-
-/** A stream holding alice on eth; its id and secret. */
-const aliceStream = async (api: Api, url: string): Promise<{ readonly id: string; readonly secret: string }> => {
-  const created = await api.call("POST", "/v1/streams", { body: { url, events: ["nft.received"] } })
-  assert.strictEqual(created.status, 201, created.text)
-  await api.run(StreamStore.use((streams) => streams.addWallets(created.body.id, [evm(alice)])))
-  return { id: created.body.id, secret: created.body.secret }
-}
 
 let logIndex = 0
 
@@ -65,7 +55,7 @@ const signatures = (hit: Hit): number => String(hit.headers["webhook-signature"]
 describe("secret rotation", () => {
   it.live("signed with both secrets for the grace, then with the new one only; GET says so and shows no secret", () =>
     withReceiver(async (api, receiver) => {
-      const { id, secret: old } = await aliceStream(api, receiver.url)
+      const { id, secret: old } = await aliceStreamTo(api, receiver.url)
       const before = Date.now()
       const rotated = await api.call("POST", `/v1/streams/${id}/secret`, { body: { graceSeconds: 2 } })
       assert.strictEqual(rotated.status, 200, rotated.text)
@@ -95,7 +85,7 @@ describe("secret rotation", () => {
 
   it.live("graceSeconds 0 stops the old secret at once; left out, it is 24 hours; a second rotation stops the first's old secret", () =>
     withReceiver(async (api, receiver) => {
-      const { id, secret: first } = await aliceStream(api, receiver.url)
+      const { id, secret: first } = await aliceStreamTo(api, receiver.url)
       const now = await api.call("POST", `/v1/streams/${id}/secret`, { body: { graceSeconds: 0 } })
       assert.strictEqual(now.status, 200, now.text)
       assert.deepInclude(now.body.secretRotation, { graceUntil: null, inGrace: false })
@@ -139,7 +129,7 @@ describe("secret rotation", () => {
         () => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
       )
       yield* Effect.promise(async () => {
-        const stream = await aliceStream(api, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)
+        const stream = await aliceStreamTo(api, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)
         id = stream.id
         await api.run(enqueue(transfers(1, { from: logIndex++ })))
         await api.run(enqueue(transfers(1, { from: logIndex++ })))
@@ -153,7 +143,7 @@ describe("secret rotation", () => {
 
   it.live("a bad graceSeconds or an unknown field is a 400 naming it, and nothing changes", () =>
     withReceiver(async (api, receiver) => {
-      const { id, secret } = await aliceStream(api, receiver.url)
+      const { id, secret } = await aliceStreamTo(api, receiver.url)
       const bad: ReadonlyArray<readonly [unknown, string]> = [
         [{ graceSeconds: 7 * 24 * 3600 + 1 }, "graceSeconds"],
         [{ graceSeconds: -1 }, "graceSeconds"],

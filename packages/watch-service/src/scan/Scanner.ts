@@ -15,7 +15,7 @@ import type { EvmClient } from "@chainquery/evm-client"
 import { type Engine, EngineError, PgStateStore, type StateStore, Watch, type WatchedWallet, type WatchEvent, WatchSet } from "@chainquery/watch"
 import { Cause, Clock, Duration, Effect, FiberMap, type Layer, Metric, Option, Queue, Ref, Stream } from "effect"
 import type { SqlClient } from "effect/sql"
-import { record as recordHead } from "../store/ChainHeads.js"
+import { writerOf } from "../store/ChainHeads.js"
 import { forgetAllUnheld, forgetUnheld, lockScans, namespaceOf } from "../store/Coverage.js"
 import { KeyRefusal } from "./KeyRefusal.js"
 import { enqueue } from "../store/Outbox.js"
@@ -103,15 +103,11 @@ export const scanState = (
 const headRecorder = (scope: Scope) =>
   Effect.gen(function*() {
     const found = yield* Queue.sliding<bigint>(1)
-    let recorded: bigint | undefined
+    const write = writerOf(scope)
     yield* Effect.forkScoped(
-      Effect.gen(function*() {
-        const head = yield* Queue.take(found)
-        if (head === recorded) return
-        // Refused (a higher head recorded by another scan less than a minute ago): offered again next cycle.
-        if (yield* recordHead(scope, head)) recorded = head
-      }).pipe(
-        Effect.catchCause((cause) => Effect.logWarning(`scanner ${scope}: cannot record the chain's head (${Cause.pretty(cause)}); recorded at its next move`)),
+      Queue.take(found).pipe(
+        Effect.flatMap(write),
+        Effect.catchCause((cause) => Effect.logWarning(`scanner ${scope}: cannot record the chain's head (${Cause.pretty(cause)}); tried again next cycle`)),
         Effect.forever
       )
     )

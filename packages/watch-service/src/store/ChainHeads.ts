@@ -49,3 +49,25 @@ export const record = (scope: Scope, head: bigint): Effect.Effect<boolean, SqlEr
       RETURNING 1 AS held`.pipe(
         Effect.map((rows) => rows.length > 0)
       ))
+
+/**
+ * A scan's writer of heads: records a head only when it differs from the last one the row took
+ * (see {@link record}), so that a head that does not move costs no write; a head refused (or not
+ * written, the database down) is written again when offered again, at the scan's next cycle.
+ *
+ * @example
+ * ```ts
+ * import { ChainHeads } from "@chainquery/watch-service"
+ *
+ * const write = ChainHeads.writerOf("0x1")
+ * const cycle = write(21_000_000n)
+ * ```
+ * @since 0.5.0
+ */
+export const writerOf = (scope: Scope): (head: bigint) => Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient> => {
+  let recorded: bigint | undefined
+  return (head) =>
+    head === recorded ? Effect.void : Effect.map(record(scope, head), (held) => {
+      if (held) recorded = head
+    })
+}

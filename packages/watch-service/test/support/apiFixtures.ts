@@ -52,6 +52,14 @@ export const rowsOf = (table: string, streamId?: string) =>
     sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(table)}
       WHERE ${streamId === undefined ? sql.literal("true") : sql`stream_id = ${streamId}`}`).pipe(Effect.map((rows) => rows[0]!.n))
 
+/** A stream of `nft.received` to `url` made through the API, holding alice on eth (covered from any block); its id and secret. */
+export const aliceStreamTo = async (api: Api, url: string): Promise<{ readonly id: string; readonly secret: string }> => {
+  const created = await api.call("POST", "/v1/streams", { body: { url, events: ["nft.received"] } })
+  assert.strictEqual(created.status, 201, created.text)
+  await api.run(StreamStore.use((streams) => streams.addWallets(created.body.id, [evm(alice)])))
+  return { id: created.body.id, secret: created.body.secret }
+}
+
 /**
  * A stream of `nft.received` (to a port nobody listens on) holding alice on eth, covered from block
  * 0 (the blocks of the fixtures' events), and `specs` added as a user adds them; its id.
