@@ -8,7 +8,7 @@
  */
 import { ConsoleRoutes } from "@chainquery/console"
 import { ServiceMain as Service } from "@chainquery/watch-service"
-import type { Effect, Layer } from "effect"
+import { type Effect, Layer } from "effect"
 import type { EvmClient } from "@chainquery/evm-client"
 import type { Errors } from "@chainquery/schema"
 import { type ClientOptions, clientLayers } from "./internal/clients.js"
@@ -91,4 +91,4 @@ export const layer = (options: ServeOptions) => Service.layer(withConsole(option
  * ```
  * @since 0.2.0
  */
-export const run = (options: ServeOptions): Effect.Effect<never, unknown> => Service.run(withConsole(options), clients(options))
+export const run = (options: ServeOptions): Effect.Effect<never, unknown> => Layer.launch(layer(options))

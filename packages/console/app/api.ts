@@ -7,17 +7,16 @@
 import { Cause, Effect, Exit } from "effect"
 import { FetchHttpClient, HttpClientError } from "effect/http"
 import { BadRequest, Forbidden, NotFound, Unauthorized, Unavailable } from "@chainquery/watch-service/ManagementApi"
-import { makeForSession } from "@chainquery/watch-service/ManagementClient"
+import * as ManagementClient from "@chainquery/watch-service/ManagementClient"
 
 /** The typed client: `client.streams.list(…)`, `client.session.signIn(…)`. */
-export type Client = Effect.Success<ReturnType<typeof makeForSession>>
+export type Client = ManagementClient.Client
 
 /** A bad wallet spec of a bulk request, as the API names it. */
-export interface InvalidSpec {
-  readonly position: number
-  readonly spec: string
-  readonly reason: string
-}
+export type InvalidSpec = NonNullable<BadRequest["invalid"]>[number]
+
+/** What went wrong, in words: an error's message. */
+export const messageOf = (failure: unknown): string => failure instanceof Error ? failure.message : String(failure)
 
 /** A request that failed: what kind of failure, the API's message, the field and bad specs of a 400. */
 export class ApiFailure extends Error {
@@ -38,7 +37,7 @@ const failureOf = (error: unknown): ApiFailure => {
   if (error instanceof NotFound) return new ApiFailure("not_found", error.message)
   if (error instanceof Unavailable) return new ApiFailure("unavailable", error.message)
   if (HttpClientError.isHttpClientError(error)) return new ApiFailure("unreachable", "the service did not answer; is it running?")
-  return new ApiFailure("unexpected", `the service answered what the console did not expect (${error instanceof Error ? error.message : String(error)})`)
+  return new ApiFailure("unexpected", `the service answered what the console did not expect (${messageOf(error)})`)
 }
 
 /** Runs a request of the client: its value, or an `ApiFailure`. */
@@ -50,4 +49,4 @@ export const run = async <A, E>(request: Effect.Effect<A, E>): Promise<A> => {
 
 /** A client of the page's origin whose changes carry `csrfToken` (empty before a sign-in). */
 export const connect = (csrfToken: string): Promise<Client> =>
-  Effect.runPromise(makeForSession({ baseUrl: location.origin, csrfToken }).pipe(Effect.provide(FetchHttpClient.layer)))
+  Effect.runPromise(ManagementClient.makeForSession({ baseUrl: location.origin, csrfToken }).pipe(Effect.provide(FetchHttpClient.layer)))

@@ -15,8 +15,5 @@ export const age = (seconds: number | null): string => {
 /** An ISO time as the reader's local date and time, to the second. */
 export const time = (iso: string | null): string => iso === null ? "—" : new Date(iso).toLocaleString(undefined, { hour12: false })
 
-/** How long ago an ISO time was, from `now` (milliseconds). */
-export const ago = (iso: string, now: number): string => `${age(Math.max(0, (now - Date.parse(iso)) / 1000))} ago`
-
 /** A count with thousands separated. */
 export const count = (value: number): string => value.toLocaleString("en-US")

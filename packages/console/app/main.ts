@@ -4,17 +4,22 @@
  * (`#/streams/<id>`, with `/deliveries`, `/wallets` or `/settings`). A 401 at any time (the session
  * ended, or another tab signed out) brings the sign-in back.
  */
-import { ApiFailure, type Client, connect, run } from "./api.js"
+import { ApiFailure, type Client, connect, messageOf, run } from "./api.js"
 import type { Context, View } from "./context.js"
 import { h } from "./dom.js"
 import { createView } from "./views/create.js"
 import { signInView } from "./views/signIn.js"
-import { streamView } from "./views/stream.js"
+import { streamView, type Tab } from "./views/stream.js"
 import { streamsView } from "./views/streams.js"
 
 const main = document.getElementById("main") as HTMLElement
 const status = document.getElementById("status") as HTMLElement
 const account = document.getElementById("account") as HTMLElement
+
+/** The client before a sign-in: it reads and opens sessions. */
+const anonymous = connect("")
+/** How the browser is signed in now (a 401 when it is not). */
+const currentSession = async () => run((await anonymous).session.current())
 
 let leave: (() => void) | void = undefined
 let signedInClient: Client | undefined
@@ -24,7 +29,7 @@ let currentContext: Context | undefined
 /** The view an address names, and what it is given. */
 const route = (hash: string): { readonly view: View; readonly title: string } => {
   const stream = /^#\/streams\/(str_[0-9a-z]{21})(?:\/(deliveries|wallets|settings))?$/.exec(hash)
-  if (stream !== null) return { view: streamView(stream[1]!, (stream[2] ?? "deliveries") as "deliveries" | "wallets" | "settings"), title: "Stream" }
+  if (stream !== null) return { view: streamView(stream[1]!, (stream[2] ?? "deliveries") as Tab), title: "Stream" }
   if (hash === "#/new") return { view: createView, title: "New stream" }
   return { view: streamsView, title: "Streams" }
 }
@@ -44,13 +49,13 @@ const signOut = async (notice?: string) => {
       await run(client.session.signOut()).catch(async (failure: unknown) => {
         // Refused for a stale CSRF token (signed in again in another tab): the session's own, once more.
         if (!(failure instanceof ApiFailure && failure.kind === "forbidden")) throw failure
-        const session = await run((await connect("")).session.current())
+        const session = await currentSession()
         await run((await connect(session.csrfToken ?? "")).session.signOut())
       })
     } catch (failure) {
       // Not signed out unless the session is gone anyway: say why, and stay.
       if (!(failure instanceof ApiFailure && failure.kind === "unauthorized")) {
-        announce(`Not signed out: ${failure instanceof Error ? failure.message : String(failure)}`, "error")
+        announce(`Not signed out: ${messageOf(failure)}`, "error")
         return
       }
     }
@@ -61,9 +66,8 @@ const signOut = async (notice?: string) => {
   leave = undefined
   account.replaceChildren()
   announce(notice ?? "Signed out.", notice === undefined ? "ok" : "error")
-  const anonymous = await connect("")
   document.title = "Sign in · chainquery console"
-  signInView(main, anonymous, (csrfToken) => void signedIn(csrfToken), notice)
+  signInView(main, await anonymous, (csrfToken) => void signedIn(csrfToken), notice)
 }
 
 const show = (client: Client) => {
@@ -91,7 +95,7 @@ const show = (client: Client) => {
         } else if (options?.refuse !== undefined) {
           options.refuse(failure)
         } else if (options?.quiet !== true) {
-          announce(failure instanceof Error ? failure.message : String(failure), "error")
+          announce(messageOf(failure), "error")
         }
         return undefined
       }
@@ -119,7 +123,7 @@ const signedIn = async (csrfToken: string) => {
  * in another tab). Its token read again, the view is shown anew, to try again.
  */
 const renewed = async () => {
-  const session = await run((await connect("")).session.current()).catch(() => undefined)
+  const session = await currentSession().catch(() => undefined)
   if (session?.via !== "session" || session.csrfToken === null) return signOut("Your session ended: sign in again.")
   signedInClient = await connect(session.csrfToken)
   show(signedInClient)
@@ -131,14 +135,13 @@ window.addEventListener("hashchange", () => {
 })
 
 const start = async () => {
-  const anonymous = await connect("")
   try {
-    const session = await run(anonymous.session.current())
+    const session = await currentSession()
     if (session.via === "session" && session.csrfToken !== null) return signedIn(session.csrfToken)
   } catch {
     // Not signed in (a 401): the sign-in below.
   }
-  signInView(main, anonymous, (csrfToken) => void signedIn(csrfToken))
+  signInView(main, await anonymous, (csrfToken) => void signedIn(csrfToken))
 }
 
 void start()

@@ -1,7 +1,7 @@
 // Bundles the console's browser code (app/main.ts, with the management API's HttpApi definitions and
 // effect, tree-shaken and minified by rolldown) and its stylesheet into dist/assets/, named by
 // their content's hash (served as immutable), each beside its gzip, with console.html naming them and
-// manifest.json listing the three and their sizes. A bundle that still imports a Node built-in fails
+// manifest.json naming the three. A bundle that still imports a Node built-in fails
 // the build: nothing of the server may reach the page.
 //
 //   node scripts/bundle.mjs     (the package's build, after tsc)
@@ -68,6 +68,6 @@ for (const [name, text] of [[files.script, script], [files.style, style], ["cons
   writeFileSync(path.join(assets, `${name}.gz`), gzipped)
   sizes[name] = { bytes: bytes.length, gzip: gzipped.length }
 }
-writeFileSync(path.join(assets, "manifest.json"), `${JSON.stringify({ html: "console.html", ...files, sizes }, null, 2)}\n`)
+writeFileSync(path.join(assets, "manifest.json"), `${JSON.stringify({ html: "console.html", ...files }, null, 2)}\n`)
 const sent = sizes[files.script].gzip + sizes[files.style].gzip
 console.log(`[console] ${files.script} and ${files.style}: ${(sent / 1024).toFixed(1)} KB gzip together`)

@@ -10,7 +10,7 @@ import { time } from "../format.js"
 import { latestOnly } from "../live.js"
 import { pages } from "../paging.js"
 import type { Delivery, Detail, Stream } from "../model.js"
-import { copy } from "./dialogs.js"
+import { copyButton } from "./dialogs.js"
 import { statusBadge } from "./status.js"
 import type { TabPart } from "./stream.js"
 
@@ -32,9 +32,8 @@ const pretty = (body: string): string => {
   }
 }
 
-const detailOf = (detail: Detail) => {
-  const status = h("span", { role: "status", class: "copied" })
-  return h("div", { class: "detail" },
+const detailOf = (detail: Detail) =>
+  h("div", { class: "detail" },
     h("h3", {}, "Attempts"),
     detail.attempts.length === 0
       ? h("p", { class: "muted" }, "Not sent yet.")
@@ -48,16 +47,8 @@ const detailOf = (detail: Detail) => {
             h("td", { "data-label": "Took" }, attempt.durationMs === null ? "—" : `${attempt.durationMs} ms`))))),
     h("div", { class: "body-heading" },
       h("h3", {}, "Body"),
-      h("button", {
-        type: "button",
-        "data-key": `copy:${detail.delivery.id}`,
-        onclick: async () => {
-          status.textContent = (await copy(detail.body)) ? "Copied." : "Select the body and copy it."
-        }
-      }, "Copy the body"),
-      status),
+      copyButton("Copy the body", detail.body, "body", `copy:${detail.delivery.id}`)),
     h("pre", { class: "body", tabindex: 0, "data-key": `body:${detail.delivery.id}`, "aria-label": `The body of batch ${detail.delivery.sequence}` }, pretty(detail.body)))
-}
 
 /** The deliveries tab of `stream`. */
 export const deliveriesTab = (context: Context, stream: Stream): TabPart => {

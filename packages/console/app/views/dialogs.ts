@@ -42,7 +42,7 @@ export const confirmDialog = (title: string, question: string, action: string): 
   })
 
 /** Copies `text` to the clipboard; answers whether it could. */
-export const copy = async (text: string): Promise<boolean> => {
+const copy = async (text: string): Promise<boolean> => {
   try {
     await navigator.clipboard.writeText(text)
     return true
@@ -52,13 +52,28 @@ export const copy = async (text: string): Promise<boolean> => {
 }
 
 /**
+ * A button that copies `text` (the `what` of something), and the status beside it that says
+ * whether it could (or asks the reader to select `what` and copy it).
+ */
+export const copyButton = (label: string, text: string, what: string, key?: string): readonly [HTMLButtonElement, HTMLSpanElement] => {
+  const status = h("span", { role: "status", class: "copied" })
+  const button = h("button", {
+    type: "button",
+    "data-key": key,
+    onclick: async () => {
+      status.textContent = (await copy(text)) ? "Copied." : `Select the ${what} and copy it.`
+    }
+  }, label)
+  return [button, status]
+}
+
+/**
  * A stream's secret, shown this once (at creation, at rotation): the service keeps it sealed and
  * never answers it again. Closed by its button; the secret leaves the page with it.
  */
 export const secretDialog = (title: string, secret: string, note: string): Promise<void> =>
   new Promise((resolve) => {
     const dialog = h("dialog", { class: "dialog", "aria-labelledby": "secret-title" })
-    const status = h("span", { role: "status", class: "copied" })
     const close = () => dialog.close()
     dialog.append(
       h("h2", { id: "secret-title" }, title),
@@ -66,13 +81,7 @@ export const secretDialog = (title: string, secret: string, note: string): Promi
       h("code", { class: "secret", id: "secret-value" }, secret),
       h("p", { class: "help" }, note),
       h("div", { class: "actions" },
-        h("button", {
-          type: "button",
-          onclick: async () => {
-            status.textContent = (await copy(secret)) ? "Copied." : "Select the secret and copy it."
-          }
-        }, "Copy the secret"),
-        status,
+        copyButton("Copy the secret", secret, "secret"),
         h("button", { type: "button", class: "primary", onclick: close }, "I have kept it"))
     )
     // Escape asks for the button (the secret is not shown again); a close the page cannot stop

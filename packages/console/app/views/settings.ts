@@ -3,7 +3,7 @@
  * event from a time or from an event id sent again in new batches, or the batches of a range of
  * sequences sent again as they were.
  */
-import { run } from "../api.js"
+import { messageOf, run } from "../api.js"
 import type { Context } from "../context.js"
 import { h } from "../dom.js"
 import { count } from "../format.js"
@@ -32,7 +32,7 @@ const replayForm = (context: Context, stream: Stream) => {
       : { fromSequence: Number(fromSequence.value), ...(toSequence.value === "" ? {} : { toSequence: Number(toSequence.value) }) }
     const replayed = await context.attempt(() => run(context.client.streams.replay({ params: { id: stream.id }, payload })), {
       refuse: (failure) => {
-        error.textContent = failure instanceof Error ? failure.message : String(failure)
+        error.textContent = messageOf(failure)
       }
     })
     if (replayed === undefined) return

@@ -3,7 +3,7 @@
  * (`POST /v1/session`); the field is emptied at once and the token is kept nowhere.
  */
 import { Redacted } from "effect"
-import { ApiFailure, run } from "../api.js"
+import { ApiFailure, messageOf, run } from "../api.js"
 import type { Client } from "../api.js"
 import { h } from "../dom.js"
 
@@ -30,7 +30,7 @@ export const signInView = (main: HTMLElement, client: Client, signedIn: (csrfTok
     } catch (failure) {
       error.textContent = failure instanceof ApiFailure && failure.kind === "unauthorized"
         ? "That is not the service's API token."
-        : failure instanceof Error ? failure.message : String(failure)
+        : messageOf(failure)
       token.focus()
     }
   }

@@ -64,10 +64,10 @@ export const streamView = (id: string, tab: Tab): View => (context, main) => {
 
   const actions = (current: Stream) => {
     return h("div", { class: "actions", role: "group", "aria-label": "Actions" },
-      current.status === "paused"
-        // One key for both: the focus stays on the button as it turns into the other.
-        ? button("Resume", "toggle", async () => { if (await act(context, current, "resume")) await refresh() })
-        : button("Pause", "toggle", async () => { if (await act(context, current, "pause")) await refresh() }),
+      // One key for both: the focus stays on the button as it turns into the other.
+      button(current.status === "paused" ? "Resume" : "Pause", "toggle", async () => {
+        if (await act(context, current, current.status === "paused" ? "resume" : "pause")) await refresh()
+      }),
       button("Send a test event", "test", async () => {
         const result = await context.attempt(() => run(client.streams.test({ params: { id } })))
         if (result === undefined) return

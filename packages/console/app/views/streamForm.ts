@@ -3,17 +3,11 @@
  * kinds, chains, confirmations (at creation only: they are fixed), content filter and whether to
  * verify the receiver first. A refusal of the API is shown next to the field it names.
  */
-import { Chain } from "@chainquery/schema"
 import { WatchEvent } from "@chainquery/watch"
-import { ApiFailure } from "../api.js"
+import { chainNames, defaultEvents } from "@chainquery/watch-service/ManagementApi"
+import { ApiFailure, messageOf } from "../api.js"
 import { h } from "../dom.js"
 import type { Stream } from "../model.js"
-
-/** Every chain the service watches, by the name the API takes. */
-export const chainNames: ReadonlyArray<string> = [...Chain.chains.map(([name]) => name.replace(/ /g, "-")), "aptos", "aptos-testnet"]
-
-/** The event kinds a new stream receives when none are chosen (all but those read per wallet). */
-const defaultKinds = WatchEvent.kinds.filter((kind) => !kind.startsWith("defi.") && !kind.startsWith("holding."))
 
 /** The form's values, as the API takes them. */
 export interface Settings {
@@ -35,7 +29,7 @@ const sameSet = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.length
  */
 export const creation = (settings: Settings) => ({
   url: settings.url,
-  ...(sameSet(settings.events, defaultKinds) ? {} : { events: settings.events }),
+  ...(sameSet(settings.events, defaultEvents) ? {} : { events: settings.events }),
   ...(sameSet(settings.chains, chainNames) ? {} : { chains: settings.chains }),
   confirmations: settings.confirmations,
   ...(settings.description === "" ? {} : { description: settings.description }),
@@ -60,10 +54,9 @@ export const changes = (stream: Stream, settings: Settings) => {
   }
 }
 
-/** The form's pieces: the element, what it holds, and how to show a refusal. */
+/** The form's pieces: the element, and how to show a refusal. */
 export interface StreamForm {
   readonly element: HTMLFormElement
-  readonly settings: () => Settings
   /** Shows `failure` next to its field (or above the button), and moves the focus there. */
   readonly refuse: (failure: unknown) => void
 }
@@ -113,7 +106,7 @@ export const streamForm = (stream: Stream | undefined, submitLabel: string, subm
   const element = h("form", { class: "stream-form", novalidate: true },
     field("url", "Webhook URL", url, "Where the stream's batches are POSTed, signed with its secret."),
     field("description", "Description", description, "A note of yours, at most 500 characters."),
-    checkboxes("events", "Event kinds", WatchEvent.kinds, new Set(stream?.events ?? defaultKinds), "At least one."),
+    checkboxes("events", "Event kinds", WatchEvent.kinds, new Set(stream?.events ?? defaultEvents), "At least one."),
     checkboxes("chains", "Chains", chainNames, new Set(stream?.chains ?? chainNames), "At least one."),
     field("confirmations", "Confirmations", confirmations, stream === undefined
       ? "How deep a block must be before its events are sent, 0 to 64. Fixed once the stream exists."
@@ -150,19 +143,20 @@ export const streamForm = (stream: Stream | undefined, submitLabel: string, subm
   const refuse = (failure: unknown) => {
     for (const slot of errors.values()) slot.textContent = ""
     general.textContent = ""
-    const message = failure instanceof Error ? failure.message : String(failure)
-    const slot = failure instanceof ApiFailure && failure.field !== undefined ? errors.get(fieldOf(failure.field)) : undefined
+    const named = failure instanceof ApiFailure ? failure.field : undefined
+    const name = named === undefined ? undefined : fieldOf(named)
+    const slot = name === undefined ? undefined : errors.get(name)
     if (slot === undefined) {
-      general.textContent = message
+      general.textContent = messageOf(failure)
       return
     }
-    slot.textContent = failure instanceof ApiFailure && failure.field !== undefined ? `${failure.field}: ${message}` : message
-    element.querySelector<HTMLElement>(`#${fieldOf((failure as ApiFailure).field ?? "")}`)?.focus()
+    slot.textContent = `${named}: ${messageOf(failure)}`
+    element.querySelector<HTMLElement>(`#${name}`)?.focus()
   }
 
   element.addEventListener("submit", (event) => {
     event.preventDefault()
     void submit(settings())
   })
-  return { element, settings, refuse }
+  return { element, refuse }
 }

@@ -28,15 +28,15 @@ export const act = async (context: Context, stream: Stream, action: "pause" | "r
     if (!sure) return false
   }
   const params = { params: { id: stream.id } }
-  const done = await context.attempt((): Promise<unknown> =>
-    action === "pause"
-      ? run(client.streams.pause(params))
-      : action === "resume"
-      ? run(client.streams.resume({ ...params, payload: {} }))
-      : run(client.streams.remove(params)).then(() => "removed")
-  )
-  if (done === undefined) return false
-  context.announce(`${nameOf(stream)}: ${action === "remove" ? "deleted" : action === "pause" ? "paused" : "resumed"}.`, "ok")
+  // Each action's request (answering something, for `attempt`: a delete answers nothing) and its word.
+  const actions = {
+    pause: [() => run(client.streams.pause(params)), "paused"],
+    resume: [() => run(client.streams.resume({ ...params, payload: {} })), "resumed"],
+    remove: [() => run(client.streams.remove(params)).then(() => true), "deleted"]
+  } as const
+  const [request, done] = actions[action]
+  if ((await context.attempt((): Promise<unknown> => request())) === undefined) return false
+  context.announce(`${nameOf(stream)}: ${done}.`, "ok")
   return true
 }
 

@@ -3,7 +3,7 @@
  * one spec a line, with the API's reason for each refused spec shown next to its line (one bad
  * spec refuses the whole request: nothing is added until every line is right).
  */
-import { ApiFailure, run } from "../api.js"
+import { ApiFailure, messageOf, run } from "../api.js"
 import type { Context } from "../context.js"
 import { h, patch } from "../dom.js"
 import { count } from "../format.js"
@@ -64,7 +64,7 @@ export const walletsTab = (context: Context, stream: Stream): TabPart => {
         refuse: (failure) => {
           const invalid = failure instanceof ApiFailure ? failure.invalid ?? [] : []
           errors.append(invalid.length === 0
-            ? h("p", { class: "error" }, failure instanceof Error ? failure.message : String(failure))
+            ? h("p", { class: "error" }, messageOf(failure))
             : h("div", { class: "error" },
               h("p", {}, `Nothing was added: ${invalid.length} line${invalid.length === 1 ? " is" : "s are"} refused.`),
               h("ul", { class: "line-errors" }, invalid.map((bad) =>

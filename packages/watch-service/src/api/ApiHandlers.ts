@@ -21,6 +21,7 @@ import * as DeliveryWorker from "../delivery/DeliveryWorker.js"
 import {
   Api,
   BadRequest,
+  defaultEvents,
   maxWalletsPerRequest,
   NotFound,
   type RangeView,
@@ -111,11 +112,6 @@ const deliveryView = (delivery: Delivery) => ({
   lastError: delivery.lastError
 })
 
-/**
- * The kinds a stream created without `events` receives: all but DeFi and holdings, which are read
- * per wallet (their requests grow with the wallets) and so only for the streams that ask.
- */
-const defaultKinds: ReadonlyArray<WatchEvent.Kind> = WatchEvent.kinds.filter((kind) => !kind.startsWith("defi.") && !kind.startsWith("holding."))
 
 /** The scopes of `chains` (deduplicated), or the first unknown name as a 400. */
 const scopesOf = (chains: ReadonlyArray<string>) =>
@@ -311,7 +307,7 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
           const settings: Settings = {
             url: yield* checkedUrl(payload.url),
             description: payload.description ?? "",
-            events: payload.events === undefined ? defaultKinds : yield* kindsOf(payload.events),
+            events: payload.events === undefined ? defaultEvents : yield* kindsOf(payload.events),
             scopes: payload.chains === undefined ? null : yield* scopesOf(payload.chains),
             confirmations: payload.confirmations ?? 0
           }

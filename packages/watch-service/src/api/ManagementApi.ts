@@ -10,6 +10,7 @@ import { WatchEvent } from "@chainquery/watch"
 import { Context, Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "effect/http-api"
 import { described } from "../model/described.js"
+import * as Scopes from "../model/Scopes.js"
 import { version } from "./ApiVersion.js"
 import { complete, typedQuery } from "./ApiDocument.js"
 import { WebhookBatch } from "../delivery/WebhookBatch.js"
@@ -209,6 +210,33 @@ const between = (minimum: number, maximum: number) => Schema.Int.check(Schema.is
 
 /** The most wallet specs one request may carry. */
 export const maxWalletsPerRequest = 10_000
+
+/**
+ * The kinds a stream created without `events` receives: all but DeFi and holdings, which are read
+ * per wallet (their requests grow with the wallets) and so only for the streams that ask.
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * ManagementApi.defaultEvents.includes("nft.received") // true
+ * ```
+ * @since 0.5.0
+ */
+export const defaultEvents: ReadonlyArray<WatchEvent.Kind> = WatchEvent.kinds.filter((kind) => !kind.startsWith("defi.") && !kind.startsWith("holding."))
+
+/**
+ * The chains and Aptos networks a stream may receive, by the names the API takes (`Scopes.names`).
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * ManagementApi.chainNames.includes("aptos-testnet") // true
+ * ```
+ * @since 0.5.0
+ */
+export const chainNames: ReadonlyArray<string> = Scopes.names
 
 const Kind = Schema.Literals(WatchEvent.kinds as readonly [WatchEvent.Kind, ...Array<WatchEvent.Kind>])
 const StreamId = Schema.String.check(Schema.isPattern(/^str_[0-9a-z]{21}$/))

@@ -42,6 +42,19 @@ const byName = new Map<string, Scope>([
 ])
 
 /**
+ * The names of every chain and Aptos network, as the API takes them and answers them.
+ *
+ * @example
+ * ```ts
+ * import { Scopes } from "@chainquery/watch-service"
+ *
+ * Scopes.names.includes("polygon") // true
+ * ```
+ * @since 0.5.0
+ */
+export const names: ReadonlyArray<string> = [...Chain.chains.map(([name]) => name.replace(/ /g, "-")), "aptos", "aptos-testnet"]
+
+/**
  * Every name a chain may be given by, in words, for error messages.
  *
  * @example
@@ -52,7 +65,7 @@ const byName = new Map<string, Scope>([
  * ```
  * @since 0.2.0
  */
-export const validNames: string = [...Chain.chains.map(([name]) => name.replace(/ /g, "-")), "aptos", "aptos-testnet"].join(", ") +
+export const validNames: string = names.join(", ") +
   " (or a chain id such as 0x1)"
 
 /**
