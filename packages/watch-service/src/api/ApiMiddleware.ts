@@ -10,12 +10,10 @@ import { Effect, Layer, Option, Redacted, SchemaIssue } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
 import { SqlClient } from "effect/sql"
-import { createHash, timingSafeEqual } from "node:crypto"
-import { Authorization, BadRequest, Caller, Forbidden, Unauthorized, Validation } from "./ManagementApi.js"
+import { Authorization, BadRequest, Caller, csrfHeader, Forbidden, Unauthorized, Validation } from "./ManagementApi.js"
 import * as ConsoleSessions from "../store/ConsoleSessions.js"
 import { ServiceConfig } from "../model/ServiceConfig.js"
-
-const digest = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest()
+import { sameSecret } from "../model/secrets.js"
 
 /**
  * Whether `given` is `expected`, in time that depends on neither.
@@ -30,7 +28,7 @@ const digest = (text: string): Buffer => createHash("sha256").update(text, "utf8
  * @since 0.2.0
  */
 export const sameToken = (given: Redacted.Redacted<string>, expected: Redacted.Redacted<string>): boolean =>
-  timingSafeEqual(digest(Redacted.value(given)), digest(Redacted.value(expected)))
+  sameSecret(Redacted.value(given), Redacted.value(expected))
 
 /** The methods that change nothing (a console session needs no CSRF token for them). */
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"])
@@ -79,10 +77,10 @@ export const authorization: Layer.Layer<Authorization, never, ServiceConfig | Sq
           if (Option.isNone(session)) {
             return yield* Effect.fail(new Unauthorized({ error: "unauthorized", message: "the console session has ended (signed out or expired): sign in again" }))
           }
-          if (!safeMethods.has(request.method) && !ConsoleSessions.isCsrfTokenOf(credential, request.headers[ConsoleSessions.csrfHeader])) {
+          if (!safeMethods.has(request.method) && !ConsoleSessions.isCsrfTokenOf(session.value, request.headers[csrfHeader])) {
             return yield* Effect.fail(new Forbidden({
               error: "forbidden",
-              message: `a change through a console session needs the session's CSRF token in ${ConsoleSessions.csrfHeader}; nothing was changed`
+              message: `a change through a console session needs the session's CSRF token in ${csrfHeader}; nothing was changed`
             }))
           }
           return yield* Effect.provideService(effect, Caller, { name: "operator", session: session.value })

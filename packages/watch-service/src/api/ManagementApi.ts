@@ -148,6 +148,19 @@ export const bearerToken = HttpApiSecurity.http({ scheme: "bearer" }).pipe(
 )
 
 /**
+ * The header that carries a console session's CSRF token on every change (`POST`, `PATCH`, `DELETE`).
+ *
+ * @example
+ * ```ts
+ * import { ManagementApi } from "@chainquery/watch-service"
+ *
+ * ManagementApi.csrfHeader // "x-csrf-token"
+ * ```
+ * @since 0.5.0
+ */
+export const csrfHeader = "x-csrf-token"
+
+/**
  * The console's session cookie (`chainquery_session`, `HttpOnly`, `SameSite=Strict`), set by
  * `POST /v1/session`; a change made with it needs the session's CSRF token in `x-csrf-token`.
  *

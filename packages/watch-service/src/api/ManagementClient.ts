@@ -13,7 +13,7 @@
 import { Context, Effect, Layer, type Redacted } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
-import { Api } from "./ManagementApi.js"
+import { Api, csrfHeader } from "./ManagementApi.js"
 
 /**
  * Where the service is, and its API token (`--api-token`).
@@ -85,7 +85,7 @@ export const make = (options: Options) =>
 export const makeForSession = (options: { readonly baseUrl: string | URL; readonly csrfToken: string }) =>
   HttpApiClient.make(Api, {
     baseUrl: options.baseUrl,
-    transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader("x-csrf-token", options.csrfToken))
+    transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader(csrfHeader, options.csrfToken))
   })
 
 /**

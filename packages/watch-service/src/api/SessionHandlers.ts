@@ -8,7 +8,7 @@
  * @since 0.5.0
  */
 import { DateTime, Duration, Effect, Redacted } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { sameToken } from "./ApiMiddleware.js"
 import { Api, Caller, sessionCookie, type SessionView, Unauthorized } from "./ManagementApi.js"
@@ -50,7 +50,7 @@ export const handlers = HttpApiBuilder.group(Api, "session", (handle) =>
           }
           const request = yield* HttpServerRequest.HttpServerRequest
           // A session the browser still held ends: one browser, one session.
-          const before = request.cookies[ConsoleSessions.cookieName]
+          const before = request.cookies[sessionCookie.key]
           if (before !== undefined && before !== "") yield* Effect.orDie(ConsoleSessions.end(apiToken, Redacted.make(before)))
           const session = yield* Effect.orDie(ConsoleSessions.open(apiToken))
           yield* HttpApiBuilder.securitySetCookie(sessionCookie, session.id, {
@@ -67,13 +67,8 @@ export const handlers = HttpApiBuilder.group(Api, "session", (handle) =>
         Effect.gen(function*() {
           const caller = yield* Caller
           if (caller.session !== undefined) yield* Effect.orDie(ConsoleSessions.end(apiToken, caller.session.id))
-          yield* HttpEffect.appendPreResponseHandler((_request, response) =>
-            Effect.orDie(HttpServerResponse.setCookie(response, ConsoleSessions.cookieName, "", {
-              ...cookieAttributes,
-              maxAge: Duration.zero,
-              expires: new Date(0)
-            }))
-          )
+          // Expired, with the attributes it was set with (no `Secure`: a cookie is cleared whatever the scheme).
+          yield* HttpApiBuilder.securitySetCookie(sessionCookie, "", { ...cookieAttributes, secure: false, maxAge: Duration.zero, expires: new Date(0) })
         }))
   }))
 

@@ -2,14 +2,29 @@
  * A stream's last hour, a minute at a time, from its deliveries and attempts: the batches its
  * receiver took (and their events), the attempts that failed, and how old the coverage its receiver
  * had was at each minute's end (the time since the last batch with coverage it took was made).
- * Read through an index of deliveries by when they were delivered, so a long-lived stream costs no
- * more than a new one.
+ * Read through indexes (deliveries by when they were delivered, covering batches by when they were
+ * made, failed attempts by when), so a long-lived stream costs no more than a new one.
  *
  * @since 0.5.0
  */
 import { DateTime, Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { millis } from "./sqlTime.js"
+
+/**
+ * The SQL of a delivery (a row of `deliveries`) with coverage: what the coverage lag counts from.
+ * The migrations index covering batches by the same words (a partial index is used only for a
+ * query that says what it says).
+ *
+ * @example
+ * ```ts
+ * import { Activity } from "@chainquery/watch-service"
+ *
+ * Activity.coveringBatch // "coalesce(jsonb_array_length(coverage), 0) > 0"
+ * ```
+ * @since 0.5.0
+ */
+export const coveringBatch = "coalesce(jsonb_array_length(coverage), 0) > 0"
 
 /**
  * One minute of a stream's activity.
@@ -66,14 +81,14 @@ export const lastHour = (streamId: string): Effect.Effect<ReadonlyArray<Minute>,
     const start = new Date(first)
     const delivered = yield* sql<{ created_at: string; delivered_at: string; events: number; covers: boolean }>`
       SELECT ${sql.literal(millis("created_at"))}, ${sql.literal(millis("delivered_at"))},
-        event_count AS events, coalesce(jsonb_array_length(coverage), 0) > 0 AS covers
+        event_count AS events, ${sql.literal(coveringBatch)} AS covers
       FROM deliveries WHERE stream_id = ${streamId} AND delivered_at IS NOT NULL AND delivered_at >= ${start}
       ORDER BY delivered_at`
     // The newest-made batch with coverage taken before the hour: where its first minutes' lag starts
     // from (a batch sent again keeps when it was made, so the one delivered last may be older).
     const before = yield* sql<{ created_at: string }>`
       SELECT ${sql.literal(millis("created_at"))} FROM deliveries
-      WHERE stream_id = ${streamId} AND delivered_at IS NOT NULL AND delivered_at < ${start} AND coalesce(jsonb_array_length(coverage), 0) > 0
+      WHERE stream_id = ${streamId} AND delivered_at IS NOT NULL AND delivered_at < ${start} AND ${sql.literal(coveringBatch)}
       ORDER BY created_at DESC LIMIT 1`
     const failed = yield* sql<{ at: string }>`
       SELECT ${sql.literal(millis("at"))} FROM delivery_attempts

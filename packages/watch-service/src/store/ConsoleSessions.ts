@@ -12,7 +12,9 @@
 import { DateTime, Duration, Effect, Option, Redacted } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { SqlClient, type SqlError } from "effect/sql"
-import { createHash, createHmac, timingSafeEqual } from "node:crypto"
+import { createHmac } from "node:crypto"
+import { sameSecret, sha256 } from "../model/secrets.js"
+import { millis, utcOf } from "./sqlTime.js"
 
 /**
  * How long a session lasts from its sign-in: 12 hours (then the console asks for the token again).
@@ -27,32 +29,6 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto"
  * @since 0.5.0
  */
 export const lifetime = Duration.hours(12)
-
-/**
- * The session cookie's name.
- *
- * @example
- * ```ts
- * import { ConsoleSessions } from "@chainquery/watch-service"
- *
- * ConsoleSessions.cookieName // "chainquery_session"
- * ```
- * @since 0.5.0
- */
-export const cookieName = "chainquery_session"
-
-/**
- * The header that carries a session's CSRF token on every change (`POST`, `PATCH`, `DELETE`).
- *
- * @example
- * ```ts
- * import { ConsoleSessions } from "@chainquery/watch-service"
- *
- * ConsoleSessions.csrfHeader // "x-csrf-token"
- * ```
- * @since 0.5.0
- */
-export const csrfHeader = "x-csrf-token"
 
 /**
  * A session: its id (the cookie's value, a secret), its CSRF token and its end.
@@ -71,8 +47,6 @@ export interface Session {
   readonly expiresAt: DateTime.Utc
 }
 
-const sha256 = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest()
-
 /**
  * The CSRF token of the session `id`: the SHA-256 of `csrf:` and the id, in base64url.
  *
@@ -88,20 +62,18 @@ const sha256 = (text: string): Buffer => createHash("sha256").update(text, "utf8
 export const csrfTokenOf = (id: Redacted.Redacted<string>): string => sha256(`csrf:${Redacted.value(id)}`).toString("base64url")
 
 /**
- * Whether `given` is the CSRF token of the session `id`, in time that depends on neither.
+ * Whether `given` is `session`'s CSRF token, in time that depends on neither.
  *
  * @example
  * ```ts
- * import { Redacted } from "effect"
  * import { ConsoleSessions } from "@chainquery/watch-service"
  *
- * const id = Redacted.make("an id")
- * ConsoleSessions.isCsrfTokenOf(id, ConsoleSessions.csrfTokenOf(id)) // true
+ * declare const session: ConsoleSessions.Session
+ * ConsoleSessions.isCsrfTokenOf(session, session.csrfToken) // true
  * ```
  * @since 0.5.0
  */
-export const isCsrfTokenOf = (id: Redacted.Redacted<string>, given: string | undefined): boolean =>
-  given !== undefined && timingSafeEqual(sha256(csrfTokenOf(id)), sha256(given))
+export const isCsrfTokenOf = (session: Session, given: string | undefined): boolean => given !== undefined && sameSecret(given, session.csrfToken)
 
 /**
  * What the service's API token is to a session: the key its id's digest is made with (the token
@@ -161,13 +133,12 @@ export const open = (key: Key): Effect.Effect<Session, SqlError.SqlError, SqlCli
  */
 export const find = (key: Key, id: Redacted.Redacted<string>): Effect.Effect<Option.Option<Session>, SqlError.SqlError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
-    if (Redacted.value(id) === "") return Option.none()
     const sql = yield* SqlClient.SqlClient
     const now = yield* DateTime.now
-    const rows = yield* sql<{ readonly expires_at: Date }>`SELECT expires_at FROM console_sessions
+    const rows = yield* sql<{ readonly expires_at: string }>`SELECT ${sql.literal(millis("expires_at"))} FROM console_sessions
       WHERE digest = ${digestOf(key, id)} AND expires_at > ${DateTime.toDateUtc(now)}`
     const row = rows[0]
-    return row === undefined ? Option.none() : Option.some({ id, csrfToken: csrfTokenOf(id), expiresAt: DateTime.fromDateUnsafe(row.expires_at) })
+    return row === undefined ? Option.none() : Option.some({ id, csrfToken: csrfTokenOf(id), expiresAt: utcOf(row.expires_at) })
   })
 
 /**

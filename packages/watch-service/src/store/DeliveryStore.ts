@@ -172,6 +172,10 @@ const columns = `id, stream_id, sequence::text, status, event_count, replay, res
   `${millis("created_at")}, ${millis("next_attempt_at")}, ` +
   `${millis("delivered_at")}, last_status, last_error`
 
+/** A delivery's events' JSON, in order, as the column `bodies` (the delivery's row being `deliveries`). */
+const bodiesColumn = `ARRAY(SELECT e.body FROM stream_events e WHERE e.stream_id = deliveries.stream_id ` +
+  `AND e.position BETWEEN deliveries.first_position AND deliveries.last_position ORDER BY e.position) AS bodies`
+
 
 const rangesOf = (rows: DeliveryRow["coverage"]): ReadonlyArray<Range> =>
   (rows ?? []).map((range) => ({ scope: range.scope, from: BigInt(range.from), to: BigInt(range.to) }))
@@ -366,9 +370,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           Effect.gen(function*() {
             // The delivery and its events' JSON in one statement (one round trip per batch sent).
             const rows = yield* sql<DeliveryRow & { due: boolean; bodies: ReadonlyArray<string> }>`
-              SELECT ${sql.literal(columns)}, next_attempt_at <= now() AS due,
-                ARRAY(SELECT e.body FROM stream_events e WHERE e.stream_id = deliveries.stream_id
-                  AND e.position BETWEEN deliveries.first_position AND deliveries.last_position ORDER BY e.position) AS bodies
+              SELECT ${sql.literal(columns)}, next_attempt_at <= now() AS due, ${sql.literal(bodiesColumn)}
               FROM deliveries
               WHERE stream_id = ${streamId} AND status = 'pending' ORDER BY deliveries.sequence LIMIT 1`
             const row = rows[0]
@@ -379,9 +381,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
         find: (streamId, deliveryId) =>
           Effect.gen(function*() {
             const rows = yield* sql<DeliveryRow & { bodies: ReadonlyArray<string> }>`
-              SELECT ${sql.literal(columns)},
-                ARRAY(SELECT e.body FROM stream_events e WHERE e.stream_id = deliveries.stream_id
-                  AND e.position BETWEEN deliveries.first_position AND deliveries.last_position ORDER BY e.position) AS bodies
+              SELECT ${sql.literal(columns)}, ${sql.literal(bodiesColumn)}
               FROM deliveries WHERE stream_id = ${streamId} AND id = ${deliveryId}`
             const row = rows[0]
             if (row === undefined) return Option.none()

@@ -30,6 +30,7 @@
 import { PgStateStore, type StateStore } from "@chainquery/watch"
 import { Effect } from "effect"
 import { Migrator, SqlClient, type SqlError } from "effect/sql"
+import { coveringBatch } from "./Activity.js"
 
 const loader = Migrator.fromRecord({
   "1_streams": Effect.gen(function*() {
@@ -206,6 +207,16 @@ const loader = Migrator.fromRecord({
     const sql = yield* SqlClient.SqlClient
     // Each chain's head as the scans found it (`ChainHeads`), and since when.
     yield* sql`CREATE TABLE chain_heads (scope text COLLATE "C" PRIMARY KEY, head bigint NOT NULL, seen_at timestamptz NOT NULL)`
+  }),
+  "13_console_reads": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // What the console reads of a stream, at a cost that does not grow with the stream's age: a
+    // delivery's attempts (`DeliveryStore.find`), the last hour's failed attempts and the last
+    // batch with coverage taken before it (`Activity`).
+    yield* sql`CREATE INDEX delivery_attempts_of_delivery ON delivery_attempts (delivery_id, id)`
+    yield* sql`CREATE INDEX delivery_attempts_failed ON delivery_attempts (stream_id, at) WHERE NOT ok`
+    yield* sql`CREATE INDEX deliveries_covering_by_created_at ON deliveries (stream_id, created_at)
+      WHERE delivered_at IS NOT NULL AND ${sql.literal(coveringBatch)}`
   })
 })
 

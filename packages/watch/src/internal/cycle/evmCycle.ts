@@ -58,7 +58,9 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   const { safe: head, witness } = recording
     ? yield* witnessedHead(client, chain, start, confirmations)
     : { safe: yield* safeHead(client, chain, start, confirmations), witness: undefined }
-  if (recording && witness === undefined) return yield* dropped(chain, head + BigInt(Math.max(0, confirmations)))
+  // The newest block fully indexed: the safe head and the blocks it must be under.
+  const newest = head + BigInt(Math.max(0, confirmations))
+  if (recording && witness === undefined) return yield* dropped(chain, newest)
   // At most `maxBlocks` past the lowest checkpoint per cycle (a long stop is caught up over several
   // cycles, each committed), but never short of a wallet's own checkpoint.
   const cap = maxOf([start + BigInt(input.maxBlocks), highest])
@@ -69,7 +71,6 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   const strategy = input.strategy === "auto" ? (scanCost <= walletCost ? "block-scan" : "per-wallet") : input.strategy
   const step = strategy === "per-wallet" ? yield* perWallet(input, tracked, recent, safe) : yield* blockScan(input, tracked, recent, start, safe)
   if (witness !== undefined && !(yield* stands(client, chain, witness))) return yield* dropped(chain, witness.block)
-  const newest = head + BigInt(Math.max(0, confirmations))
   yield* recordHeadLag(chain, newest - furthestBehind(tracked, step, head))
   yield* input.onHead(newest)
   return withFresh(step, start, fresh)
