@@ -9,8 +9,8 @@ export interface Pages {
   readonly element: HTMLElement
   /** The cursor of the current page, as a query's fields. */
   readonly query: () => { readonly cursor?: string }
-  /** Back to the first page (the list's filter changed). */
-  readonly reset: () => void
+  /** Back to the first page, read again (the list's filter changed). */
+  readonly restart: () => Promise<void>
   /** The current page was read; `nextCursor` is the API's. */
   readonly show: (nextCursor: string | null) => void
 }
@@ -36,9 +36,10 @@ export const pages = (label: string, words: readonly [previous: string, next: st
       const cursor = cursors[page]
       return cursor === undefined ? {} : { cursor }
     },
-    reset: () => {
+    restart: () => {
       page = 0
       cursors.length = 1
+      return moved()
     },
     show: (nextCursor) => {
       cursors[page + 1] = nextCursor ?? undefined

@@ -149,6 +149,12 @@ describe("the console in a real browser", () => {
     await page.getByLabel("Add wallets").fill(`eth:${busy}`)
     await page.getByRole("button", { name: "Add the wallets" }).click()
     await page.locator(".wallets code", { hasText: busy.toLowerCase() }).waitFor()
+    // Found by part of its address, in any case; a part no wallet has finds none.
+    await page.getByLabel("Find").fill("0x" + "f".repeat(30))
+    await page.getByText(/No wallet whose address contains/).waitFor()
+    await page.getByLabel("Find").fill(busy.slice(8, 20).toUpperCase())
+    await page.locator(".wallets code", { hasText: busy.toLowerCase() }).waitFor()
+    await page.getByLabel("Find").fill("")
 
     // Deliveries: the first one appears without a reload while blocks come.
     let navigations = 0
@@ -188,6 +194,15 @@ describe("the console in a real browser", () => {
     assert.isTrue(head! <= BigInt(sim.world.evm.indexedHead("0x1")), `head ${head} at most the simulator's ${sim.world.evm.indexedHead("0x1")}`)
     const stats = (await call(service, "GET", `/v1/streams/${streamId}/stats`)).body
     assert.isTrue(BigInt(stats.coverage[0].head) >= head!, "the API's head, at least the one the page showed")
+    // The deliveries by state: with some not delivered, only the delivered ones shown, then all again.
+    const states = () => page.locator("tbody.delivery td[data-label='State']").allInnerTexts()
+    await until("a batch not delivered in the list", async () => (await states()).some((state) => state !== "delivered"), 30_000)
+    await page.getByLabel("Show").selectOption("delivered")
+    await until("only delivered batches shown", async () => {
+      const shown = await states()
+      return shown.length > 0 && shown.every((state) => state === "delivered")
+    }, 30_000)
+    await page.getByLabel("Show").selectOption("")
     receiver.policy = () => "take"
 
     // Replay the first batch as it was, from the settings tab.

@@ -117,8 +117,7 @@ export const deliveriesTab = (context: Context, stream: Stream): TabPart => {
     id: "delivery-status",
     onchange: (event: Event) => {
       status = (event.target as HTMLSelectElement).value as typeof status
-      pager.reset()
-      void refresh()
+      void pager.restart()
     }
   }, h("option", { value: "" }, "every state"), ["pending", "delivered", "failed"].map((value) => h("option", { value }, value)))
 

@@ -88,8 +88,7 @@ export const walletsTab = (context: Context, stream: Stream): TabPart => {
       clearTimeout(typing)
       typing = setTimeout(() => {
         search = (event.target as HTMLInputElement).value.trim()
-        pager.reset()
-        void load()
+        void pager.restart()
       }, 250)
     }
   })
