@@ -3,9 +3,11 @@
  * the simulator and a real PostgreSQL, delivering to a receiver on 127.0.0.1 that checks every
  * request with the receiver kit. An operator's flows, each page checked by axe-core (nothing
  * serious or critical) and kept as a screenshot: sign in; create a stream; add a busy wallet (a
- * bad line refused beside its line number) and see its first delivery appear with no reload; open
- * it (attempts, body); make the receiver fail and see the error; replay; pause and resume; at phone
- * width and in the dark. And what keeps it safe: a wrong token refused; the token in no storage,
+ * bad line refused beside its line number), find it by part of its address, add and remove
+ * another; see its first delivery appear with no reload; open it (attempts, body, copied); the
+ * last hour charted; make the receiver fail and see the error and how far behind the head it is;
+ * deliveries by state; replay (a range, an event id); pause and resume; at phone width and in the
+ * dark. And what keeps it safe: a wrong token refused; the token in no storage,
  * URL or page source; a cross-site form post changing nothing; the pages refused after sign-out;
  * not one request leaving the service's origin; the script and stylesheet under 200 KB compressed.
  */
@@ -109,7 +111,8 @@ const homeOnly = (requests: ReadonlyArray<string>) => requests.filter((url) => !
 
 describe("the console in a real browser", () => {
   it("an operator's flows: sign in, create a stream, add a wallet, see deliveries live, open one, a failing receiver, replay, settings, pause and resume, a test event, a new secret, delete asked", async () => {
-    const { page, requests } = await freshPage()
+    const { context, page, requests } = await freshPage()
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: service.url })
     await page.goto(`${service.url}/console`)
     await page.getByRole("heading", { name: "Sign in" }).waitFor()
     await checked(page, "1-sign-in")
@@ -155,6 +158,13 @@ describe("the console in a real browser", () => {
     await page.getByLabel("Find").fill(busy.slice(8, 20).toUpperCase())
     await page.locator(".wallets code", { hasText: busy.toLowerCase() }).waitFor()
     await page.getByLabel("Find").fill("")
+    // Another wallet added, then removed by its button.
+    const other = "0x" + "ab".repeat(20)
+    await page.getByLabel("Add wallets").fill(`eth:${other}`)
+    await page.getByRole("button", { name: "Add the wallets" }).click()
+    await page.getByRole("button", { name: `Remove eth:${other}` }).click()
+    await page.locator(".wallets code", { hasText: other }).waitFor({ state: "detached" })
+    assert.deepStrictEqual((await call(service, "GET", `/v1/streams/${streamId}/wallets`)).body.wallets, [`eth:${busy.toLowerCase()}`])
 
     // Deliveries: the first one appears without a reload while blocks come.
     let navigations = 0
@@ -174,7 +184,16 @@ describe("the console in a real browser", () => {
     assert.strictEqual(body.streamId, streamId)
     assert.isAbove(body.events.length, 0)
     assert.include(await row.locator("table.attempts").innerText(), "200")
+    // Copied: the body as the receiver got it.
+    await row.getByRole("button", { name: "Copy the body" }).click()
+    await row.getByText("Copied.").waitFor()
+    assert.deepStrictEqual(JSON.parse(await page.evaluate<string>("navigator.clipboard.readText()")), body)
     await checked(page, "7-delivery-opened")
+    // The chart of the last hour counts the batches delivered (read again every 10 s), a bar a minute.
+    const deliveredChart = page.getByRole("img", { name: /^Batches delivered per minute/ })
+    await advanceUntil("the chart counting a delivered batch", async () =>
+      Number(/: (\d+) in all/.exec((await deliveredChart.getAttribute("aria-label")) ?? "")?.[1] ?? 0) > 0)
+    assert.strictEqual(await deliveredChart.locator("rect.bar").count(), 60)
 
     // The receiver fails: the state and the error show.
     receiver.policy = () => 500
@@ -217,6 +236,16 @@ describe("the console in a real browser", () => {
       receiver.requests.some((request) => {
         const sent = JSON.parse(request.body) as { sequence: number; replay: boolean }
         return sent.sequence === 1 && sent.replay
+      }), 60_000)
+    // Replay from an event id: that event first, in a new batch.
+    const eventId = (body.events as Array<{ id: string }>).at(-1)!.id
+    await page.getByLabel("every event from an event id on, that event included (new batches)").check()
+    await page.getByLabel("Event id", { exact: true }).fill(eventId)
+    await page.getByRole("button", { name: "Replay", exact: true }).click()
+    await until("the batch replayed from the event at the receiver", async () =>
+      receiver.requests.some((request) => {
+        const sent = JSON.parse(request.body) as { sequence: number; replay: boolean; events: ReadonlyArray<{ id: string }> }
+        return sent.replay && sent.sequence > 1 && sent.events[0]?.id === eventId
       }), 60_000)
 
     // A setting changed: only it is sent (the stream's events and chains stay as they were).
