@@ -21,3 +21,12 @@ export interface Context {
 
 /** A view: fills `main`; answers what to do when it is left (stop its refreshes). */
 export type View = (context: Context, main: HTMLElement) => (() => void) | void
+
+/** A tab of a stream's page. */
+export type Tab = "deliveries" | "wallets" | "settings"
+
+/** What a tab gives its stream's page: its element, and its refresh (when it is live). */
+export interface TabPart {
+  readonly element: HTMLElement
+  readonly refresh?: () => Promise<void>
+}

@@ -5,11 +5,11 @@
  * ended, or another tab signed out) brings the sign-in back.
  */
 import { ApiFailure, type Client, connect, messageOf, run } from "./api.js"
-import type { Context, View } from "./context.js"
+import type { Context, Tab, View } from "./context.js"
 import { h } from "./dom.js"
 import { createView } from "./views/create.js"
 import { signInView } from "./views/signIn.js"
-import { streamView, type Tab } from "./views/stream.js"
+import { streamView } from "./views/stream.js"
 import { streamsView } from "./views/streams.js"
 
 const main = document.getElementById("main") as HTMLElement

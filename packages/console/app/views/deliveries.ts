@@ -4,7 +4,7 @@
  * how long) and its body as sent, pretty and copyable. New deliveries appear without a reload.
  */
 import { run } from "../api.js"
-import type { Context } from "../context.js"
+import type { Context, TabPart } from "../context.js"
 import { h, patchIfChanged } from "../dom.js"
 import { time } from "../format.js"
 import { latestOnly } from "../live.js"
@@ -12,7 +12,6 @@ import { pages } from "../paging.js"
 import type { Delivery, Detail, Stream } from "../model.js"
 import { copyButton } from "./dialogs.js"
 import { statusBadge } from "./status.js"
-import type { TabPart } from "./stream.js"
 
 const pageSize = 25
 

@@ -4,11 +4,10 @@
  * sequences sent again as they were.
  */
 import { messageOf, run } from "../api.js"
-import type { Context } from "../context.js"
+import type { Context, TabPart } from "../context.js"
 import { h } from "../dom.js"
 import { count } from "../format.js"
 import type { Stream } from "../model.js"
-import type { TabPart } from "./stream.js"
 import { changes, streamForm } from "./streamForm.js"
 
 /** One way of replaying, as a radio button. */

@@ -6,7 +6,7 @@
  */
 import { run } from "../api.js"
 import { barChart, lineChart } from "../chart.js"
-import type { View } from "../context.js"
+import type { Tab, TabPart, View } from "../context.js"
 import { h, patch, patchIfChanged } from "../dom.js"
 import { age, count, percent, time } from "../format.js"
 import { keepLive, latestOnly } from "../live.js"
@@ -17,15 +17,6 @@ import { settingsTab } from "./settings.js"
 import { nameOf, statusBadge } from "./status.js"
 import { act, coverageOf } from "./streams.js"
 import { walletsTab } from "./wallets.js"
-
-/** A tab of a stream's page. */
-export type Tab = "deliveries" | "wallets" | "settings"
-
-/** What a tab gives its page: its refresh (when it is live). */
-export interface TabPart {
-  readonly element: HTMLElement
-  readonly refresh?: () => Promise<void>
-}
 
 /** An action's button: `data-key` keeps the keyboard's place across live updates. */
 const button = (label: string, key: string, onclick: () => Promise<void>, tone?: string) =>

@@ -4,13 +4,12 @@
  * spec refuses the whole request: nothing is added until every line is right).
  */
 import { ApiFailure, messageOf, run } from "../api.js"
-import type { Context } from "../context.js"
+import type { Context, TabPart } from "../context.js"
 import { h, patch } from "../dom.js"
 import { count } from "../format.js"
 import { latestOnly } from "../live.js"
 import { pages } from "../paging.js"
 import type { Stream } from "../model.js"
-import type { TabPart } from "./stream.js"
 
 const pageSize = 100
 
