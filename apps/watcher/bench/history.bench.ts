@@ -19,6 +19,7 @@
 import { Simulator } from "@chainquery/simulator"
 import { Effect } from "effect"
 import http from "node:http"
+import { percentile } from "./support/measured.ts"
 import { BenchFailure, type Postgres, postgres, procStatus, serve, waitUntil } from "./service.support.ts"
 
 const ranges = [500, 5_000] as const
@@ -74,12 +75,6 @@ const latencyReceiver = Effect.acquireRelease(
       server.close(() => resume(Effect.void))
     })
 )
-
-/** The `p`-th percentile (0..1) of `values`, nearest rank. */
-const percentile = (values: ReadonlyArray<number>, p: number): number => {
-  const sorted = values.toSorted((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN
-}
 
 interface Measured {
   readonly range: number

@@ -7,6 +7,7 @@
  *   const inspector = await Inspector.connect(9229)
  *   const live = await inspector.liveHeap()   // bytes still used after a full collection
  *   await inspector.snapshot("serve-15m.heapsnapshot")
+ *   const profile = await inspector.cpuProfile(10_000) // where its CPU went over 10 s
  */
 import { createWriteStream } from "node:fs"
 
@@ -16,7 +17,21 @@ export interface Inspector {
   readonly liveHeap: () => Promise<number>
   /** Writes a heap snapshot (Chrome DevTools' format) to `file`. */
   readonly snapshot: (file: string) => Promise<void>
+  /** Samples where the process spends its CPU for `millis` (V8's sampling profiler): a `.cpuprofile`'s JSON. */
+  readonly cpuProfile: (millis: number) => Promise<CpuProfile>
   readonly close: () => void
+}
+
+/** A V8 CPU profile (Chrome DevTools' `.cpuprofile`): the call tree's nodes and the samples taken in each. */
+export interface CpuProfile {
+  readonly nodes: ReadonlyArray<{
+    readonly id: number
+    readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }
+    readonly children?: ReadonlyArray<number>
+  }>
+  readonly samples: ReadonlyArray<number>
+  readonly startTime: number
+  readonly endTime: number
 }
 
 interface Reply {
@@ -114,6 +129,33 @@ export const connect = async (port: number, timeoutMs = 30_000): Promise<Inspect
       }
       if (failed !== undefined) throw new Error(`cannot write the heap snapshot ${file}: ${failed.message}`, { cause: failed })
     },
+    cpuProfile: async (millis) => {
+      await call("Profiler.enable")
+      await call("Profiler.start")
+      await new Promise((resolve) => setTimeout(resolve, millis))
+      const { profile } = await call("Profiler.stop")
+      await call("Profiler.disable")
+      return profile as CpuProfile
+    },
     close: () => socket.close()
   }
+}
+
+/**
+ * The functions a profile found the CPU in most (self time: the samples taken in the function
+ * itself), as `share name (file:line)` lines, idle and garbage collection included.
+ */
+export const hottest = (profile: CpuProfile, count: number): ReadonlyArray<string> => {
+  const samples = new Map<number, number>()
+  for (const id of profile.samples) samples.set(id, (samples.get(id) ?? 0) + 1)
+  const byFunction = new Map<string, number>()
+  for (const node of profile.nodes) {
+    const n = samples.get(node.id) ?? 0
+    if (n === 0) continue
+    const { functionName, lineNumber, url } = node.callFrame
+    const name = `${functionName === "" ? "(anonymous)" : functionName} (${url.split("/").slice(-2).join("/")}:${lineNumber + 1})`
+    byFunction.set(name, (byFunction.get(name) ?? 0) + n)
+  }
+  const total = profile.samples.length
+  return [...byFunction].toSorted((a, b) => b[1] - a[1]).slice(0, count).map(([name, n]) => `${((n / total) * 100).toFixed(1).padStart(5)}% ${name}`)
 }

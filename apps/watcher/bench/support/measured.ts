@@ -8,6 +8,12 @@ import path from "node:path"
 /** The median of `values` (the upper one of an even count). */
 export const median = (values: ReadonlyArray<number>): number => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!
 
+/** The `p`-th percentile (0..1) of `values`, nearest rank (`NaN` for none). */
+export const percentile = (values: ReadonlyArray<number>, p: number): number => {
+  const sorted = values.toSorted((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN
+}
+
 /**
  * Runs `node [...nodeFlags] script ...args`, its stderr shown as it comes; resolves with the JSON
  * of its last stdout line, rejects when it fails or prints no measurement.
