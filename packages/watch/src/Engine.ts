@@ -52,6 +52,7 @@ import { Effect } from "effect"
 import { type EngineError, keyRefusal, noLedgerClient } from "./EngineError.js"
 import { networkCycle } from "./internal/cycle/aptosCycle.js"
 import type { Strategy as ChainStrategy } from "./internal/cycle/chainInput.js"
+import { chainIndex, type ChainIndex } from "./internal/cycle/chainIndex.js"
 import { emptyStep, type Step } from "./internal/cycle/cycleStep.js"
 import { enrich } from "./internal/cycle/enrich.js"
 import { chainCycle } from "./internal/cycle/evmCycle.js"
@@ -355,9 +356,19 @@ export const make = Effect.fnUntraced(function*(
 
   /** Per chain, the state file's wallets this engine does not watch: found once (their checkpoints do not move). */
   const resting = new Map<Chain.ChainId, ReadonlyArray<Tracked>>()
+  /**
+   * Per chain, its wallets and checkpoints indexed (see `chainIndex`), kept between cycles: a
+   * commit that moves a chain's checkpoints drops its index, and `forgetHeld` (new wallets, the
+   * state read again) drops them all, so that a cycle without a new block does no work per wallet.
+   */
+  const indexes = new Map<Chain.ChainId, ChainIndex>()
+  const indexOn = (chain: Chain.ChainId, chainWallets: ReadonlyArray<EvmWallet>, checkpoints: ReadonlyMap<string, Checkpoint>) =>
+    indexes.get(chain) ?? indexes.set(chain, chainIndex(chainWallets, checkpoints, restingOn(chain, chainWallets, checkpoints))).get(chain)!
+
   /** What the engine holds of the state is read again on the next cycle. */
   const forgetHeld = () => {
     resting.clear()
+    indexes.clear()
     committed = undefined
   }
 
@@ -399,6 +410,7 @@ export const make = Effect.fnUntraced(function*(
         wallets: chainWallets,
         checkpoints,
         resting: restingOn(chain, chainWallets, checkpoints),
+        index: indexOn(chain, chainWallets, checkpoints),
         strategy: options.strategy,
         confirmations,
         reorgWindow,
@@ -438,6 +450,9 @@ export const make = Effect.fnUntraced(function*(
       Effect.tap(() =>
       Effect.sync(() => {
         for (const [chain, owed] of owedAfter.get(batch) ?? []) pending.set(chain, owed)
+        // The chains whose checkpoints move are indexed again at their next cycle.
+        for (const advance of batch.advances ?? []) indexes.delete(advance.chain)
+        for (const checkpoint of batch.checkpoints ?? []) if (checkpoint.wallet.family === "evm") indexes.delete(checkpoint.wallet.chain)
         if (committed === undefined) return
         for (const advance of batch.advances ?? []) {
           for (const held of committed.values()) {

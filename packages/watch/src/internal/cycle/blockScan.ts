@@ -12,12 +12,12 @@
 import { Effect, Result } from "effect"
 import type { NftEvent, Retracted } from "../../NftEvents.js"
 import type { Advance, BlockEvents, BlockHash, Checkpoint } from "../../StateStore.js"
+import type { ChainIndex } from "./chainIndex.js"
 import type { ChainInput } from "./chainInput.js"
 import { emptyStep, type Step } from "./cycleStep.js"
 import { keeps, probeRecord, type ReadAgain, type WalkInput } from "./deepReorg.js"
 import { readBlock } from "./evmReads.js"
 import {
-  byAddressOf,
   byChainOrder,
   covers,
   eventsOf,
@@ -25,8 +25,7 @@ import {
   type Recent,
   type Reconciled,
   reconcile,
-  type Tracked,
-  withResting
+  type Tracked
 } from "./recentBlocks.js"
 
 /** Whose events a block's record holds: a watched wallet's after its `since`, a resting one's up to its checkpoint. */
@@ -51,7 +50,7 @@ const advancesAtMost = 8
  */
 const movesOf = (
   chain: ChainInput["chain"],
-  tracked: ReadonlyArray<Tracked>,
+  index: ChainIndex,
   resting: ReadonlyArray<Tracked>,
   start: bigint,
   scanned: bigint,
@@ -59,7 +58,7 @@ const movesOf = (
 ): { readonly advances: ReadonlyArray<Advance>; readonly checkpoints: ReadonlyArray<Checkpoint> } => {
   if (scanned <= start) return { advances: [], checkpoints: [] }
   const crowds = new Map<bigint, number>()
-  for (const t of tracked) if (t.position < scanned) crowds.set(t.position, (crowds.get(t.position) ?? 0) + 1)
+  for (const [at, count] of index.crowds) if (at < scanned) crowds.set(at, count)
   for (const t of resting) crowds.delete(t.position)
   const together = new Set(
     [...crowds].filter(([at, count]) => at === start || count >= advanceAtLeast)
@@ -68,7 +67,9 @@ const movesOf = (
       .map(([at]) => at)
   )
   const checkpoints: Array<Checkpoint> = []
-  for (const t of tracked) {
+  // Wallet by wallet only when some stand where no advance moves them (counted by checkpoint first).
+  const alone = [...index.crowds.keys()].some((at) => at < scanned && !together.has(at))
+  for (const t of alone ? index.tracked : []) {
     if (t.position < scanned && !together.has(t.position)) checkpoints.push({ wallet: t.wallet, position: scanned, hash, since: t.since })
   }
   const advances = [...together].toSorted((a, b) => a < b ? -1 : 1).map((from) => ({ chain, from, to: scanned, hash, count: crowds.get(from)! }))
@@ -82,15 +83,14 @@ const movesOf = (
  */
 export const blockScan = Effect.fnUntraced(function*(
   input: ChainInput,
-  tracked: ReadonlyArray<Tracked>,
   recent: Recent,
   start: bigint,
   limit: bigint | undefined
 ) {
   const { chain, client } = input
-  const byAddress = byAddressOf(tracked)
+  const byAddress = input.index.byAddress()
   // Reconciled for the watched wallets and the resting ones (see `restingOf`).
-  const everyone = withResting(byAddress, tracked, input.resting)
+  const everyone = input.index.everyone()
   const recording = input.reorgWindow > 0
   const walk: WalkInput = { client, chain, recent, byAddress: everyone }
   const retractions: Array<Retracted> = []
@@ -153,7 +153,7 @@ export const blockScan = Effect.fnUntraced(function*(
     next += BigInt(batch.length)
     width = next - start > 2n ? readAhead : 1
   }
-  const { advances, checkpoints } = movesOf(chain, tracked, input.resting, start, scanned, scannedHash)
+  const { advances, checkpoints } = movesOf(chain, input.index, input.resting, start, scanned, scannedHash)
   // All retractions first, then the new events in chain order.
   return { ...emptyStep, events: [...retractions, ...events.toSorted(byChainOrder)], advances, checkpoints, blocks, blockEvents } satisfies Step
 })

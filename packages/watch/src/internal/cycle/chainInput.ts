@@ -10,6 +10,7 @@ import type { Chain } from "@chainquery/schema"
 import type { Effect } from "effect"
 import type { Checkpoint, StateStore } from "../../StateStore.js"
 import type { EvmWallet } from "../../WatchedWallet.js"
+import type { ChainIndex } from "./chainIndex.js"
 import type { Tracked } from "./recentBlocks.js"
 
 /** How EVM wallets are polled (public as `Engine.Strategy`). */
@@ -24,6 +25,8 @@ export interface ChainInput {
   readonly checkpoints: ReadonlyMap<string, Checkpoint>
   /** The state file's wallets on the chain that the engine does not watch (see `restingOf`). */
   readonly resting: ReadonlyArray<Tracked>
+  /** The wallets with their checkpoints, indexed once per state (see `chainIndex`). */
+  readonly index: ChainIndex
   readonly strategy: Strategy
   readonly confirmations: number
   readonly reorgWindow: number

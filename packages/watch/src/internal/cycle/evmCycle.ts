@@ -9,14 +9,15 @@
 import type { Chain } from "@chainquery/schema"
 import { Effect } from "effect"
 import type { Checkpoint } from "../../StateStore.js"
-import { type EvmWallet, key, type WatchedWallet } from "../../WatchedWallet.js"
+import type { EvmWallet, WatchedWallet } from "../../WatchedWallet.js"
 import { blockScan } from "./blockScan.js"
+import { behind, type ChainIndex } from "./chainIndex.js"
 import type { ChainInput } from "./chainInput.js"
 import { emptyStep, maxOf, type Step } from "./cycleStep.js"
 import { evmStart } from "./baseline.js"
 import { safeHead } from "./evmReads.js"
 import { perWallet } from "./perWallet.js"
-import { loadRecent, nothingRecorded, type Tracked } from "./recentBlocks.js"
+import { loadRecent, nothingRecorded } from "./recentBlocks.js"
 import { stands, witnessedHead } from "./witness.js"
 import { recordHeadLag } from "./watchMetrics.js"
 
@@ -26,20 +27,8 @@ const baselineOf = (wallets: ReadonlyArray<EvmWallet>, position: bigint): Array<
 
 export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   const { chain, client, confirmations } = input
-  const tracked: Array<Tracked> = []
-  const fresh: Array<EvmWallet> = []
-  // The lowest and highest checkpoints, in the same pass (no array of every position).
-  let start = -1n
-  let highest = -1n
-  for (const wallet of input.wallets) {
-    const checkpoint = input.checkpoints.get(key(wallet))
-    if (checkpoint === undefined) fresh.push(wallet)
-    else {
-      tracked.push({ wallet, position: checkpoint.position, since: checkpoint.since ?? 0n })
-      if (start < 0n || checkpoint.position < start) start = checkpoint.position
-      if (checkpoint.position > highest) highest = checkpoint.position
-    }
-  }
+  // Made once per state of the chain's wallets and checkpoints: nothing here is per wallet.
+  const { fresh, highest, start, tracked } = input.index
 
   if (tracked.length === 0) {
     // First start: a block that exists (the newest transfer of a few wallets), then the safe head.
@@ -53,7 +42,7 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   // Block scanning that does not follow reorganisations needs no head: it stops at the first
   // unreadable block. Otherwise the head comes first, with the cycle's witness (see `witness`).
   if (input.strategy === "block-scan" && confirmations <= 0 && !recording) {
-    return withFresh(yield* blockScan(input, tracked, recent, start, undefined), start, fresh)
+    return withFresh(yield* blockScan(input, recent, start, undefined), start, fresh)
   }
   const { safe: head, witness } = recording
     ? yield* witnessedHead(client, chain, start, confirmations)
@@ -66,23 +55,31 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   const cap = maxOf([start + BigInt(input.maxBlocks), highest])
   const safe = head < cap ? head : cap
   // Per-wallet polling reads every wallet each cycle when it watches reorgs, only those behind otherwise.
-  const walletCost = confirmations <= 0 && input.reorgWindow > 0 ? tracked.length : tracked.reduce((n, t) => (t.position < safe ? n + 1 : n), 0)
+  const walletCost = confirmations <= 0 && input.reorgWindow > 0 ? tracked.length : behind(input.index, safe)
   const scanCost = Number(safe - start)
   const strategy = input.strategy === "auto" ? (scanCost <= walletCost ? "block-scan" : "per-wallet") : input.strategy
-  const step = strategy === "per-wallet" ? yield* perWallet(input, tracked, recent, safe) : yield* blockScan(input, tracked, recent, start, safe)
+  const step = strategy === "per-wallet" ? yield* perWallet(input, tracked, recent, safe) : yield* blockScan(input, recent, start, safe)
   if (witness !== undefined && !(yield* stands(client, chain, witness))) return yield* dropped(chain, witness.block)
-  yield* recordHeadLag(chain, newest - furthestBehind(tracked, step, head))
+  yield* recordHeadLag(chain, newest - furthestBehind(input.index, step, head))
   yield* input.onHead(newest)
   return withFresh(step, start, fresh)
 })
 
 /** The block of the wallet furthest behind (at most `head`) once `step` is committed: its new checkpoint, or the one it had. */
-const furthestBehind = (tracked: ReadonlyArray<Tracked>, step: Step, head: bigint): bigint => {
+const furthestBehind = (index: ChainIndex, step: Step, head: bigint): bigint => {
+  let lowest = head
+  if (step.checkpoints.length === 0) {
+    // Only whole checkpoints moved (or none): counted by checkpoint, not by wallet.
+    for (const at of index.crowds.keys()) {
+      const position = step.advances.find((a) => a.from === at)?.to ?? at
+      if (position < lowest) lowest = position
+    }
+    return lowest
+  }
   // By the wallet itself (the steps' checkpoints carry the tracked wallet): no key per wallet.
   const moved = new Map<WatchedWallet, bigint>()
   for (const c of step.checkpoints) moved.set(c.wallet, c.position)
-  let lowest = head
-  for (const t of tracked) {
+  for (const t of index.tracked) {
     const position = moved.get(t.wallet) ?? step.advances.find((a) => a.from === t.position)?.to ?? t.position
     if (position < lowest) lowest = position
   }

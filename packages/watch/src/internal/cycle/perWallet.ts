@@ -19,7 +19,7 @@ import type { ChainInput } from "./chainInput.js"
 import { emptyStep, type Step } from "./cycleStep.js"
 import { below, keeps, probeRecord, type ReadAgain, readAgain, type WalkInput } from "./deepReorg.js"
 import { readWallet } from "./evmReads.js"
-import { byAddressOf, byChainOrder, hashOf, type Printed, type Recent, type Tracked, withResting } from "./recentBlocks.js"
+import { byChainOrder, hashOf, type Printed, type Recent, type Tracked } from "./recentBlocks.js"
 
 const byBlock = (transfers: ReadonlyArray<NftTransfer.NftTransfer>): Map<bigint, Array<NftTransfer.NftTransfer>> => {
   const blocks = new Map<bigint, Array<NftTransfer.NftTransfer>>()
@@ -46,7 +46,7 @@ export const perWallet = Effect.fnUntraced(function*(input: ChainInput, tracked:
   const recording = window > 0n
   const rereading = recording && input.confirmations <= 0
   // Replaced blocks are reconciled for the watched wallets and the resting ones (see `restingOf`).
-  const walk: WalkInput = { client, chain, recent, byAddress: withResting(byAddressOf(tracked), tracked, input.resting) }
+  const walk: WalkInput = { client, chain, recent, byAddress: input.index.everyone() }
   const due = tracked
     .map((t) => ({ t, from: rereading ? (t.position - window + 1n > 1n ? t.position - window + 1n : 1n) : t.position + 1n }))
     .filter(({ from, t }) => t.position < safe || (rereading && from <= safe))

@@ -1,0 +1,70 @@
+/**
+ * What an EVM chain's cycle knows of its wallets before it reads anything: the wallets with a
+ * checkpoint (tracked) and those without (fresh), the lowest and highest checkpoint, how many
+ * stand at each block, and the wallets by address. The engine makes one per state of a chain's
+ * wallets and checkpoints and keeps it between cycles (see `Engine`): a cycle that finds no new
+ * block does no work per wallet, and one that finds a block builds no map of every wallet.
+ *
+ * @internal
+ */
+import type { Checkpoint } from "../../StateStore.js"
+import { type EvmWallet, key } from "../../WatchedWallet.js"
+import { byAddressOf, type Tracked, withResting } from "./recentBlocks.js"
+
+/** A chain's wallets and checkpoints as one cycle reads them (never changed: a new one is made). */
+export interface ChainIndex {
+  readonly tracked: ReadonlyArray<Tracked>
+  readonly fresh: ReadonlyArray<EvmWallet>
+  /** The lowest checkpoint of the tracked wallets (-1 when none is). */
+  readonly start: bigint
+  /** The highest checkpoint of the tracked wallets (-1 when none is). */
+  readonly highest: bigint
+  /** How many tracked wallets stand at each block. */
+  readonly crowds: ReadonlyMap<bigint, number>
+  /** The tracked wallets by address (made on first use). */
+  readonly byAddress: () => ReadonlyMap<string, ReadonlyArray<Tracked>>
+  /** The tracked and the resting wallets by address, for reconciling a replaced block (made on first use). */
+  readonly everyone: () => ReadonlyMap<string, ReadonlyArray<Tracked>>
+}
+
+/** Indexes `wallets` of one chain with their `checkpoints` (by `WatchedWallet.key`) and the chain's `resting` wallets. */
+export const chainIndex = (
+  wallets: ReadonlyArray<EvmWallet>,
+  checkpoints: ReadonlyMap<string, Checkpoint>,
+  resting: ReadonlyArray<Tracked>
+): ChainIndex => {
+  const tracked: Array<Tracked> = []
+  const fresh: Array<EvmWallet> = []
+  const crowds = new Map<bigint, number>()
+  let start = -1n
+  let highest = -1n
+  for (const wallet of wallets) {
+    const checkpoint = checkpoints.get(key(wallet))
+    if (checkpoint === undefined) fresh.push(wallet)
+    else {
+      tracked.push({ wallet, position: checkpoint.position, since: checkpoint.since ?? 0n })
+      crowds.set(checkpoint.position, (crowds.get(checkpoint.position) ?? 0) + 1)
+      if (start < 0n || checkpoint.position < start) start = checkpoint.position
+      if (checkpoint.position > highest) highest = checkpoint.position
+    }
+  }
+  let byAddress: Map<string, Array<Tracked>> | undefined
+  let everyone: Map<string, Array<Tracked>> | undefined
+  const addresses = () => (byAddress ??= byAddressOf(tracked))
+  return {
+    tracked,
+    fresh,
+    start,
+    highest,
+    crowds,
+    byAddress: addresses,
+    everyone: () => (everyone ??= withResting(addresses(), tracked, resting))
+  }
+}
+
+/** How many tracked wallets stand below `block`, counted by checkpoint, not by wallet. */
+export const behind = (index: ChainIndex, block: bigint): number => {
+  let count = 0
+  for (const [at, n] of index.crowds) if (at < block) count += n
+  return count
+}
