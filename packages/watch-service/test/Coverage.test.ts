@@ -34,6 +34,7 @@ import * as Heartbeats from "../src/delivery/Heartbeats.js"
 import * as Scanner from "../src/scan/Scanner.js"
 import * as Statistics from "../src/store/Statistics.js"
 import { StreamStore } from "../src/store/StreamStore.js"
+import { leftAt, movedTo, scannedAllTo } from "./support/checkpoints.js"
 import { underScanLock, waitingForScanLock } from "./support/scanLock.js"
 import { aptos, carol, enqueue, evm, makeStream, storedDeliveries, storedEvents, withStores } from "./support/storeFixtures.js"
 
@@ -52,8 +53,7 @@ const admit = (streamId: string, wallets: ReadonlyArray<WatchedWallet.WatchedWal
   })
 
 /** The scan's engine reached `block` for every wallet (its checkpoints moved). */
-const scanned = (block: bigint) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE watch_checkpoints SET position = ${String(block)}::bigint WHERE namespace = ${namespace}`)
+const scanned = (block: bigint) => scannedAllTo(namespace, block)
 
 /** Alice's `nft.received` in block `block` (log index `log`). */
 const received = (block: bigint, log = 0) =>
@@ -131,7 +131,7 @@ describe("Coverage: admission", () => {
       const holder = yield* makeStream([])
       yield* admit(holder, [evm(bob)])
       // The scan has alice at 100 and bob, held by the other stream, at 101: one block past what the stream was told.
-      yield* sql`UPDATE watch_checkpoints SET position = 101 WHERE namespace = ${namespace} AND wallet = ${bob}`
+      yield* movedTo(namespace, bob, 101)
       // Told up to 100, the stream adds carol (placed below the scan's lowest, from 101) and bob (from 102, not 101).
       assert.deepStrictEqual(yield* admit(told, [evm(carol), evm(bob)]), { added: 2, coveredFrom: [101n, 102n] })
       // A first admission lists its latest wallet first: the stream's coverage starts at its lowest.
@@ -144,10 +144,10 @@ describe("Coverage: admission", () => {
 
   it.effect("a wallet removed but not yet forgotten, ahead of the scan, keeps its checkpoint when added again", () =>
     withStores(Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
       const first = yield* makeStream([])
       yield* admit(first, [evm(alice), evm(carol)])
-      yield* sql`UPDATE watch_checkpoints SET position = CASE WHEN wallet = ${alice} THEN 200 ELSE 150 END WHERE namespace = ${namespace}`
+      yield* movedTo(namespace, alice, 200)
+      yield* movedTo(namespace, carol, 150)
       yield* (yield* StreamStore).removeWallets(first, [evm(alice)])
       // The scan still has alice at 200 (its lowest held is carol's 150): her events from 201 are what a stream can be told.
       const second = yield* makeStream([])
@@ -196,7 +196,7 @@ describe("Coverage: the scan's lowest checkpoint", () => {
       yield* scanned(110n)
       // A wallet no stream holds, whose checkpoint the scan left behind (it stopped reading it).
       const sql = yield* SqlClient.SqlClient
-      yield* sql`INSERT INTO watch_checkpoints (namespace, scope, wallet, position, hash, since) VALUES (${namespace}, '0x1', ${carol}, 50, NULL, 50)`
+      yield* leftAt(namespace, "0x1", carol, 50)
       assert.deepStrictEqual(yield* Coverage.frontier("0x1", 0), Option.some(110n))
       yield* enqueue([received(105n)])
       assert.deepStrictEqual((yield* deliveriesOf(stream))[0]!.coverage, [range(101n, 110n)])
@@ -269,7 +269,7 @@ describe("Coverage: writers of one scan", () => {
       const sql = yield* SqlClient.SqlClient
       yield* admit(yield* makeStream([]), [evm(alice)])
       for (const [ns, wallet] of [[namespace, bob], [namespace, carol], ["scan:0x1:12", carol]] as const) {
-        yield* sql`INSERT INTO watch_checkpoints (namespace, scope, wallet, position, hash, since) VALUES (${ns}, '0x1', ${wallet}, 50, NULL, 50)`
+        yield* leftAt(ns, "0x1", wallet, 50)
       }
       assert.strictEqual(yield* Coverage.forgetAllUnheld("0x1", 0), 2)
       const left = yield* sql<{ namespace: string; wallet: string }>`SELECT namespace, wallet FROM watch_checkpoints ORDER BY namespace, wallet`

@@ -23,6 +23,7 @@ import * as Coverage from "../src/store/Coverage.js"
 import { DeliveryStore } from "../src/store/DeliveryStore.js"
 import * as Outbox from "../src/store/Outbox.js"
 import { StreamStore } from "../src/store/StreamStore.js"
+import { scannedAllTo } from "./support/checkpoints.js"
 import { underScanLock, waitingForScanLock } from "./support/scanLock.js"
 import {
   aptos,
@@ -147,7 +148,7 @@ describe("Outbox.enqueue", () => {
         return yield* streams.addWallets(stream, wallets, yield* Coverage.admit(stream, 0, wallets, () => Effect.succeed(500n)))
       }))
       assert.deepStrictEqual(admitted.coveredFrom, [501n])
-      yield* sql`UPDATE watch_checkpoints SET position = 700 WHERE namespace = 'scan:aptos:mainnet:0'`
+      yield* scannedAllTo("scan:aptos:mainnet:0", 700)
       const scan = (events: ReadonlyArray<WatchEvent.WatchEvent>) =>
         sql.withTransaction(Outbox.enqueue({ scope: "aptos:mainnet", confirmations: 0, events }))
       assert.deepStrictEqual(yield* scan([aptosDeposit("400"), aptosDeposit("600")]), [stream])

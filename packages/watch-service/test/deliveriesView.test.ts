@@ -5,10 +5,9 @@
  */
 import { WatchEvent } from "@chainquery/watch"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
 import { alice, nftTransfer } from "../../watch/test/fixtures.js"
 import { withApi } from "./support/apiFixtures.js"
+import { scannedAllTo } from "./support/checkpoints.js"
 import { enqueue } from "./support/storeFixtures.js"
 
 const receiver = "http://127.0.0.1:9/hook"
@@ -20,8 +19,7 @@ describe("the deliveries list", () => {
       const added = await api.call("POST", `/v1/streams/${stream.id}/wallets`, { body: { wallets: [`eth:${alice}`] } })
       const from = BigInt(added.body.coverage[0].coveredFrom)
       // The scan read on to five blocks past the wallet's start, and found alice's transfer at its start.
-      await api.run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql`UPDATE watch_checkpoints SET position = ${String(from + 4n)}::bigint WHERE namespace = 'scan:0x1:0'`))
+      await api.run(scannedAllTo("scan:0x1:0", from + 4n))
       const event = WatchEvent.fromNftTransfer("0x1", alice, nftTransfer({ block_number: String(from) }))[0]!
       assert.deepStrictEqual(await api.run(enqueue([event])), [stream.id])
       const [delivery] = (await api.call("GET", `/v1/streams/${stream.id}/deliveries`)).body.deliveries

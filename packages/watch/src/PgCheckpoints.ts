@@ -10,6 +10,7 @@
 import { Effect, Option } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { noteOutsideWrite } from "./internal/state/outsideWrites.js"
+import { markWallets } from "./internal/state/pgMarks.js"
 import { failure as failed, type StateStoreError } from "./StateStore.js"
 import { scopeOf, type WatchedWallet } from "./WatchedWallet.js"
 
@@ -39,8 +40,10 @@ export const frontier = (
 ): Effect.Effect<Option.Option<bigint>, StateStoreError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const [row] = yield* sql<{ lowest: string | null }>`SELECT min(position)::text AS lowest FROM watch_checkpoints
-      WHERE namespace = ${namespace} AND scope = ${scope}`
+    // By mark: a few rows however many wallets stand there.
+    const [row] = yield* sql<{ lowest: string | null }>`SELECT min(m.position)::text AS lowest FROM watch_marks m
+      WHERE m.namespace = ${namespace} AND m.scope = ${scope}
+        AND EXISTS (SELECT 1 FROM watch_wallets w WHERE w.namespace = m.namespace AND w.scope = m.scope AND w.mark = m.id)`
     if (row?.lowest === null || row?.lowest === undefined) return Option.none()
     if (among === undefined) return Option.some(BigInt(row.lowest))
     // Most often a wallet of `among` stands at the lowest of all: one look, not a join of them all.
@@ -82,13 +85,8 @@ export const place = (
     const had = yield* known(sql, namespace, wallets)
     // In key order: two placements of overlapping wallets take their row locks in the same order.
     const fresh = sortedRows(wallets.filter((wallet) => !had.has(keyOf(wallet))))
-    if (fresh.length > 0) {
-      const at = position.toString()
-      yield* sql`INSERT INTO watch_checkpoints (namespace, scope, wallet, position, hash, since)
-        SELECT ${namespace}, scope, wallet, ${at}::bigint, NULL, ${at}::bigint
-        FROM jsonb_to_recordset(${JSON.stringify(fresh)}::jsonb) AS x(scope text, wallet text)
-        ON CONFLICT (namespace, scope, wallet) DO NOTHING`
-    }
+    const at = position.toString()
+    yield* markWallets(sql, namespace, fresh.map((row) => ({ ...row, position: at, hash: null, since: at })), { onlyNew: true })
     return wallets.map((wallet) => had.get(keyOf(wallet)) ?? position)
   }).pipe(Effect.mapError(failed("commit")))
 
@@ -121,9 +119,9 @@ export const raise = (
     const behind = sortedRows(wallets.filter((wallet) => (had.get(keyOf(wallet)) ?? position) < position))
     if (behind.length === 0) return 0
     yield* noteOutsideWrite(sql, namespace)
-    yield* sql`UPDATE watch_checkpoints c SET position = ${position.toString()}::bigint, hash = NULL
-      FROM jsonb_to_recordset(${JSON.stringify(behind)}::jsonb) AS x(scope text, wallet text)
-      WHERE c.namespace = ${namespace} AND c.scope = x.scope AND c.wallet = x.wallet AND c.position < ${position.toString()}::bigint`
+    const at = position.toString()
+    // Each keeps its `since` (it is there already).
+    yield* markWallets(sql, namespace, behind.map((row) => ({ ...row, position: at, hash: null, since: at })))
     return behind.length
   }).pipe(Effect.mapError(failed("commit")))
 

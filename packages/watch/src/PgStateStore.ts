@@ -19,6 +19,7 @@ import type { Chain } from "@chainquery/schema"
 import { Clock, DateTime, Effect, Layer, Option } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { checkAdvanced } from "./internal/state/advance.js"
+import { advanceMarks, dropEmptyMarks, markWallets, marksMigration } from "./internal/state/pgMarks.js"
 import { noteOutsideWrite, outsideWrites } from "./internal/state/outsideWrites.js"
 import { decodeEvents, decodePending, decodeSummaries, encodeEvents, encodePending, encodeSummaries, scopeOf, walletOf } from "./internal/state/stateCodecs.js"
 import {
@@ -93,7 +94,9 @@ const migrations = Migrator.fromRecord({
   "2_outside_writes": Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql`CREATE TABLE watch_outside_writes (namespace text COLLATE "C" PRIMARY KEY, writes bigint NOT NULL)`
-  })
+  }),
+  // Wallets that stand together share a mark: an advance writes a row per mark, not per wallet.
+  "3_checkpoint_marks": Effect.flatMap(SqlClient.SqlClient, marksMigration)
 })
 
 /**
@@ -142,9 +145,6 @@ const checkpointOf = (row: CheckpointRow): Checkpoint => ({
 
 /** A read's failure, as the store's. */
 const read = <A, E>(effect: Effect.Effect<A, E>) => Effect.mapError(effect, failure("read"))
-
-/** How many checkpoints one statement writes. */
-const checkpointsPerStatement = 2_000
 
 /** Rows as one JSON parameter. */
 const json = (value: unknown): string => JSON.stringify(value)
@@ -238,21 +238,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         return yield* Effect.fail(refusedCommit("the checkpoints were changed beside the engine (wallets forgotten or moved); the state is read again"))
       }
       for (const { advance, from, to } of rows.advances) {
-        const [moved] = yield* sql<{ count: number }>`WITH moved AS (
-            UPDATE watch_checkpoints SET position = ${to}::bigint, hash = ${advance.hash}
-            WHERE namespace = ${ns} AND scope = ${advance.chain} AND position = ${from}::bigint RETURNING 1)
-          SELECT count(*)::int AS count FROM moved`
-        yield* Effect.try({ try: () => checkAdvanced(advance, moved?.count ?? 0), catch: failure("commit") })
+        const moved = yield* advanceMarks(sql, ns, advance.chain, from, to, advance.hash)
+        yield* Effect.try({ try: () => checkAdvanced(advance, moved), catch: failure("commit") })
       }
-      // In slices: a cycle may move a hundred thousand checkpoints, and one statement of them all
-      // would hold tens of megabytes of JSON at once.
-      for (let from = 0; from < rows.checkpoints.length; from += checkpointsPerStatement) {
-        const slice = rows.checkpoints.slice(from, from + checkpointsPerStatement)
-        yield* sql`INSERT INTO watch_checkpoints (namespace, scope, wallet, position, hash, since)
-          SELECT ${ns}, scope, wallet, position::bigint, hash, since::bigint
-          FROM jsonb_to_recordset(${json(slice)}::jsonb) AS x(scope text, wallet text, position text, hash text, since text)
-          ON CONFLICT (namespace, scope, wallet) DO UPDATE SET position = excluded.position, hash = excluded.hash`
-      }
+      yield* markWallets(sql, ns, rows.checkpoints)
       for (const { chain, from_block } of rows.forget) {
         yield* sql`DELETE FROM watch_block_hashes WHERE namespace = ${ns} AND chain = ${chain} AND number >= ${from_block}::bigint`
         yield* sql`DELETE FROM watch_block_events WHERE namespace = ${ns} AND chain = ${chain} AND number >= ${from_block}::bigint`
@@ -427,9 +416,12 @@ export const forget = (
     const sql = yield* SqlClient.SqlClient
     const rows = json(wallets.map((wallet) => ({ scope: scopeOf(wallet), wallet: wallet.address })))
     yield* sql.withTransaction(Effect.gen(function*() {
-      const deleted = yield* sql`DELETE FROM watch_checkpoints c USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, wallet text)
-        WHERE c.namespace = ${namespace} AND c.scope = x.scope AND c.wallet = x.wallet RETURNING 1`
-      if (deleted.length > 0) yield* noteOutsideWrite(sql, namespace)
+      const deleted = yield* sql<{ scope: string }>`DELETE FROM watch_wallets c USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, wallet text)
+        WHERE c.namespace = ${namespace} AND c.scope = x.scope AND c.wallet = x.wallet RETURNING c.scope`
+      if (deleted.length > 0) {
+        yield* noteOutsideWrite(sql, namespace)
+        yield* dropEmptyMarks(sql, namespace, [...new Set(deleted.map((row) => row.scope))])
+      }
       yield* sql`DELETE FROM watch_defi_snapshots d USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, wallet text)
         WHERE d.namespace = ${namespace} AND d.chain = x.scope AND d.wallet = x.wallet`
     }))

@@ -37,11 +37,11 @@ describe("PgCheckpoints.place at once", () => {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       yield* PgStateStore.make({ namespace }) // the tables
-      // A transaction inserts d's row and holds it until `release`, then rolls back.
+      // A transaction inserts d's row (naming no mark) and holds it until `release`, then rolls back.
       const holding = yield* Deferred.make<void>()
       const release = yield* Deferred.make<void>()
       const holder = yield* Effect.forkChild(Effect.flip(sql.withTransaction(Effect.gen(function*() {
-        yield* sql`INSERT INTO watch_checkpoints (namespace, scope, wallet, position, hash, since) VALUES (${namespace}, '0x1', ${d.address}, 1, NULL, 1)`
+        yield* sql`INSERT INTO watch_wallets (namespace, scope, wallet, mark, since) VALUES (${namespace}, '0x1', ${d.address}, 0, 1)`
         yield* Deferred.succeed(holding, undefined)
         yield* Deferred.await(release)
         return yield* Effect.fail("rolled back")

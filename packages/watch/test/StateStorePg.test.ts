@@ -76,7 +76,7 @@ describe("StateStore in PostgreSQL", () => {
       assert.deepStrictEqual(Option.map(yield* again.lastBatch, (last) => [last.sequence, last.eventIds]), Option.some([2, ["b"]]))
       const sql = yield* SqlClient.SqlClient
       const migrations = yield* sql<{ count: string }>`SELECT count(*)::text AS count FROM chainquery_watch_migrations`
-      assert.strictEqual(migrations[0]!.count, "2", "each migration once")
+      assert.strictEqual(migrations[0]!.count, "3", "each migration once")
     }).pipe(Effect.provide(freshDatabase), Effect.orDie))
 
   it.effect("what onCommit writes commits in the batch's transaction: both, or neither", () =>

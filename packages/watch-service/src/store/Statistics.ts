@@ -41,7 +41,7 @@ export const refreshStatistics = (added: number): Effect.Effect<void, never, Sql
     const sql = yield* SqlClient.SqlClient
     const [counted] = yield* sql<{ rows: number }>`SELECT greatest(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = 'stream_wallets'::regclass`
     if (added * 4 < (counted?.rows ?? 0)) return
-    yield* sql`ANALYZE stream_wallets, watch_checkpoints`
+    yield* sql`ANALYZE stream_wallets, watch_wallets, watch_marks`
   }).pipe(
     Effect.catchCause((cause) => Effect.logWarning(`cannot refresh the statistics of the wallets' tables: ${Cause.pretty(cause)}`))
   )

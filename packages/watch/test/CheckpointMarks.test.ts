@@ -1,0 +1,91 @@
+/**
+ * `PgStateStore` keeps checkpoints as marks (`internal/state/pgMarks.ts`): wallets that stand
+ * together name one mark, so an advance of a thousand wallets writes one row, not a thousand (no
+ * wallet row gets a new version: their `ctid`s stay); a wallet moved alone gets a mark of its own
+ * and the marks no wallet names go. A database of the per-wallet layout (migrations 1 and 2) is
+ * migrated with every wallet's block, hash and `since` kept.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { PgStateStore, type WatchedWallet } from "../src/index.js"
+import { freshDatabase } from "./support/postgres.js"
+
+const namespace = "scan:0x1:0"
+const walletAt = (index: number): WatchedWallet.EvmWallet => ({
+  family: "evm",
+  chain: "0x1",
+  address: `0x${index.toString(16).padStart(40, "0")}` as WatchedWallet.EvmWallet["address"]
+})
+const hash = (block: number) => `0x${block.toString(16).padStart(64, "0")}`
+
+/** Each wallet row's physical place: a row written again (a new version) moves. */
+const ctids = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ wallet: string; ctid: string }>`SELECT wallet, ctid::text AS ctid FROM watch_wallets WHERE namespace = ${namespace} ORDER BY wallet`)
+
+const marks = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ position: string; wallets: number }>`SELECT m.position::text, (SELECT count(*)::int FROM watch_wallets w WHERE w.mark = m.id) AS wallets
+    FROM watch_marks m WHERE m.namespace = ${namespace} ORDER BY m.position`)
+
+describe("PgStateStore: checkpoints as marks", () => {
+  it.effect("an advance of 1,000 wallets writes one mark and no wallet row; a wallet moved alone gets its own mark, empty marks go", () =>
+    Effect.gen(function*() {
+      const store = yield* PgStateStore.make({ namespace })
+      const wallets = Array.from({ length: 1_000 }, (_, index) => walletAt(index + 1))
+      yield* store.commit({ checkpoints: wallets.map((wallet) => ({ wallet, position: 100n, hash: null })), eventIds: [] })
+      assert.deepStrictEqual(yield* marks, [{ position: "100", wallets: 1_000 }], "one mark for the wallets placed together")
+      const before = yield* ctids
+      for (let block = 101; block <= 105; block++) {
+        yield* store.commit({ advances: [{ chain: "0x1", from: BigInt(block - 1), to: BigInt(block), hash: hash(block), count: 1_000 }], eventIds: [] })
+      }
+      assert.deepStrictEqual(yield* ctids, before, "no wallet row written again by five advances")
+      assert.deepStrictEqual(yield* marks, [{ position: "105", wallets: 1_000 }])
+      const read = yield* store.checkpoints
+      assert.strictEqual(read.length, 1_000)
+      assert.isTrue(read.every((c) => c.position === 105n && c.hash === hash(105) && c.since === 100n), "each wallet's block, hash and first block")
+      // One wallet on its own, then the others: its mark moves with it, the empty one goes.
+      yield* store.commit({ checkpoints: [{ wallet: wallets[0]!, position: 107n, hash: hash(107) }], eventIds: [] })
+      assert.deepStrictEqual(yield* marks, [{ position: "105", wallets: 999 }, { position: "107", wallets: 1 }])
+      yield* store.commit({ advances: [{ chain: "0x1", from: 105n, to: 107n, hash: hash(107), count: 999 }], eventIds: [] })
+      yield* store.commit({ checkpoints: [{ wallet: wallets[0]!, position: 108n, hash: hash(108) }], eventIds: [] })
+      assert.deepStrictEqual(yield* marks, [{ position: "107", wallets: 999 }, { position: "108", wallets: 1 }], "the mark left empty is gone")
+      const alone = (yield* store.checkpoints).find((c) => c.wallet.address === wallets[0]!.address)
+      assert.deepStrictEqual([alone?.position, alone?.hash, alone?.since], [108n, hash(108), 100n], "moved alone, it keeps its first block")
+      // Forgotten wallets take their marks with them.
+      yield* PgStateStore.forget(namespace, [wallets[0]!])
+      assert.deepStrictEqual(yield* marks, [{ position: "107", wallets: 999 }])
+    }).pipe(Effect.provide(freshDatabase), Effect.orDie))
+
+  it.effect("a database of checkpoints per wallet is migrated with each wallet's block, hash and first block", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // The layout of migrations 1 and 2, as a database of an earlier version has it.
+      yield* sql`CREATE TABLE chainquery_watch_migrations (migration_id integer primary key, created_at timestamptz not null default now(), name text not null)`
+      yield* sql`INSERT INTO chainquery_watch_migrations (migration_id, name) VALUES (1, 'watch_state'), (2, 'outside_writes')`
+      yield* sql`CREATE TABLE watch_checkpoints (
+        namespace text COLLATE "C" NOT NULL, scope text COLLATE "C" NOT NULL, wallet text COLLATE "C" NOT NULL,
+        position bigint NOT NULL, hash text, since bigint NOT NULL, PRIMARY KEY (namespace, scope, wallet))`
+      for (const table of ["watch_block_hashes", "watch_block_events", "watch_defi_snapshots", "watch_backfills", "watch_last_batch", "watch_outside_writes"]) {
+        yield* sql`CREATE TABLE ${sql(table)} (namespace text)`
+      }
+      const rows = [
+        [namespace, "0x1", walletAt(1).address, 200, hash(200), 150],
+        [namespace, "0x1", walletAt(2).address, 200, hash(200), 180],
+        [namespace, "0x1", walletAt(3).address, 190, null, 190],
+        [namespace, "0x89", walletAt(1).address, 70, hash(70), 60],
+        ["scan:0x1:12", "0x1", walletAt(1).address, 188, hash(188), 100]
+      ] as const
+      for (const [ns, scope, wallet, position, blockHash, since] of rows) {
+        yield* sql`INSERT INTO watch_checkpoints VALUES (${ns}, ${scope}, ${wallet}, ${position}, ${blockHash}, ${since})`
+      }
+      yield* PgStateStore.migrate
+      const after = yield* sql<{ namespace: string; scope: string; wallet: string; position: string; hash: string | null; since: string }>`
+        SELECT namespace, scope, wallet, position::text, hash, since::text FROM watch_checkpoints ORDER BY namespace, scope, wallet`
+      assert.deepStrictEqual(
+        after.map((row) => [row.namespace, row.scope, row.wallet, Number(row.position), row.hash, Number(row.since)]),
+        rows.map((row) => [...row]).toSorted((a, b) => `${a[0]} ${a[1]} ${a[2]}`.localeCompare(`${b[0]} ${b[1]} ${b[2]}`))
+      )
+      const [counted] = yield* sql<{ marks: number }>`SELECT count(*)::int AS marks FROM watch_marks`
+      assert.strictEqual(counted!.marks, 4, "one mark per namespace, scope, block and hash")
+    }).pipe(Effect.provide(freshDatabase), Effect.orDie))
+})
