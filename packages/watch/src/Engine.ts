@@ -52,7 +52,7 @@ import { Effect } from "effect"
 import { type EngineError, keyRefusal, noLedgerClient } from "./EngineError.js"
 import { networkCycle } from "./internal/cycle/aptosCycle.js"
 import type { Strategy as ChainStrategy } from "./internal/cycle/chainInput.js"
-import { chainIndex, type ChainIndex } from "./internal/cycle/chainIndex.js"
+import { advanceIndex, chainIndex, type ChainIndex } from "./internal/cycle/chainIndex.js"
 import { emptyStep, type Step } from "./internal/cycle/cycleStep.js"
 import { enrich } from "./internal/cycle/enrich.js"
 import { chainCycle } from "./internal/cycle/evmCycle.js"
@@ -450,9 +450,15 @@ export const make = Effect.fnUntraced(function*(
       Effect.tap(() =>
       Effect.sync(() => {
         for (const [chain, owed] of owedAfter.get(batch) ?? []) pending.set(chain, owed)
-        // The chains whose checkpoints move are indexed again at their next cycle.
-        for (const advance of batch.advances ?? []) indexes.delete(advance.chain)
-        for (const checkpoint of batch.checkpoints ?? []) if (checkpoint.wallet.family === "evm") indexes.delete(checkpoint.wallet.chain)
+        // A chain whose wallets moved one by one is indexed again at its next cycle; one whose
+        // checkpoints moved whole (advances) has them moved in its index, in place.
+        const oneByOne = new Set<Chain.ChainId>()
+        for (const checkpoint of batch.checkpoints ?? []) if (checkpoint.wallet.family === "evm") oneByOne.add(checkpoint.wallet.chain)
+        for (const chain of oneByOne) indexes.delete(chain)
+        for (const advance of batch.advances ?? []) {
+          const index = indexes.get(advance.chain)
+          if (index !== undefined && advanceIndex(index, advance.from, advance.to) !== advance.count) indexes.delete(advance.chain)
+        }
         if (committed === undefined) return
         for (const advance of batch.advances ?? []) {
           for (const held of committed.values()) {

@@ -1,9 +1,10 @@
 /**
  * What an EVM chain's cycle knows of its wallets before it reads anything: the wallets with a
  * checkpoint (tracked) and those without (fresh), the lowest and highest checkpoint, how many
- * stand at each block, and the wallets by address. The engine makes one per state of a chain's
- * wallets and checkpoints and keeps it between cycles (see `Engine`): a cycle that finds no new
- * block does no work per wallet, and one that finds a block builds no map of every wallet.
+ * stand at each block, and the wallets by address. The engine makes one per chain and keeps it
+ * between cycles (see `Engine`): a cycle that finds no new block does no work per wallet, one that
+ * finds a block builds no map of every wallet, and a commit that moves whole checkpoints (an
+ * advance) moves them in the index in place (`advanceIndex`), making nothing per wallet.
  *
  * @internal
  */
@@ -16,11 +17,11 @@ export interface ChainIndex {
   readonly tracked: ReadonlyArray<Tracked>
   readonly fresh: ReadonlyArray<EvmWallet>
   /** The lowest checkpoint of the tracked wallets (-1 when none is). */
-  readonly start: bigint
+  start: bigint
   /** The highest checkpoint of the tracked wallets (-1 when none is). */
-  readonly highest: bigint
+  highest: bigint
   /** How many tracked wallets stand at each block. */
-  readonly crowds: ReadonlyMap<bigint, number>
+  readonly crowds: Map<bigint, number>
   /** The tracked wallets by address (made on first use). */
   readonly byAddress: () => ReadonlyMap<string, ReadonlyArray<Tracked>>
   /** The tracked and the resting wallets by address, for reconciling a replaced block (made on first use). */
@@ -60,6 +61,33 @@ export const chainIndex = (
     byAddress: addresses,
     everyone: () => (everyone ??= withResting(addresses(), tracked, resting))
   }
+}
+
+/** A tracked wallet as the index holds it: its checkpoint moves in place (see `advanceIndex`). */
+interface Movable {
+  position: bigint
+}
+
+/**
+ * Moves the index's wallets standing at `from` to `to`, as a committed advance moved them: their
+ * entries in place (the maps by address hold the same entries), the counts by block, the lowest
+ * and highest. Answers how many moved.
+ */
+export const advanceIndex = (index: ChainIndex, from: bigint, to: bigint): number => {
+  const moved = index.crowds.get(from) ?? 0
+  if (moved === 0 || from === to) return moved
+  for (const t of index.tracked as ReadonlyArray<Movable>) if (t.position === from) t.position = to
+  index.crowds.delete(from)
+  index.crowds.set(to, (index.crowds.get(to) ?? 0) + moved)
+  let start = -1n
+  let highest = -1n
+  for (const at of index.crowds.keys()) {
+    if (start < 0n || at < start) start = at
+    if (at > highest) highest = at
+  }
+  index.start = start
+  index.highest = highest
+  return moved
 }
 
 /** How many tracked wallets stand below `block`, counted by checkpoint, not by wallet. */
