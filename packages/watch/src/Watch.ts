@@ -12,9 +12,10 @@
  * @since 0.1.0
  */
 import type { EvmClient } from "@chainquery/evm-client"
-import { Deferred, Duration, Effect, Metric, Option, Queue, Stream } from "effect"
+import { Clock, Deferred, Duration, Effect, Metric, Option, Queue, Stream } from "effect"
 import * as Backfill from "./Backfill.js"
 import * as Engine from "./Engine.js"
+import { pauseAfter } from "./internal/cycle/cadence.js"
 import { cycleSeconds, eventsTotal } from "./internal/cycle/watchMetrics.js"
 import { scopeOf } from "./internal/state/stateCodecs.js"
 import { type EngineError, keyRefusal } from "./EngineError.js"
@@ -40,7 +41,8 @@ export type WatchError = EngineError | StateStoreError
 
 /**
  * What to watch and how. `wallets`: a list, or a `WatchSet` to add and remove wallets while the
- * stream runs. `interval` (default 30 seconds): the pause between two cycles. `once`: one cycle
+ * stream runs. `interval` (default 30 seconds): from one cycle's start to the next's (a cycle that
+ * takes longer is followed at once; one that failed, after a whole interval). `once`: one cycle
  * (after the backfill), then the stream ends, failing with the first chain that could not be
  * read. `backfill`: the history of `wallets` from that block or date, produced before watching
  * (`progress`: where its progress bar goes, none by default). The rest is `Engine.Options`
@@ -291,17 +293,23 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
         return yield* Queue.end(queue)
       }
       while (true) {
-        yield* cycle.pipe(
+        const started = yield* Clock.currentTimeMillis
+        const done = yield* cycle.pipe(
+          Effect.as(true),
           Effect.catch((error) =>
             keyRefusal(error) !== undefined
               ? Effect.fail(error)
-              : error._tag === "StateStoreError" && error.refused === true
-              // Expected (wallets were forgotten beside it): said, without a stack trace.
-              ? Effect.logInfo(`cycle made again next interval: ${error.message}`)
-              : Effect.logError(`cycle failed; retrying in ${Duration.format(interval)}`, error)
+              : Effect.as(
+                error._tag === "StateStoreError" && error.refused === true
+                  // Expected (wallets were forgotten beside it): said, without a stack trace.
+                  ? Effect.logInfo(`cycle made again next interval: ${error.message}`)
+                  : Effect.logError(`cycle failed; retrying in ${Duration.format(interval)}`, error),
+                false
+              )
           )
         )
-        yield* Effect.sleep(interval)
+        // The interval counts from the cycle's start (see `cadence`).
+        yield* Effect.sleep(pauseAfter(interval, (yield* Clock.currentTimeMillis) - started, done))
       }
     })
   )

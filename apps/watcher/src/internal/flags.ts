@@ -80,7 +80,7 @@ export const walletsFile = Flag.String("wallets-file").pipe(
 
 export const interval = Flag.String("interval").pipe(
   Flag.withMetavar("DURATION"),
-  Flag.withDescription("Time between polling cycles (default 10s). Example: --interval 30s, --interval 500ms, --interval 2m"),
+  Flag.withDescription("How often to poll: from one cycle's start to the next's (default 10s). Example: --interval 30s, --interval 500ms, --interval 2m"),
   Flag.withDefault("10s"),
   Flag.mapTryCatch(parseInterval, message)
 )
