@@ -86,7 +86,7 @@ export const place = (
     // In key order: two placements of overlapping wallets take their row locks in the same order.
     const fresh = sortedRows(wallets.filter((wallet) => !had.has(keyOf(wallet))))
     const at = position.toString()
-    yield* markWallets(sql, namespace, fresh.map((row) => ({ ...row, position: at, hash: null, since: at })), { onlyNew: true })
+    yield* markWallets(sql, namespace, fresh.map((row) => ({ ...row, position: at, hash: null, since: at })), "new")
     return wallets.map((wallet) => had.get(keyOf(wallet)) ?? position)
   }).pipe(Effect.mapError(failed("commit")))
 
@@ -120,8 +120,8 @@ export const raise = (
     if (behind.length === 0) return 0
     yield* noteOutsideWrite(sql, namespace)
     const at = position.toString()
-    // Each keeps its `since` (it is there already).
-    yield* markWallets(sql, namespace, behind.map((row) => ({ ...row, position: at, hash: null, since: at })))
+    // Each keeps its `since` (it is there already); one moved past the block meanwhile stays.
+    yield* markWallets(sql, namespace, behind.map((row) => ({ ...row, position: at, hash: null, since: at })), "behind")
     return behind.length
   }).pipe(Effect.mapError(failed("commit")))
 

@@ -19,7 +19,7 @@ import type { Chain } from "@chainquery/schema"
 import { Clock, DateTime, Effect, Layer, Option } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { checkAdvanced } from "./internal/state/advance.js"
-import { advanceMarks, dropEmptyMarks, markWallets, marksMigration } from "./internal/state/pgMarks.js"
+import { advanceMarks, dropEmptyMarks, markWallets, marksMigration, mergeMarks } from "./internal/state/pgMarks.js"
 import { noteOutsideWrite, outsideWrites } from "./internal/state/outsideWrites.js"
 import { decodeEvents, decodePending, decodeSummaries, encodeEvents, encodePending, encodeSummaries, scopeOf, walletOf } from "./internal/state/stateCodecs.js"
 import {
@@ -241,6 +241,8 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         const moved = yield* advanceMarks(sql, ns, advance.chain, from, to, advance.hash)
         yield* Effect.try({ try: () => checkAdvanced(advance, moved), catch: failure("commit") })
       }
+      // Marks brought to one block (a wallet placed alone, now reached by the others) become one.
+      for (const { advance, to } of rows.advances) yield* mergeMarks(sql, ns, advance.chain, to)
       yield* markWallets(sql, ns, rows.checkpoints)
       for (const { chain, from_block } of rows.forget) {
         yield* sql`DELETE FROM watch_block_hashes WHERE namespace = ${ns} AND chain = ${chain} AND number >= ${from_block}::bigint`

@@ -42,7 +42,8 @@ export type WatchError = EngineError | StateStoreError
 /**
  * What to watch and how. `wallets`: a list, or a `WatchSet` to add and remove wallets while the
  * stream runs. `interval` (default 30 seconds): from one cycle's start to the next's (a cycle that
- * takes longer is followed at once; one that failed, after a whole interval). `once`: one cycle
+ * takes longer is followed after a tenth of the interval; one that failed or could not read a
+ * chain, after a whole interval). `once`: one cycle
  * (after the backfill), then the stream ends, failing with the first chain that could not be
  * read. `backfill`: the history of `wallets` from that block or date, produced before watching
  * (`progress`: where its progress bar goes, none by default). The rest is `Engine.Options`
@@ -282,6 +283,8 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
         // A refused API key stops the run: no retry heals it.
         const refused = result.failed.find((error) => keyRefusal(error) !== undefined)
         if (refused !== undefined) return yield* Effect.fail(refused)
+        // Whether every chain and network was read (one that was not waits a whole interval).
+        return result.failed.length === 0
       }).pipe(
         // One span a cycle (reads, commit), with what it found: a caller's `Effect.annotateSpans`
         // (the service's scope) is on it and on its reads' spans.
@@ -293,9 +296,8 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
         return yield* Queue.end(queue)
       }
       while (true) {
-        const started = yield* Clock.currentTimeMillis
+        const started = yield* Clock.currentTimeNanos
         const done = yield* cycle.pipe(
-          Effect.as(true),
           Effect.catch((error) =>
             keyRefusal(error) !== undefined
               ? Effect.fail(error)
@@ -309,7 +311,7 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
           )
         )
         // The interval counts from the cycle's start (see `cadence`).
-        yield* Effect.sleep(pauseAfter(interval, (yield* Clock.currentTimeMillis) - started, done))
+        yield* Effect.sleep(pauseAfter(interval, Number((yield* Clock.currentTimeNanos) - started) / 1e6, done))
       }
     })
   )

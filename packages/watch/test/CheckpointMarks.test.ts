@@ -1,14 +1,15 @@
 /**
  * `PgStateStore` keeps checkpoints as marks (`internal/state/pgMarks.ts`): wallets that stand
  * together name one mark, so an advance of a thousand wallets writes one row, not a thousand (no
- * wallet row gets a new version: their `ctid`s stay); a wallet moved alone gets a mark of its own
- * and the marks no wallet names go. A database of the per-wallet layout (migrations 1 and 2) is
- * migrated with every wallet's block, hash and `since` kept.
+ * wallet row gets a new version: their `ctid`s stay); a wallet moved alone gets a mark of its own,
+ * or the one already at its block; marks an advance brings together merge; the marks no wallet
+ * names go. `PgCheckpoints.raise` never moves a wallet back. A database of the per-wallet layout
+ * (migrations 1 and 2) is migrated with every wallet's block, hash and `since` kept.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { PgStateStore, type WatchedWallet } from "../src/index.js"
+import { PgCheckpoints, PgStateStore, type WatchedWallet } from "../src/index.js"
 import { freshDatabase } from "./support/postgres.js"
 
 const namespace = "scan:0x1:0"
@@ -25,7 +26,7 @@ const ctids = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 
 const marks = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql<{ position: string; wallets: number }>`SELECT m.position::text, (SELECT count(*)::int FROM watch_wallets w WHERE w.mark = m.id) AS wallets
-    FROM watch_marks m WHERE m.namespace = ${namespace} ORDER BY m.position`)
+    FROM watch_marks m WHERE m.namespace = ${namespace} ORDER BY m.position, 2 DESC`)
 
 describe("PgStateStore: checkpoints as marks", () => {
   it.effect("an advance of 1,000 wallets writes one mark and no wallet row; a wallet moved alone gets its own mark, empty marks go", () =>
@@ -43,17 +44,23 @@ describe("PgStateStore: checkpoints as marks", () => {
       const read = yield* store.checkpoints
       assert.strictEqual(read.length, 1_000)
       assert.isTrue(read.every((c) => c.position === 105n && c.hash === hash(105) && c.since === 100n), "each wallet's block, hash and first block")
-      // One wallet on its own, then the others: its mark moves with it, the empty one goes.
+      // One wallet on its own: a mark of its own; the others reach it: one mark again.
       yield* store.commit({ checkpoints: [{ wallet: wallets[0]!, position: 107n, hash: hash(107) }], eventIds: [] })
       assert.deepStrictEqual(yield* marks, [{ position: "105", wallets: 999 }, { position: "107", wallets: 1 }])
       yield* store.commit({ advances: [{ chain: "0x1", from: 105n, to: 107n, hash: hash(107), count: 999 }], eventIds: [] })
+      assert.deepStrictEqual(yield* marks, [{ position: "107", wallets: 1_000 }], "the marks brought to one block merged")
+      // Moved alone again, then a second wallet to the same block: they share the mark there.
       yield* store.commit({ checkpoints: [{ wallet: wallets[0]!, position: 108n, hash: hash(108) }], eventIds: [] })
-      assert.deepStrictEqual(yield* marks, [{ position: "107", wallets: 999 }, { position: "108", wallets: 1 }], "the mark left empty is gone")
+      yield* store.commit({ checkpoints: [{ wallet: wallets[1]!, position: 108n, hash: hash(108) }], eventIds: [] })
+      assert.deepStrictEqual(yield* marks, [{ position: "107", wallets: 998 }, { position: "108", wallets: 2 }], "one mark per block, the empty one gone")
       const alone = (yield* store.checkpoints).find((c) => c.wallet.address === wallets[0]!.address)
       assert.deepStrictEqual([alone?.position, alone?.hash, alone?.since], [108n, hash(108), 100n], "moved alone, it keeps its first block")
+      // Raised to 108: the wallets behind move, those at 108 stay where they are.
+      assert.strictEqual(yield* PgCheckpoints.raise(namespace, [wallets[1]!, wallets[2]!], 108n), 1)
+      assert.deepStrictEqual(yield* marks, [{ position: "107", wallets: 997 }, { position: "108", wallets: 2 }, { position: "108", wallets: 1 }])
       // Forgotten wallets take their marks with them.
-      yield* PgStateStore.forget(namespace, [wallets[0]!])
-      assert.deepStrictEqual(yield* marks, [{ position: "107", wallets: 999 }])
+      yield* PgStateStore.forget(namespace, [wallets[0]!, wallets[1]!])
+      assert.deepStrictEqual(yield* marks, [{ position: "107", wallets: 997 }, { position: "108", wallets: 1 }])
     }).pipe(Effect.provide(freshDatabase), Effect.orDie))
 
   it.effect("a database of checkpoints per wallet is migrated with each wallet's block, hash and first block", () =>

@@ -12,7 +12,7 @@ import type { Checkpoint } from "../../StateStore.js"
 import { type EvmWallet, key } from "../../WatchedWallet.js"
 import { byAddressOf, type Tracked, withResting } from "./recentBlocks.js"
 
-/** A chain's wallets and checkpoints as one cycle reads them (never changed: a new one is made). */
+/** A chain's wallets and checkpoints as the cycles read them (changed only by `advanceIndex`; otherwise a new one is made). */
 export interface ChainIndex {
   readonly tracked: ReadonlyArray<Tracked>
   readonly fresh: ReadonlyArray<EvmWallet>

@@ -1,10 +1,13 @@
 /**
  * Checkpoints in PostgreSQL as marks: a mark is a block (and its hash) that wallets of a scope
- * stand at, and each wallet names its mark. Wallets that stand together share one mark, so
- * moving them (an advance) writes one row, not a row per wallet: a block scanned for a hundred
- * thousand wallets writes a handful of row versions. A wallet moved on its own gets a mark of its
- * own commit's (one per scope, block and hash); marks no wallet names any more are deleted in
- * the same transaction. `watch_checkpoints` is a view of the two, a row per wallet, for readers.
+ * stand at, and each wallet names its mark. Wallets that stand together share one mark, so moving
+ * them (an advance) writes one row, not a row per wallet: a block scanned for a hundred thousand
+ * wallets writes a handful of row versions. A wallet moved on its own names the mark of its scope,
+ * block and hash (made when there is none); marks an advance brings to one block and hash are
+ * merged (the wallets of the smaller ones name the largest: written once); marks no wallet names
+ * any more are deleted in the same transaction. `watch_checkpoints` is a view of the two, a row
+ * per wallet, for readers. Every writer holds the scan's lock (`PgStateStore`'s `beforeWrite`, and
+ * the callers of `PgCheckpoints`), so that none sees another's marks half made.
  *
  * Tables (migration `3_checkpoint_marks` of `PgStateStore`):
  * - `watch_marks (id, namespace, scope, position, hash)`, indexed by namespace, scope and position;
@@ -43,8 +46,10 @@ export const marksMigration = (sql: SqlClient.SqlClient) =>
       JOIN watch_marks m ON m.namespace = c.namespace AND m.scope = c.scope AND m.position = c.position AND m.hash IS NOT DISTINCT FROM c.hash`
     yield* sql`CREATE INDEX watch_wallets_by_mark ON watch_wallets (namespace, scope, mark)`
     yield* sql`DROP TABLE watch_checkpoints`
+    // Joined on the namespace and scope too: a filter by block through the view uses `watch_marks_at`.
     yield* sql`CREATE VIEW watch_checkpoints AS
-      SELECT w.namespace, w.scope, w.wallet, m.position, m.hash, w.since FROM watch_wallets w JOIN watch_marks m ON m.id = w.mark`
+      SELECT w.namespace, w.scope, w.wallet, m.position, m.hash, w.since FROM watch_wallets w
+      JOIN watch_marks m ON m.id = w.mark AND m.namespace = w.namespace AND m.scope = w.scope`
   })
 
 /**
@@ -68,33 +73,72 @@ export const advanceMarks = (
     (rows) => rows[0]?.count ?? 0
   )
 
+/**
+ * Merges the marks of `scope` at block `position` that have one hash: the wallets of the smaller
+ * ones name the largest, and the others go. Nothing is written when there is one mark there (the
+ * usual case after an advance).
+ */
+export const mergeMarks = (sql: SqlClient.SqlClient, namespace: string, scope: string, position: string): Effect.Effect<void, SqlError.SqlError> =>
+  Effect.gen(function*() {
+    const there = yield* sql<{ id: string; hash: string | null }>`SELECT id::text, hash FROM watch_marks
+      WHERE namespace = ${namespace} AND scope = ${scope} AND position = ${position}::bigint`
+    if (there.length < 2) return
+    const byHash = new Map<string | null, Array<string>>()
+    for (const mark of there) byHash.set(mark.hash, [...(byHash.get(mark.hash) ?? []), mark.id])
+    for (const ids of byHash.values()) {
+      if (ids.length < 2) continue
+      const counted = yield* sql<{ mark: string; wallets: number }>`SELECT mark::text, count(*)::int AS wallets FROM watch_wallets
+        WHERE namespace = ${namespace} AND scope = ${scope} AND mark IN ${sql.in(ids)} GROUP BY mark`
+      const sizes = new Map(counted.map((row) => [row.mark, row.wallets] as const))
+      const kept = ids.reduce((a, b) => ((sizes.get(b) ?? 0) > (sizes.get(a) ?? 0) ? b : a))
+      const others = ids.filter((id) => id !== kept)
+      yield* sql`UPDATE watch_wallets SET mark = ${kept}::bigint WHERE namespace = ${namespace} AND scope = ${scope} AND mark IN ${sql.in(others)}`
+      yield* sql`DELETE FROM watch_marks WHERE id IN ${sql.in(others)}`
+    }
+  })
+
 /** How many wallets one statement writes: a commit may move a hundred thousand, and one statement of them all would hold tens of megabytes of JSON. */
 const walletsPerStatement = 2_000
 
 /** A mark's key among a write's rows. */
-const markKey = (scope: string, position: string, hash: string | null) => `${scope} ${position} ${hash ?? ""}`
+const markKey = (scope: string, position: string, hash: string | null) => JSON.stringify([scope, position, hash])
 
 /**
- * Puts `rows` at their blocks: one new mark per scope, block and hash among them, then each
- * wallet names its mark (a new wallet with its `since`; one already there keeps its `since`, or,
- * with `onlyNew`, is left where it is). Then deletes the marks left without wallets.
+ * Who of `rows` moves: `every` wallet (a new one with its `since`, one already there keeping its
+ * own), only the `new` ones (placing: one already there stays), or those `behind` the block (one
+ * already at or past it stays).
+ */
+export type Moving = "every" | "new" | "behind"
+
+/**
+ * Puts `rows` at their blocks: each names the mark of its scope, block and hash (made when there
+ * is none), then the marks left without wallets are deleted.
  */
 export const markWallets = (
   sql: SqlClient.SqlClient,
   namespace: string,
   rows: ReadonlyArray<MarkedRow>,
-  options: { readonly onlyNew?: boolean } = {}
+  moving: Moving = "every"
 ): Effect.Effect<void, SqlError.SqlError> =>
   Effect.gen(function*() {
     if (rows.length === 0) return
     const wanted = new Map<string, { scope: string; position: string; hash: string | null }>()
     for (const row of rows) wanted.set(markKey(row.scope, row.position, row.hash), { scope: row.scope, position: row.position, hash: row.hash })
-    const made = yield* sql<{ id: string; scope: string; position: string; hash: string | null }>`
-      INSERT INTO watch_marks (namespace, scope, position, hash)
-      SELECT ${namespace}, scope, position::bigint, hash FROM jsonb_to_recordset(${JSON.stringify([...wanted.values()])}::jsonb)
-        AS x(scope text, position text, hash text)
-      RETURNING id::text, scope, position::text, hash`
-    const ids = new Map(made.map((mark) => [markKey(mark.scope, mark.position, mark.hash), mark.id] as const))
+    const places = JSON.stringify([...new Map([...wanted.values()].map((w) => [`${w.scope} ${w.position}`, { scope: w.scope, position: w.position }])).values()])
+    const known = yield* sql<{ id: string; scope: string; position: string; hash: string | null }>`
+      SELECT m.id::text, m.scope, m.position::text, m.hash FROM watch_marks m
+      JOIN jsonb_to_recordset(${places}::jsonb) AS x(scope text, position text) ON m.scope = x.scope AND m.position = x.position::bigint
+      WHERE m.namespace = ${namespace}`
+    const ids = new Map(known.map((mark) => [markKey(mark.scope, mark.position, mark.hash), mark.id] as const))
+    const missing = [...wanted].filter(([key]) => !ids.has(key)).map(([, mark]) => mark)
+    if (missing.length > 0) {
+      const made = yield* sql<{ id: string; scope: string; position: string; hash: string | null }>`
+        INSERT INTO watch_marks (namespace, scope, position, hash)
+        SELECT ${namespace}, scope, position::bigint, hash FROM jsonb_to_recordset(${JSON.stringify(missing)}::jsonb)
+          AS x(scope text, position text, hash text)
+        RETURNING id::text, scope, position::text, hash`
+      for (const mark of made) ids.set(markKey(mark.scope, mark.position, mark.hash), mark.id)
+    }
     for (let from = 0; from < rows.length; from += walletsPerStatement) {
       const named = JSON.stringify(
         rows.slice(from, from + walletsPerStatement).map((row) => ({
@@ -104,11 +148,14 @@ export const markWallets = (
           since: row.since
         }))
       )
-      const inserted = sql`INSERT INTO watch_wallets (namespace, scope, wallet, mark, since)
+      const inserted = sql`INSERT INTO watch_wallets AS w (namespace, scope, wallet, mark, since)
         SELECT ${namespace}, scope, wallet, mark::bigint, since::bigint
         FROM jsonb_to_recordset(${named}::jsonb) AS x(scope text, wallet text, mark text, since text)`
-      yield* options.onlyNew === true
+      yield* moving === "new"
         ? sql`${inserted} ON CONFLICT (namespace, scope, wallet) DO NOTHING`
+        : moving === "behind"
+        ? sql`${inserted} ON CONFLICT (namespace, scope, wallet) DO UPDATE SET mark = excluded.mark
+            WHERE (SELECT position FROM watch_marks WHERE id = w.mark) < (SELECT position FROM watch_marks WHERE id = excluded.mark)`
         : sql`${inserted} ON CONFLICT (namespace, scope, wallet) DO UPDATE SET mark = excluded.mark`
     }
     yield* dropEmptyMarks(sql, namespace, [...new Set(rows.map((row) => row.scope))])
