@@ -16,7 +16,8 @@
  *
  * Scenarios: 1 and 100 streams, 1,000 wallets (the world's busiest) and 100,000 (the world's
  * 10,000 and 90,000 addresses no one has), dealt round robin to the streams; a receiver answering
- * at once, then one answering in 50 ms. Each: blocks produced one a second (3 not counted, then 30
+ * at once, then one answering in 50 ms. Each: blocks produced about one a second, 0.7 to 1.3 s
+ * apart so that they land at every moment of the service's cycle (3 not counted, then 30
  * measured), then 300 blocks at once (events per second: from the advance to the last event
  * received). Printed: p50, p99 and max of t3 - t0 and of each leg.
  */
@@ -171,12 +172,20 @@ const phase = (
     } satisfies Phase
   })
 
-/** Blocks produced one every `blockEveryMs`: each block's t0. */
+/**
+ * The gap before the `i`-th block: `blockEveryMs` on average, spread over plus or minus 30% by a
+ * fixed sequence (the golden ratio's multiples), so that blocks land at every moment of the
+ * service's cycle rather than at one (a block a second against a cycle a second would keep one
+ * phase for the whole run, and measure it alone).
+ */
+const gapBefore = (i: number) => Math.round(blockEveryMs * (0.7 + 0.6 * ((i * 0.6180339887) % 1)))
+
+/** Blocks produced about one a second (see `gapBefore`): each block's t0. */
 const oneASecond = (sim: Sim, blocks: number) =>
   Effect.gen(function*() {
     const at = new Map<number, number>()
     for (let i = 0; i < blocks; i++) {
-      if (i > 0) yield* Effect.sleep(blockEveryMs)
+      if (i > 0) yield* Effect.sleep(gapBefore(i))
       yield* sim.advance(1)
       at.set(sim.world.evm.chain("0x1").head, Date.now())
     }
@@ -262,7 +271,7 @@ const line = (cells: ReadonlyArray<string>) =>
   console.log(`  ${cells.map((cell, index) => (index < 4 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join("")}`)
 
 console.log(`watcher serve: block to receiver on PostgreSQL (${result.kind}, a fresh database per scenario), eth, --interval ${interval}`)
-console.log(`  a busy world (activity x5) of 10,000 wallets; ${steadyBlocks} blocks one a second after ${warmupBlocks} not counted (steady), then ${burstBlocks} at once (burst)`)
+console.log(`  a busy world (activity x5) of 10,000 wallets; ${steadyBlocks} blocks 0.7 to 1.3 s apart after ${warmupBlocks} not counted (steady), then ${burstBlocks} at once (burst)`)
 console.log(`  t0 block produced, t1 committed by the scan, t2 webhook sent, t3 received; milliseconds p50/p99/max per event`)
 line(["streams", "wallets", "receiver", "phase", "events", "t3 - t0", "scan t1 - t0", "queue t2 - t1", "send t3 - t2", "events/s", "ledger"])
 let void_ = 0

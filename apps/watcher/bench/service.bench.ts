@@ -65,6 +65,19 @@ const perRequest = 10_000
 const settleBlocks = 2
 const steadyBlocks = 3
 const samples = 5
+/** How long PostgreSQL may take to count a session's writes (`pg_stat_user_tables`). */
+const statsFlushMs = 11_000
+
+/** The rows PostgreSQL wrote so far (inserted, updated, deleted): in the checkpoints' tables, and in all the scans' state (`watch_*`). */
+const rowWrites = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const [row] = yield* sql<{ checkpoints: number; state: number }>`SELECT
+      coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del) FILTER (WHERE relname IN ('watch_wallets', 'watch_marks')), 0)::float8 AS checkpoints,
+      coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::float8 AS state
+    FROM pg_stat_user_tables WHERE relname LIKE 'watch\_%'`
+  return row!
+})
+
 /** CPU while idle: measured over `idleMs`, `idleSettleMs` after the last thing that happened. */
 const idleSettleMs = 5_000
 const idleMs = 10_000
@@ -272,6 +285,9 @@ const bulk = (pg: Postgres, memory: "lean" | "fast") =>
         const takenMs = performance.now() - takeStart
         // Blocks followed first, not measured: the wallets' first commits and announcements settle.
         for (let i = 0; i < settleBlocks; i++) yield* followBlock(sim, bulkWallets)
+        // PostgreSQL counts a session's writes when it is idle, at most every 10 s: read after that.
+        yield* Effect.sleep(statsFlushMs)
+        const writesBefore = yield* rowWrites
         const blockMs: Array<number> = []
         const cpuBefore = cpuSeconds(service.pid)
         for (let i = 0; i < steadyBlocks; i++) blockMs.push(yield* followBlock(sim, bulkWallets))
@@ -279,6 +295,7 @@ const bulk = (pg: Postgres, memory: "lean" | "fast") =>
         // Idle: once the last block's work (its batch's delivery, the next cycles) is done.
         yield* Effect.sleep(idleSettleMs)
         const watchedCpu = yield* cpuShare(service.pid, idleMs)
+        const writesAfter = yield* rowWrites
         const rssAfter = yield* residentMemory(service.pid)
         const progress = yield* scanProgress(ethScan)
         if (progress.wallets !== bulkWallets) return yield* new BenchFailure({ message: `the scan has ${progress.wallets} wallets, not ${bulkWallets}` })
@@ -296,6 +313,8 @@ const bulk = (pg: Postgres, memory: "lean" | "fast") =>
           sizeAfter: yield* databaseSize,
           walletsTable: yield* tableSize("stream_wallets"),
           checkpointsTable: (yield* tableSize("watch_wallets")) + (yield* tableSize("watch_marks")),
+          checkpointWrites: (writesAfter.checkpoints - writesBefore.checkpoints) / steadyBlocks,
+          stateWrites: (writesAfter.state - writesBefore.state) / steadyBlocks,
           warnings: service.warnings().length
         }
       })
@@ -391,6 +410,14 @@ for (const [mode, run] of [["--memory lean (the default)", bulked], ["--memory f
 console.log(
   `     database: ${mb(bulked.sizeBefore)} → ${mb(bulked.sizeAfter)} (stream_wallets ${mb(bulked.walletsTable)}, the checkpoints: watch_wallets and watch_marks ${mb(bulked.checkpointsTable)}, with indexes)`
 )
+console.log(
+  `     rows written per block (PostgreSQL's count of rows inserted, updated and deleted, ${steadyBlocks} blocks): the checkpoints ${
+    one(bulked.checkpointWrites)
+  }, all of the scan's state ${one(bulked.stateWrites)} (--memory fast: ${one(fast.checkpointWrites)}, ${one(fast.stateWrites)})`
+)
+console.log(`service: row versions per block at ${fmt(bulkWallets)} wallets — ${one(bulked.checkpointWrites)} for the checkpoints (goal <= 100: ${
+  bulked.checkpointWrites <= 100 ? "goal met" : "NOT met"
+})`)
 console.log(`service: bytes per watched wallet — memory ${kb(rssPerWallet)} (--memory fast: ${kb(perWallet(fast))}), database ${kb(dbPerWallet)}`)
 console.log(`  goal: <= 2 KB of memory per wallet: ${rssPerWallet <= 2048 ? "goal met" : "NOT met"}`)
 const warnings = rows.reduce((n, row) => n + row.warnings, 0) + delivered.warnings + bulked.warnings + fast.warnings
