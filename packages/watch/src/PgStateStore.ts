@@ -241,8 +241,10 @@ export const make = Effect.fnUntraced(function*(options: Options) {
         const moved = yield* advanceMarks(sql, ns, advance.chain, from, to, advance.hash)
         yield* Effect.try({ try: () => checkAdvanced(advance, moved), catch: failure("commit") })
       }
-      // Marks brought to one block (a wallet placed alone, now reached by the others) become one.
-      for (const { advance, to } of rows.advances) yield* mergeMarks(sql, ns, advance.chain, to)
+      // Marks brought to one block (a wallet placed alone, now reached by the others) become one:
+      // once per block reached (a cycle's advances all go to the block it scanned to).
+      const reached = new Map(rows.advances.map(({ advance, to }) => [`${advance.chain} ${to}`, { chain: advance.chain, to }] as const))
+      for (const { chain, to } of reached.values()) yield* mergeMarks(sql, ns, chain, to)
       yield* markWallets(sql, ns, rows.checkpoints)
       for (const { chain, from_block } of rows.forget) {
         yield* sql`DELETE FROM watch_block_hashes WHERE namespace = ${ns} AND chain = ${chain} AND number >= ${from_block}::bigint`
