@@ -70,6 +70,31 @@ export const readingsFor = (kinds: ReadonlyArray<ReadonlyArray<WatchEvent.Kind> 
 export const forgetEvery = 10
 
 /**
+ * How long a scan waits before it looks at the wallets again, after a look that took
+ * `spentMillis` (reading them, and the wallets' set replaced): at least an `interval`, and at
+ * least `rereadWaits` times what the look took. Reading a large set again is proportional to it,
+ * and so is the engine's next cycle (it reads their checkpoints again): wallets added request
+ * after request are taken in a few reads, not in one read per request, and the requests are not
+ * slowed by reads of the wallets they have just added. A wallet taken later loses nothing: its
+ * coverage starts where it was placed.
+ *
+ * @example
+ * ```ts
+ * import { Duration } from "effect"
+ * import { Scanner } from "@chainquery/watch-service"
+ *
+ * Duration.toMillis(Scanner.rereadPause(Duration.seconds(1), 50)) // 1000
+ * Duration.toMillis(Scanner.rereadPause(Duration.seconds(1), 900)) // 7200
+ * ```
+ * @since 0.5.0
+ */
+export const rereadPause = (interval: Duration.Duration, spentMillis: number): Duration.Duration =>
+  Duration.max(interval, Duration.millis(Math.max(0, spentMillis) * rereadWaits))
+
+/** See `rereadPause`: a scan spends at most about a ninth of its time reading its wallets again. */
+const rereadWaits = 8
+
+/**
  * The engine state of the scan of `scope` at `confirmations`: its commits take the scan's lock
  * first (as adding and forgetting wallets do, so that none of them waits for the other's rows
  * while holding what the other needs), and fan their events out to the streams (`Outbox.enqueue`)
@@ -126,17 +151,22 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
     let unheld = new Map<string, WatchedWallet.WatchedWallet>()
     let forgotAt = yield* Clock.currentTimeMillis
     // The wallets follow the streams: read again after each change of what the scans watch.
+    let pause = config.interval
     yield* Effect.forkScoped(
       Effect.gen(function*() {
-        yield* Effect.sleep(config.interval)
+        yield* Effect.sleep(pause)
         const now = yield* streams.walletsVersion
         if (now !== version) {
+          const started = yield* Clock.currentTimeNanos
           const before = yield* set.entries
           const wallets = yield* streams.watched(scope, confirmations)
           yield* set.replace(wallets)
           const kept = new Set(wallets.map((wallet) => wallet.address))
           for (const { wallet } of before) if (!kept.has(wallet.address)) unheld.set(wallet.address, wallet)
           version = now
+          pause = rereadPause(config.interval, Number((yield* Clock.currentTimeNanos) - started) / 1e6)
+        } else {
+          pause = config.interval
         }
         // Forgotten, a wallet added again starts afresh (see `Coverage.forgetUnheld`). Not more
         // often than every `forgetEvery` intervals: each refuses the scan's cycle then in flight.

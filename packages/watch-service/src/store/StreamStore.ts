@@ -378,6 +378,12 @@ export class StreamStore extends Context.Service<StreamStore, {
               address: wallet.address,
               covered_from: coveredFrom?.[index]?.toString() ?? null
             })))
+            // What each wallet is stored with when it is new (the first of a repeated one).
+            const given = new Map<string, bigint | null>()
+            wallets.forEach((wallet, index) => {
+              const key = `${scopeOfWallet(wallet)} ${wallet.address}`
+              if (!given.has(key)) given.set(key, coveredFrom?.[index] ?? null)
+            })
             const [added] = yield* sql<{ count: number }>`WITH added AS (
                 INSERT INTO stream_wallets (stream_id, scope, address, added_at, covered_from, announced)
                 SELECT ${id}, scope, address, ${at}::timestamptz, covered_from::bigint, covered_from IS NULL
@@ -385,6 +391,8 @@ export class StreamStore extends Context.Service<StreamStore, {
                 ON CONFLICT DO NOTHING RETURNING 1),
               bumped AS (${bump(sql`EXISTS (SELECT 1 FROM added)`)})
               SELECT count(*)::int AS count FROM added`
+            // All new (the usual bulk add): stored as given, nothing to read back.
+            if (added!.count === given.size) return { added: added!.count, coveredFrom: wallets.map((wallet) => given.get(`${scopeOfWallet(wallet)} ${wallet.address}`)!) }
             const stored = yield* sql<{ scope: string; address: string; covered_from: string | null }>`SELECT w.scope, w.address, w.covered_from::text
               FROM stream_wallets w JOIN jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text) ON w.scope = x.scope AND w.address = x.address
               WHERE w.stream_id = ${id}`
