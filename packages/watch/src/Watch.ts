@@ -296,7 +296,7 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
         return yield* Queue.end(queue)
       }
       while (true) {
-        const started = yield* Clock.currentTimeNanos
+        const started = yield* Clock.monotonicTimeNanos
         const done = yield* cycle.pipe(
           Effect.catch((error) =>
             keyRefusal(error) !== undefined
@@ -311,7 +311,7 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
           )
         )
         // The interval counts from the cycle's start (see `cadence`).
-        yield* Effect.sleep(pauseAfter(interval, Number((yield* Clock.currentTimeNanos) - started) / 1e6, done))
+        yield* Effect.sleep(pauseAfter(interval, Number((yield* Clock.monotonicTimeNanos) - started) / 1e6, done))
       }
     })
   )

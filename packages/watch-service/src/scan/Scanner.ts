@@ -70,13 +70,14 @@ export const readingsFor = (kinds: ReadonlyArray<ReadonlyArray<WatchEvent.Kind> 
 export const forgetEvery = 10
 
 /**
- * How long a scan waits before it looks at the wallets again, after a look that took
- * `spentMillis` (reading them, and the wallets' set replaced): at least an `interval`, and at
- * least `rereadWaits` times what the look took. Reading a large set again is proportional to it,
- * and so is the engine's next cycle (it reads their checkpoints again): wallets added request
- * after request are taken in a few reads, not in one read per request, and the requests are not
- * slowed by reads of the wallets they have just added. A wallet taken later loses nothing: its
- * coverage starts where it was placed.
+ * How long a scan waits before it looks at the wallets again, after a look at a changed set that
+ * took `spentMillis` (reading them, and the wallets' set replaced): at least an `interval`,
+ * `rereadWaits` times what the look took, and at most `forgetEvery` intervals. Reading a large
+ * set again is proportional to it, and so is the engine's next cycle (it reads their checkpoints
+ * again): wallets added request after request are taken in a few reads, not in one read per
+ * request, and the requests are not slowed by reads of the wallets they have just added. A wallet
+ * taken later loses nothing: its coverage starts where it was placed. After a look that found no
+ * change, or failed, the next is an interval later.
  *
  * @example
  * ```ts
@@ -89,9 +90,9 @@ export const forgetEvery = 10
  * @since 0.5.0
  */
 export const rereadPause = (interval: Duration.Duration, spentMillis: number): Duration.Duration =>
-  Duration.max(interval, Duration.millis(Math.max(0, spentMillis) * rereadWaits))
+  Duration.min(Duration.max(interval, Duration.millis(Math.max(0, spentMillis) * rereadWaits)), Duration.times(interval, forgetEvery))
 
-/** See `rereadPause`: a scan spends at most about a ninth of its time reading its wallets again. */
+/** See `rereadPause`: a scan spends about a ninth of its time at most reading a changed set again. */
 const rereadWaits = 8
 
 /**
@@ -157,14 +158,14 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
         yield* Effect.sleep(pause)
         const now = yield* streams.walletsVersion
         if (now !== version) {
-          const started = yield* Clock.currentTimeNanos
+          const started = yield* Clock.monotonicTimeNanos
           const before = yield* set.entries
           const wallets = yield* streams.watched(scope, confirmations)
           yield* set.replace(wallets)
           const kept = new Set(wallets.map((wallet) => wallet.address))
           for (const { wallet } of before) if (!kept.has(wallet.address)) unheld.set(wallet.address, wallet)
           version = now
-          pause = rereadPause(config.interval, Number((yield* Clock.currentTimeNanos) - started) / 1e6)
+          pause = rereadPause(config.interval, Number((yield* Clock.monotonicTimeNanos) - started) / 1e6)
         } else {
           pause = config.interval
         }
@@ -177,7 +178,14 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
           forgotAt = at
         }
       }).pipe(
-        Effect.catchCause((cause) => Effect.logWarning(`scanner ${scope}: cannot read or forget the wallets (${Cause.pretty(cause)}); trying again`)),
+        Effect.catchCause((cause) =>
+          Effect.andThen(
+            Effect.sync(() => {
+              pause = config.interval
+            }),
+            Effect.logWarning(`scanner ${scope}: cannot read or forget the wallets (${Cause.pretty(cause)}); trying again`)
+          )
+        ),
         Effect.forever
       )
     )
