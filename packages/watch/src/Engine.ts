@@ -51,7 +51,8 @@ import { Chain } from "@chainquery/schema"
 import { Effect } from "effect"
 import { type EngineError, keyRefusal, noLedgerClient } from "./EngineError.js"
 import { networkCycle } from "./internal/cycle/aptosCycle.js"
-import type { Strategy as ChainStrategy } from "./internal/cycle/chainInput.js"
+import type { ReorgCheck as ChainReorgCheck, Strategy as ChainStrategy } from "./internal/cycle/chainInput.js"
+import type { HeadPace } from "./internal/cycle/parentHashes.js"
 import { advanceIndex, chainIndex, type ChainIndex } from "./internal/cycle/chainIndex.js"
 import { emptyStep, type Step } from "./internal/cycle/cycleStep.js"
 import { enrich } from "./internal/cycle/enrich.js"
@@ -77,6 +78,26 @@ import { byChain, byNetwork, dedupe, type EvmWallet, key, type WatchedWallet } f
  * @since 0.1.0
  */
 export type Strategy = ChainStrategy
+
+/**
+ * How a block scanning cycle at the head, without confirmations, notices a reorganisation.
+ * `"witness"` (the default): the newest recorded block is read again each cycle, and a witness
+ * block before and after the cycle's reads (5 requests for a new block, 3 to 4 for none).
+ * `"parent-hash"`: a new block is taken when its header (A6) names the newest recorded block as
+ * its parent, its transfers read by its hash; a cycle that finds no block reads the newest
+ * recorded block's header again (2 requests for a new block after a cycle that found none, 3 when
+ * the cycle before found one too, 2 for none). A reorganisation is noticed by the same cycle in
+ * both (the next one after it), and read down to the common ancestor by the witness protocol.
+ *
+ * @example
+ * ```ts
+ * import type { Engine } from "@chainquery/watch"
+ *
+ * const reorgCheck: Engine.ReorgCheck = "parent-hash"
+ * ```
+ * @since 0.5.0
+ */
+export type ReorgCheck = ChainReorgCheck
 
 /**
  * What a watcher reports: NFT `transfers` (EVM and Aptos), EVM NFT `trades` (A4, read only for
@@ -131,7 +152,8 @@ export const defaultWatch: ReadonlyArray<Watch> = ["transfers", "trades", "defi"
  * is reported as `defi.changed`. `defiEvery` (default 1): DeFi positions are read every that
  * many cycles (they cost one request per wallet and chain). `onHead` (since 0.5.0): told each
  * EVM chain's head as a cycle found it (see {@link Head}); the chains wait for it, so what it does
- * should be quick (a callback that throws is logged, and the cycle goes on).
+ * should be quick (a callback that throws is logged, and the cycle goes on). `reorgCheck` (since
+ * 0.5.0, default `"witness"`): how a cycle at the head notices reorganisations (see {@link ReorgCheck}).
  *
  * @example
  * ```ts
@@ -152,6 +174,7 @@ export interface Options {
   readonly defiThreshold?: number | undefined
   readonly defiEvery?: number | undefined
   readonly onHead?: ((head: Head) => Effect.Effect<void>) | undefined
+  readonly reorgCheck?: ReorgCheck | undefined
 }
 
 /**
@@ -339,6 +362,8 @@ export const make = Effect.fnUntraced(function*(
   let cycles = 0
   /** Per chain, the collections still owed a holding report (they were `SYNCING`) after the last commit. */
   const pending = new Map<Chain.ChainId, Pending>()
+  /** Per chain, whether its last cycle found a new block (see `parentHashes`). */
+  const paces = new Map<Chain.ChainId, HeadPace>()
   /** Per batch not committed yet, what the holdings owe once it is. */
   const owedAfter = new WeakMap<Batch, ReadonlyMap<Chain.ChainId, Pending>>()
 
@@ -415,6 +440,8 @@ export const make = Effect.fnUntraced(function*(
         confirmations,
         reorgWindow,
         maxBlocks,
+        reorgCheck: options.reorgCheck ?? "witness",
+        pace: paces.get(chain) ?? paces.set(chain, { found: false }).get(chain)!,
         onHead: (block) => tellHead({ chain, block })
       }).pipe(
         Effect.flatMap((transfers) =>

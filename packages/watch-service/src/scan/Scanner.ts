@@ -196,7 +196,8 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
     const woken = yield* Ref.make<ReadonlySet<string>>(new Set())
     const state = scanState(scope, confirmations, (ids) => Ref.update(woken, (all) => new Set([...all, ...ids])))
     const onHead = yield* headRecorder(scope)
-    yield* Watch.batches({ wallets: set, interval: config.interval, confirmations, watch: readings, onHead }).pipe(
+    // At the head, new blocks are linked by their parent hashes: 2 requests per block, 2 per idle cycle.
+    yield* Watch.batches({ wallets: set, interval: config.interval, confirmations, watch: readings, onHead, reorgCheck: "parent-hash" }).pipe(
       Stream.runForEach((batch) =>
         Effect.gen(function*() {
           yield* batch.ack

@@ -145,19 +145,24 @@ export const settled = async (databaseUrl: string, runners: number, timeoutMs: n
 /** The shards of the cluster. */
 export const allShards = 300
 
-/** A block listing the simulator served: when, the block, and the runner that asked (its tag). */
+/** A block read the simulator served: when, the block (its number, or its hash), and the runner that asked (its tag). */
 export interface Listing {
   readonly at: number
   readonly block: string
   readonly runner: string
 }
 
-/** The eth block listings (`getNFTTransfersByBlock`) in the simulator's request log, each with the runner that asked. */
+/**
+ * The eth block reads in the simulator's request log, each with the runner that asked: listings
+ * (`getNFTTransfersByBlock`, by number or by hash) and headers (`getBlock`, which a scan linking
+ * blocks by parent hashes asks first).
+ */
 export const listings = async (sim: Sim): Promise<Array<Listing>> => {
   const log = await Effect.runPromise(sim.requests)
   return log.flatMap((request) => {
-    if (request.operation !== "getNFTTransfersByBlock" || !request.path.includes("chain=eth") && !request.path.includes("chain=0x1")) return []
-    const block = /\/block\/(\d+)\//.exec(request.path)?.[1]
+    if (request.operation !== "getNFTTransfersByBlock" && request.operation !== "getBlock") return []
+    if (!request.path.includes("chain=eth") && !request.path.includes("chain=0x1")) return []
+    const block = /\/block\/(\d+|0x[0-9a-fA-F]+)(?:\/|\?|$)/.exec(request.path)?.[1]
     const runner = /\(runner ([0-9a-f]{12})\)/.exec(request.userAgent ?? "")?.[1]
     if (block === undefined || runner === undefined) throw new Error(`a block listing without its block or runner: ${request.path} ${request.userAgent}`)
     return [{ at: request.at, block, runner }]

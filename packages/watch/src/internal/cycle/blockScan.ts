@@ -48,7 +48,7 @@ const advancesAtMost = 8
  * costs one advance more, not a checkpoint per wallet. The store checks that each advance moves as
  * many as stand there (see `StateStore.Advance`).
  */
-const movesOf = (
+export const movesOf = (
   chain: ChainInput["chain"],
   index: ChainIndex,
   resting: ReadonlyArray<Tracked>,

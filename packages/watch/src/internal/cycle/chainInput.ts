@@ -11,10 +11,13 @@ import type { Effect } from "effect"
 import type { Checkpoint, StateStore } from "../../StateStore.js"
 import type { EvmWallet } from "../../WatchedWallet.js"
 import type { ChainIndex } from "./chainIndex.js"
+import type { HeadPace } from "./parentHashes.js"
 import type { Tracked } from "./recentBlocks.js"
 
 /** How EVM wallets are polled (public as `Engine.Strategy`). */
 export type Strategy = "block-scan" | "per-wallet" | "auto"
+
+export type ReorgCheck = "witness" | "parent-hash"
 
 /** One EVM chain's part of a cycle: what it reads with, whom it reads for, and how. */
 export interface ChainInput {
@@ -31,6 +34,10 @@ export interface ChainInput {
   readonly confirmations: number
   readonly reorgWindow: number
   readonly maxBlocks: number
+  /** How a cycle at the head notices reorganisations (see `Engine.Options.reorgCheck`). */
+  readonly reorgCheck: ReorgCheck
+  /** Whether the chain's last cycle found a new block (see `parentHashes`), kept by the engine. */
+  readonly pace: HeadPace
   /** Told the chain's head (the newest fully indexed block) when the cycle found it (see `Engine.Head`). */
   readonly onHead: (block: bigint) => Effect.Effect<void>
 }

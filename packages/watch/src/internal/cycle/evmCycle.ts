@@ -17,7 +17,8 @@ import { emptyStep, maxOf, type Step } from "./cycleStep.js"
 import { evmStart } from "./baseline.js"
 import { safeHead } from "./evmReads.js"
 import { perWallet } from "./perWallet.js"
-import { loadRecent, nothingRecorded } from "./recentBlocks.js"
+import { chainedCycle, chains } from "./parentHashes.js"
+import { loadRecent, nothingRecorded, type Recent } from "./recentBlocks.js"
 import { stands, witnessedHead } from "./witness.js"
 import { recordHeadLag } from "./watchMetrics.js"
 
@@ -28,7 +29,7 @@ const baselineOf = (wallets: ReadonlyArray<EvmWallet>, position: bigint): Array<
 export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   const { chain, client, confirmations } = input
   // Made once per state of the chain's wallets and checkpoints: nothing here is per wallet.
-  const { fresh, highest, start, tracked } = input.index
+  const { fresh, tracked } = input.index
 
   if (tracked.length === 0) {
     // First start: a block that exists (the newest transfer of a few wallets), then the safe head.
@@ -39,6 +40,21 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   const recording = input.reorgWindow > 0
   // The record of recent blocks, read once for whichever strategy runs.
   const recent = recording ? yield* loadRecent(input.store, chain) : nothingRecorded
+  // At the head, by parent hashes when asked (see `parentHashes`); the witness protocol otherwise.
+  if (chains(input)) {
+    const chained = yield* chainedCycle(input, recent, input.pace)
+    if (chained !== undefined) return chained
+  }
+  const step = yield* witnessedCycle(input, recent)
+  input.pace.found = step.advances.length > 0 || step.checkpoints.length > 0
+  return step
+})
+
+/** A cycle of the witness protocol (see `witness`), or without a record of recent blocks. */
+const witnessedCycle = Effect.fnUntraced(function*(input: ChainInput, recent: Recent) {
+  const { chain, client, confirmations } = input
+  const { fresh, highest, start, tracked } = input.index
+  const recording = input.reorgWindow > 0
   // Block scanning that does not follow reorganisations needs no head: it stops at the first
   // unreadable block. Otherwise the head comes first, with the cycle's witness (see `witness`).
   if (input.strategy === "block-scan" && confirmations <= 0 && !recording) {

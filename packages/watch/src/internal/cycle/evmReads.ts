@@ -50,8 +50,8 @@ const readAll = Effect.fnUntraced(function*(
   return { exists, complete, transfers } satisfies Listing
 })
 
-/** Every transfer of one block (A1), in the block's order. */
-export const readBlock = (client: EvmClient.Service, chain: Chain.ChainId, block: bigint) =>
+/** Every transfer of one block (A1, by its number or its hash), in the block's order. */
+export const readBlock = (client: EvmClient.Service, chain: Chain.ChainId, block: bigint | string) =>
   readAll("getNFTTransfersByBlock", (cursor) =>
     client.getNFTTransfersByBlock({ block, chain, limit: pageSize, order: "ASC", ...(cursor === undefined ? {} : { cursor }) }))
 

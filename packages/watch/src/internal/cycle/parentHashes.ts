@@ -1,0 +1,122 @@
+/**
+ * A block scanning cycle at the head that notices reorganisations by parent hashes
+ * (`Engine.Options.reorgCheck: "parent-hash"`): two requests for a new block, two for a cycle
+ * that finds none, against five and three to four for the witness protocol (see `witness`).
+ *
+ * The record of recent blocks (see `recentBlocks`) stays one chain: a new block is taken only when
+ * its header (A6) names the newest recorded block as its parent, and its transfers are read by the
+ * header's hash (A1 by hash), so that they are that block's and no other's whatever happens
+ * between the two reads. A reorganisation is then noticed by the next cycle: the next block's
+ * header names another parent, or (no next block yet) the newest recorded block's header has
+ * another hash. Either hands the cycle to the witness protocol, which reads the record again down
+ * to the common ancestor, as it always did.
+ *
+ * A cycle reads one new block. It first asks whether the block after it exists only when the
+ * cycle before found a new block too (the chain may be further ahead): when it does, the cycle is
+ * handed to the witness protocol, which reads ahead several blocks at once. After a cycle that
+ * found nothing, a block costs its header and its transfers; a chain with several new blocks per
+ * interval costs one request more per cycle, and the start of a burst one cycle.
+ *
+ * Taken only where it applies: block scanning (or `auto` with two wallets or more) without
+ * confirmations, every wallet at the newest recorded block, whose hash is known, and no wallet new.
+ * Otherwise, and whenever anything is not as expected, `undefined`: the witness protocol runs.
+ *
+ * @internal
+ */
+import type { EvmClient } from "@chainquery/evm-client"
+import type { Chain } from "@chainquery/schema"
+import { Effect, Option } from "effect"
+import { fromClient as failed } from "../../EngineError.js"
+import type { ChainInput } from "./chainInput.js"
+import { emptyStep, type Step } from "./cycleStep.js"
+import { readBlock } from "./evmReads.js"
+import { movesOf } from "./blockScan.js"
+import { byChainOrder, eventsOf, hashOf, type Recent } from "./recentBlocks.js"
+import { recordHeadLag } from "./watchMetrics.js"
+
+/** What a chain's cycles tell the next one: whether the last found a new block. */
+export interface HeadPace {
+  found: boolean
+}
+
+/** A block's header as the chaining needs it: its hash and its parent's, lower case. */
+interface Header {
+  readonly hash: string
+  readonly parent: string
+}
+
+/** A block's header (A6), `undefined` when the service has no such block yet. */
+const headerOf = (client: EvmClient.Service, chain: Chain.ChainId, block: bigint) =>
+  client.getBlock({ block, chain }).pipe(
+    Effect.map(Option.match({
+      onNone: (): Header | undefined => undefined,
+      onSome: (found) => ({ hash: found.hash.toLowerCase(), parent: found.parent_hash.toLowerCase() })
+    })),
+    Effect.mapError(failed("getBlock"))
+  )
+
+/** The newest recorded block and its hash, when every wallet stands there and its hash is known. */
+const chainTop = (input: ChainInput, recent: Recent): string | undefined => {
+  const { fresh, highest, start, tracked } = input.index
+  if (fresh.length > 0 || tracked.length === 0 || highest !== start) return undefined
+  const hash = recent.hashes.get(start)
+  if (hash === undefined || hash === "") return undefined
+  for (const block of recent.hashes.keys()) if (block > start) return undefined
+  return hash
+}
+
+/** Whether the cycle may chain by parent hashes (see the module's comment). */
+export const chains = (input: ChainInput): boolean =>
+  input.reorgCheck === "parent-hash" && input.reorgWindow > 0 && input.confirmations <= 0 &&
+  (input.strategy === "block-scan" || (input.strategy === "auto" && input.index.tracked.length >= 2))
+
+/**
+ * The cycle by parent hashes from the newest recorded block, or `undefined` when the witness
+ * protocol must run instead (see the module's comment). `pace` is the chain's, kept by the engine.
+ */
+export const chainedCycle = Effect.fnUntraced(function*(input: ChainInput, recent: Recent, pace: HeadPace) {
+  const { chain, client, index } = input
+  const top = chainTop(input, recent)
+  if (top === undefined) return undefined
+  const start = index.start
+  const block = start + 1n
+  const next = yield* headerOf(client, chain, block)
+  if (next === undefined) {
+    // Nothing new: the newest recorded block must still be the one on record.
+    const now = yield* headerOf(client, chain, start)
+    if (now?.hash !== top) return undefined
+    pace.found = false
+    yield* recordHeadLag(chain, 0n)
+    yield* input.onHead(start)
+    return emptyStep
+  }
+  if (next.parent !== top) return undefined
+  // After a cycle that found a block, the chain may be further ahead: asked with the block's transfers.
+  const [after, listing] = yield* Effect.all([
+    pace.found ? headerOf(client, chain, block + 1n) : Effect.succeed(undefined),
+    readBlock(client, chain, next.hash)
+  ], { concurrency: 2 })
+  if (after !== undefined) return undefined
+  if (!listing.exists || !listing.complete) {
+    // Its header is out, its transfers not all indexed yet: read next cycle.
+    pace.found = false
+    yield* input.onHead(start)
+    return emptyStep
+  }
+  const hash = hashOf(listing.transfers)
+  if (hash !== "" && hash !== next.hash) return undefined
+  // Every watched wallet stands at `start`, below the block: all of them print its events.
+  const events = eventsOf(chain, input.index.byAddress(), listing.transfers, () => true).toSorted(byChainOrder)
+  const { advances, checkpoints } = movesOf(chain, index, input.resting, start, block, next.hash)
+  pace.found = true
+  yield* recordHeadLag(chain, 0n)
+  yield* input.onHead(block)
+  return {
+    ...emptyStep,
+    events,
+    advances,
+    checkpoints,
+    blocks: [{ chain, number: block, hash: next.hash }],
+    blockEvents: [{ chain, number: block, hash: next.hash, events }]
+  } satisfies Step
+})

@@ -1,0 +1,163 @@
+/**
+ * `reorgCheck: "parent-hash"` (`internal/cycle/parentHashes.ts`), against the simulator over real
+ * HTTP: at the head, a new block costs its header and its transfers read by the header's hash (2
+ * requests after a cycle that found none, 3 when the one before found a block too), a cycle that
+ * finds none the headers of the next block and of the newest recorded one (2); a burst is caught
+ * up; a reorganisation, with or without new blocks, and one that lands between a block's header
+ * and its transfers, leave the events standing that the new chain holds, each once.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { EvmClient } from "@chainquery/evm-client"
+import { Simulator } from "@chainquery/simulator"
+import { Effect, Layer } from "effect"
+import { FetchHttpClient } from "effect/http"
+import { Engine, StateStore, type WatchEvent } from "../src/index.js"
+import { busiestEvm, evmTruth, harness, positionOf, type Sim } from "./support/engineHarness.js"
+import { standing } from "./support/standing.js"
+
+const chain = "0x1"
+const world = (seed: string) => ({ seed, indexing: false, chains: [chain], wallets: 40, history: 20, requestLog: 1_000 }) as const
+const head = (sim: Sim) => BigInt(sim.world.evm.chain(chain).head)
+
+/** What a cycle asked the service: headers (A6) and listings of a block by number or by hash (A1). */
+const kindOf = (path: string): string => {
+  if (/\/block\/0x[0-9a-f]+\/nft\/transfers/i.test(path)) return "A1 by hash"
+  if (/\/block\/\d+\/nft\/transfers/.test(path)) return "A1"
+  if (/\/block\/\d+$/.test(path)) return "A6"
+  return path
+}
+
+/** One engine by parent hashes over `wallets`: `cycle` commits and answers its events and what it asked. */
+const chained = (sim: Sim, wallets: ReturnType<typeof busiestEvm>) =>
+  Effect.gen(function*() {
+    const engine = yield* Engine.make({ wallets, strategy: "block-scan", confirmations: 0, watch: ["transfers"], reorgCheck: "parent-hash" })
+    const printed: Array<WatchEvent.WatchEvent> = []
+    const cycle = Effect.gen(function*() {
+      const seen = (yield* sim.requests).length
+      const { batch, events } = yield* engine.cycle
+      yield* engine.commit(batch)
+      printed.push(...events)
+      const asked = (yield* sim.requests).slice(seen).map((request) => kindOf(request.path.split("?")[0]!)).toSorted()
+      return { events, asked }
+    })
+    return { cycle, printed }
+  })
+
+const idsOf = (events: ReadonlyArray<WatchEvent.WatchEvent>) => events.map((event) => event.id).toSorted()
+
+/**
+ * An `EvmClient` over the simulator whose next A1 read by hash, once armed, reorganises the chain
+ * (the new block replaced) before it is sent or after it answers.
+ */
+const trapped = (when: "before" | "after") => {
+  let armed = false
+  let sprung = 0
+  const layer = Layer.effect(
+    EvmClient.EvmClient,
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const real = yield* EvmClient.make({ baseUrl: sim.evmUrl, apiKey: sim.apiKey })
+      const getNFTTransfersByBlock: typeof real.getNFTTransfersByBlock = (params, options) =>
+        Effect.gen(function*() {
+          if (!armed || typeof params.block !== "string") return yield* real.getNFTTransfersByBlock(params, options)
+          armed = false
+          sprung++
+          if (when === "before") yield* sim.reorg(chain, 1)
+          const page = yield* real.getNFTTransfersByBlock(params, options)
+          if (when === "after") yield* sim.reorg(chain, 1)
+          return page
+        })
+      return { ...real, getNFTTransfersByBlock }
+    })
+  ).pipe(Layer.provide(FetchHttpClient.layer))
+  return { layer, arm: Effect.sync(() => (armed = true)), sprung: () => sprung }
+}
+
+describe("Engine: reorganisations noticed by parent hashes", () => {
+  it.live("2 requests for a new block after an idle cycle, 3 after one that found a block, 2 for none; a burst caught up; each event once", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const wallets = busiestEvm(sim, chain, 8)
+      const { cycle, printed } = yield* chained(sim, wallets)
+      // The wallets placed, then a block read by the witness protocol: the record has its top.
+      yield* cycle
+      const baseline = (yield* positionOf(wallets)).min
+      yield* sim.advance(1)
+      yield* cycle
+      assert.deepStrictEqual((yield* cycle).asked, ["A6", "A6"], "an idle cycle: the next block's header, the top's")
+      yield* sim.advance(1)
+      assert.deepStrictEqual((yield* cycle).asked, ["A1 by hash", "A6"], "a block after an idle cycle")
+      yield* sim.advance(1)
+      assert.deepStrictEqual((yield* cycle).asked, ["A1 by hash", "A6", "A6"], "a block after a cycle that found one: the next header asked too")
+      assert.deepStrictEqual((yield* positionOf(wallets)).min, head(sim))
+      assert.deepStrictEqual((yield* cycle).asked, ["A6", "A6"])
+      // A burst after a block: the cycle that finds the chain further ahead reads it all.
+      yield* sim.advance(1)
+      yield* cycle
+      yield* sim.advance(12)
+      const burst = yield* cycle
+      assert.isAbove(burst.asked.filter((kind) => kind === "A1").length, 10, "the burst read ahead by the witness protocol")
+      assert.deepStrictEqual(yield* positionOf(wallets), { min: head(sim), max: head(sim), count: wallets.length })
+      const truth = yield* evmTruth(sim, chain, wallets, baseline, head(sim))
+      assert.isAbove(truth.length, 0)
+      assert.deepStrictEqual(idsOf(printed), idsOf(truth))
+    }).pipe(Effect.provide(harness(world("parent-hashes-requests")))), 60_000)
+
+  for (const grow of [0, 1, 3]) {
+    it.live(`a reorganisation of 2 blocks${grow > 0 ? ` and ${grow} new block${grow > 1 ? "s" : ""}` : " (no new block)"}, after an idle cycle: the next cycle retracts what was replaced`, () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const wallets = busiestEvm(sim, chain, 8)
+        const { cycle, printed } = yield* chained(sim, wallets)
+        yield* cycle
+        const baseline = (yield* positionOf(wallets)).min
+        for (let i = 0; i < 4; i++) {
+          yield* sim.advance(1)
+          yield* cycle
+        }
+        // Idle: the next cycle asks for no header past the new block (one new block is its only clue).
+        yield* cycle
+        const fromBlock = BigInt(yield* sim.reorg(chain, 2))
+        if (grow > 0) yield* sim.advance(grow)
+        const orphaned = printed.filter((event) => event.kind !== "retracted" && "blockNumber" in event && event.blockNumber >= fromBlock)
+        assert.isAbove(orphaned.length, 0, "the replaced blocks held events of these wallets")
+        const after = (yield* cycle).events
+        assert.deepStrictEqual(
+          after.flatMap((event) => (event.kind === "retracted" ? [event.retracts] : [])).toSorted(),
+          orphaned.map((event) => event.id).toSorted()
+        )
+        yield* cycle
+        const truth = yield* evmTruth(sim, chain, wallets, baseline, head(sim))
+        const ids = standing(printed).map((event) => event.id)
+        assert.deepStrictEqual(ids.toSorted(), truth.map((event) => event.id).toSorted())
+        assert.strictEqual(new Set(ids).size, ids.length, "an event stands twice")
+      }).pipe(Effect.provide(harness(world(`parent-hashes-reorg-${grow}`)))), 60_000)
+  }
+
+  for (const when of ["before", "after"] as const) {
+    it.live(`a reorganisation ${when === "before" ? "between a block's header and its transfers" : "right after a block's transfers were read"}: the new chain's events stand, each once`, () => {
+      const trap = trapped(when)
+      return Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const wallets = busiestEvm(sim, chain, 8)
+        const { cycle, printed } = yield* chained(sim, wallets)
+        yield* cycle
+        const baseline = (yield* positionOf(wallets)).min
+        yield* sim.advance(1)
+        yield* cycle
+        yield* cycle
+        yield* sim.advance(1)
+        yield* trap.arm
+        yield* cycle
+        assert.strictEqual(trap.sprung(), 1, "the trap sprang in the cycle")
+        for (let i = 0; i < 3; i++) yield* cycle
+        const truth = yield* evmTruth(sim, chain, wallets, baseline, head(sim))
+        const replaced = truth.filter((event) => "blockNumber" in event && event.blockNumber === head(sim))
+        assert.isAbove(replaced.length, 0, "no event of these wallets in the replaced block")
+        const ids = standing(printed).map((event) => event.id)
+        assert.deepStrictEqual(ids.toSorted(), truth.map((event) => event.id).toSorted())
+        assert.strictEqual(new Set(ids).size, ids.length, "an event stands twice")
+      }).pipe(Effect.provide(Layer.mergeAll(trap.layer, StateStore.layerMemory).pipe(Layer.provideMerge(Simulator.layer(world(`parent-hashes-trap-${when}`))))))
+    }, 60_000)
+  }
+})
