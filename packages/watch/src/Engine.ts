@@ -84,10 +84,11 @@ export type Strategy = ChainStrategy
  * `"witness"` (the default): the newest recorded block is read again each cycle, and a witness
  * block before and after the cycle's reads (5 requests for a new block, 3 to 4 for none).
  * `"parent-hash"`: a new block is taken when its header (A6) names the newest recorded block as
- * its parent, its transfers read by its hash; a cycle that finds no block reads the newest
- * recorded block's header again (2 requests for a new block after a cycle that found none, 3 when
- * the cycle before found one too, 2 for none). A reorganisation is noticed by the same cycle in
- * both (the next one after it), and read down to the common ancestor by the witness protocol.
+ * its parent and its transfers carry the header's hash; a cycle that finds no block reads the
+ * newest recorded block's hash again (one A1 record): 2 requests for a new block after a cycle
+ * that found none, 3 when the cycle before found one too, 2 small ones for none. A reorganisation
+ * is noticed by the same cycle in both (the next one after it), and read down to the common
+ * ancestor by the witness protocol.
  *
  * @example
  * ```ts

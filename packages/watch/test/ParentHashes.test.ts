@@ -1,10 +1,10 @@
 /**
  * `reorgCheck: "parent-hash"` (`internal/cycle/parentHashes.ts`), against the simulator over real
- * HTTP: at the head, a new block costs its header and its transfers read by the header's hash (2
+ * HTTP: at the head, a new block costs its transfers and its header (2
  * requests after a cycle that found none, 3 when the one before found a block too), a cycle that
- * finds none the headers of the next block and of the newest recorded one (2); a burst is caught
- * up; a reorganisation, with or without new blocks, and one that lands between a block's header
- * and its transfers, leave the events standing that the new chain holds, each once.
+ * finds none the next block's listing and the newest recorded one's hash (2); a burst is caught
+ * up; a reorganisation, with or without new blocks, and one that lands between a block's
+ * transfers and its header, leave the events standing that the new chain holds, each once.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { EvmClient } from "@chainquery/evm-client"
@@ -19,12 +19,18 @@ const chain = "0x1"
 const world = (seed: string) => ({ seed, indexing: false, chains: [chain], wallets: 40, history: 20, requestLog: 1_000 }) as const
 const head = (sim: Sim) => BigInt(sim.world.evm.chain(chain).head)
 
-/** What a cycle asked the service: headers (A6) and listings of a block by number or by hash (A1). */
-const kindOf = (path: string): string => {
+/** What a cycle asked the service: headers (A6), one-record probes and listings of a block by number or by hash (A1). */
+const kindOf = (path: string, query: string): string => {
   if (/\/block\/0x[0-9a-f]+\/nft\/transfers/i.test(path)) return "A1 by hash"
-  if (/\/block\/\d+\/nft\/transfers/.test(path)) return "A1"
+  if (/\/block\/\d+\/nft\/transfers/.test(path)) return new URLSearchParams(query).get("limit") === "1" ? "A1 probe" : "A1"
   if (/\/block\/\d+$/.test(path)) return "A6"
   return path
+}
+
+/** Whether a block of the simulated chain has NFT transfers (one without is read once more: by its header's hash, or its header for its hash). */
+const hasTransfers = (sim: Sim, block: bigint): boolean => {
+  const row = sim.world.evm.chain(chain).block(Number(block))
+  return row !== undefined && row.transferEnd > row.transferStart
 }
 
 /** One engine by parent hashes over `wallets`: `cycle` commits and answers its events and what it asked. */
@@ -37,7 +43,7 @@ const chained = (sim: Sim, wallets: ReturnType<typeof busiestEvm>) =>
       const { batch, events } = yield* engine.cycle
       yield* engine.commit(batch)
       printed.push(...events)
-      const asked = (yield* sim.requests).slice(seen).map((request) => kindOf(request.path.split("?")[0]!)).toSorted()
+      const asked = (yield* sim.requests).slice(seen).map((request) => kindOf(request.path.split("?")[0]!, request.path.split("?")[1] ?? "")).toSorted()
       return { events, asked }
     })
     return { cycle, printed }
@@ -46,7 +52,7 @@ const chained = (sim: Sim, wallets: ReturnType<typeof busiestEvm>) =>
 const idsOf = (events: ReadonlyArray<WatchEvent.WatchEvent>) => events.map((event) => event.id).toSorted()
 
 /**
- * An `EvmClient` over the simulator whose next A1 read by hash, once armed, reorganises the chain
+ * An `EvmClient` over the simulator whose next header read (A6), once armed, reorganises the chain
  * (the new block replaced) before it is sent or after it answers.
  */
 const trapped = (when: "before" | "after") => {
@@ -57,17 +63,17 @@ const trapped = (when: "before" | "after") => {
     Effect.gen(function*() {
       const sim = yield* Simulator.Simulator
       const real = yield* EvmClient.make({ baseUrl: sim.evmUrl, apiKey: sim.apiKey })
-      const getNFTTransfersByBlock: typeof real.getNFTTransfersByBlock = (params, options) =>
+      const getBlock: typeof real.getBlock = (params, options) =>
         Effect.gen(function*() {
-          if (!armed || typeof params.block !== "string") return yield* real.getNFTTransfersByBlock(params, options)
+          if (!armed) return yield* real.getBlock(params, options)
           armed = false
           sprung++
           if (when === "before") yield* sim.reorg(chain, 1)
-          const page = yield* real.getNFTTransfersByBlock(params, options)
+          const found = yield* real.getBlock(params, options)
           if (when === "after") yield* sim.reorg(chain, 1)
-          return page
+          return found
         })
-      return { ...real, getNFTTransfersByBlock }
+      return { ...real, getBlock }
     })
   ).pipe(Layer.provide(FetchHttpClient.layer))
   return { layer, arm: Effect.sync(() => (armed = true)), sprung: () => sprung }
@@ -84,13 +90,18 @@ describe("Engine: reorganisations noticed by parent hashes", () => {
       const baseline = (yield* positionOf(wallets)).min
       yield* sim.advance(1)
       yield* cycle
-      assert.deepStrictEqual((yield* cycle).asked, ["A6", "A6"], "an idle cycle: the next block's header, the top's")
+      /** What a cycle asks: an idle one, the next block's listing and the top's hash; a block, its listing and header (and the next block's probe when `looking`). */
+      const idle = (top: bigint) => (hasTransfers(sim, top) ? ["A1", "A1 probe"] : ["A1", "A1 probe", "A6"]).toSorted()
+      const found = (block: bigint, looking: boolean) =>
+        [...(hasTransfers(sim, block) ? ["A1", "A6"] : ["A1", "A1 by hash", "A6"]), ...(looking ? ["A1 probe"] : [])].toSorted()
+      assert.deepStrictEqual((yield* cycle).asked, idle(head(sim)), "an idle cycle: the next block's listing, the top's hash")
       yield* sim.advance(1)
-      assert.deepStrictEqual((yield* cycle).asked, ["A1 by hash", "A6"], "a block after an idle cycle")
+      assert.isTrue(hasTransfers(sim, head(sim)), "the world's new block has NFT transfers (2 requests, not 3)")
+      assert.deepStrictEqual((yield* cycle).asked, found(head(sim), false), "a block after an idle cycle: its listing and its header")
       yield* sim.advance(1)
-      assert.deepStrictEqual((yield* cycle).asked, ["A1 by hash", "A6", "A6"], "a block after a cycle that found one: the next header asked too")
+      assert.deepStrictEqual((yield* cycle).asked, found(head(sim), true), "a block after a cycle that found one: the next block probed too")
       assert.deepStrictEqual((yield* positionOf(wallets)).min, head(sim))
-      assert.deepStrictEqual((yield* cycle).asked, ["A6", "A6"])
+      assert.deepStrictEqual((yield* cycle).asked, idle(head(sim)))
       // A burst after a block: the cycle that finds the chain further ahead reads it all.
       yield* sim.advance(1)
       yield* cycle
@@ -135,7 +146,7 @@ describe("Engine: reorganisations noticed by parent hashes", () => {
   }
 
   for (const when of ["before", "after"] as const) {
-    it.live(`a reorganisation ${when === "before" ? "between a block's header and its transfers" : "right after a block's transfers were read"}: the new chain's events stand, each once`, () => {
+    it.live(`a reorganisation ${when === "before" ? "between a block's transfers and its header" : "right after a block's header was read"}: the new chain's events stand, each once`, () => {
       const trap = trapped(when)
       return Effect.gen(function*() {
         const sim = yield* Simulator.Simulator

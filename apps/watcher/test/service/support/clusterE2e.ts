@@ -150,6 +150,8 @@ export interface Listing {
   readonly at: number
   readonly block: string
   readonly runner: string
+  /** A header (`getBlock`) rather than a listing. */
+  readonly header?: boolean
 }
 
 /**
@@ -165,7 +167,7 @@ export const listings = async (sim: Sim): Promise<Array<Listing>> => {
     const block = /\/block\/(\d+|0x[0-9a-fA-F]+)(?:\/|\?|$)/.exec(request.path)?.[1]
     const runner = /\(runner ([0-9a-f]{12})\)/.exec(request.userAgent ?? "")?.[1]
     if (block === undefined || runner === undefined) throw new Error(`a block listing without its block or runner: ${request.path} ${request.userAgent}`)
-    return [{ at: request.at, block, runner }]
+    return [{ at: request.at, block, runner, header: request.operation === "getBlock" }]
   })
 }
 

@@ -1,21 +1,24 @@
 /**
  * A block scanning cycle at the head that notices reorganisations by parent hashes
- * (`Engine.Options.reorgCheck: "parent-hash"`): two requests for a new block, two for a cycle
- * that finds none, against five and three to four for the witness protocol (see `witness`).
+ * (`Engine.Options.reorgCheck: "parent-hash"`): two requests for a new block, two small ones for
+ * a cycle that finds none, against five and three to four for the witness protocol (see
+ * `witness`).
  *
- * The record of recent blocks (see `recentBlocks`) stays one chain: a new block is taken only when
- * its header (A6) names the newest recorded block as its parent, and its transfers are read by the
- * header's hash (A1 by hash), so that they are that block's and no other's whatever happens
- * between the two reads. A reorganisation is then noticed by the next cycle: the next block's
- * header names another parent, or (no next block yet) the newest recorded block's header has
- * another hash. Either hands the cycle to the witness protocol, which reads the record again down
- * to the common ancestor, as it always did.
+ * The record of recent blocks (see `recentBlocks`) stays one chain: the next block's transfers are
+ * read (A1 by number, which also says whether it is there), then its header (A6); the block is
+ * taken only when the header names the newest recorded block as its parent and the transfers carry
+ * the header's hash (a block with no NFT transfer carries none: its transfers are read again by
+ * the header's hash), so that a reorganisation between the two reads is caught. One after them is
+ * noticed by the next cycle: the next block's header names another parent, or (no next block yet)
+ * the newest recorded block has another hash (one A1 record, see `witness.hashNow`). Either hands
+ * the cycle to the witness protocol, which reads the record again down to the common ancestor, as
+ * it always did.
  *
- * A cycle reads one new block. It first asks whether the block after it exists only when the
- * cycle before found a new block too (the chain may be further ahead): when it does, the cycle is
- * handed to the witness protocol, which reads ahead several blocks at once. After a cycle that
- * found nothing, a block costs its header and its transfers; a chain with several new blocks per
- * interval costs one request more per cycle, and the start of a burst one cycle.
+ * A cycle reads one new block. It asks whether the block after it is there too only when the cycle
+ * before found a new block (the chain may be further ahead): when it is, the cycle is handed to the
+ * witness protocol, which reads ahead several blocks at once. After a cycle that found nothing, a
+ * block costs its transfers and its header; a chain with a new block every cycle costs one request
+ * more per cycle, and the start of a burst one cycle.
  *
  * Taken only where it applies: block scanning (or `auto` with two wallets or more) without
  * confirmations, every wallet at the newest recorded block, whose hash is known, and no wallet new.
@@ -29,10 +32,11 @@ import { Effect, Option } from "effect"
 import { fromClient as failed } from "../../EngineError.js"
 import type { ChainInput } from "./chainInput.js"
 import { emptyStep, type Step } from "./cycleStep.js"
-import { readBlock } from "./evmReads.js"
+import { probeBlock, readBlock } from "./evmReads.js"
 import { movesOf } from "./blockScan.js"
 import { byChainOrder, eventsOf, hashOf, type Recent } from "./recentBlocks.js"
 import { recordHeadLag } from "./watchMetrics.js"
+import { hashNow } from "./witness.js"
 
 /** What a chain's cycles tell the next one: whether the last found a new block. */
 export interface HeadPace {
@@ -45,7 +49,7 @@ interface Header {
   readonly parent: string
 }
 
-/** A block's header (A6), `undefined` when the service has no such block yet. */
+/** A block's header (A6), `undefined` when the service has no such block. */
 const headerOf = (client: EvmClient.Service, chain: Chain.ChainId, block: bigint) =>
   client.getBlock({ block, chain }).pipe(
     Effect.map(Option.match({
@@ -80,34 +84,29 @@ export const chainedCycle = Effect.fnUntraced(function*(input: ChainInput, recen
   if (top === undefined) return undefined
   const start = index.start
   const block = start + 1n
-  const next = yield* headerOf(client, chain, block)
-  if (next === undefined) {
-    // Nothing new: the newest recorded block must still be the one on record.
-    const now = yield* headerOf(client, chain, start)
-    if (now?.hash !== top) return undefined
+  // The next block's transfers, read by number: whether it is there (and indexed) comes with them.
+  const read = yield* readBlock(client, chain, block)
+  if (!read.exists || !read.complete) {
+    // Nothing new (or not all indexed yet): the newest recorded block must still be the one on record.
+    if ((yield* hashNow(client, chain, start)) !== top) return undefined
     pace.found = false
     yield* recordHeadLag(chain, 0n)
     yield* input.onHead(start)
     return emptyStep
   }
-  if (next.parent !== top) return undefined
-  // After a cycle that found a block, the chain may be further ahead: asked with the block's transfers.
-  const [after, listing] = yield* Effect.all([
-    pace.found ? headerOf(client, chain, block + 1n) : Effect.succeed(undefined),
-    readBlock(client, chain, next.hash)
+  // Its header names its parent; after a cycle that found a block, the chain may be further ahead.
+  const [header, after] = yield* Effect.all([
+    headerOf(client, chain, block),
+    pace.found ? probeBlock(client, chain, block + 1n) : Effect.succeed(undefined)
   ], { concurrency: 2 })
-  if (after !== undefined) return undefined
-  if (!listing.exists || !listing.complete) {
-    // Its header is out, its transfers not all indexed yet: read next cycle.
-    pace.found = false
-    yield* input.onHead(start)
-    return emptyStep
-  }
+  if (header === undefined || header.parent !== top || after?.complete === true) return undefined
+  // The transfers must be that header's block: by their hash, or (none, so no hash) read by the header's.
+  const listing = hashOf(read.transfers) === "" ? yield* readBlock(client, chain, header.hash) : read
   const hash = hashOf(listing.transfers)
-  if (hash !== "" && hash !== next.hash) return undefined
+  if (!listing.exists || !listing.complete || (hash !== "" && hash !== header.hash)) return undefined
   // Every watched wallet stands at `start`, below the block: all of them print its events.
-  const events = eventsOf(chain, input.index.byAddress(), listing.transfers, () => true).toSorted(byChainOrder)
-  const { advances, checkpoints } = movesOf(chain, index, input.resting, start, block, next.hash)
+  const events = eventsOf(chain, index.byAddress(), listing.transfers, () => true).toSorted(byChainOrder)
+  const { advances, checkpoints } = movesOf(chain, index, input.resting, start, block, header.hash)
   pace.found = true
   yield* recordHeadLag(chain, 0n)
   yield* input.onHead(block)
@@ -116,7 +115,7 @@ export const chainedCycle = Effect.fnUntraced(function*(input: ChainInput, recen
     events,
     advances,
     checkpoints,
-    blocks: [{ chain, number: block, hash: next.hash }],
-    blockEvents: [{ chain, number: block, hash: next.hash, events }]
+    blocks: [{ chain, number: block, hash: header.hash }],
+    blockEvents: [{ chain, number: block, hash: header.hash, events }]
   } satisfies Step
 })

@@ -33,7 +33,7 @@ export interface Witness {
  * A block's hash now: its first NFT transfer's (one A1 record), or its header's (A6) when it has
  * no NFT transfer; `undefined` when it does not exist or is not fully indexed.
  */
-const hashNow = Effect.fnUntraced(function*(client: EvmClient.Service, chain: Chain.ChainId, block: bigint) {
+export const hashNow = Effect.fnUntraced(function*(client: EvmClient.Service, chain: Chain.ChainId, block: bigint) {
   const probe = yield* probeBlock(client, chain, block)
   if (!probe.complete) return undefined
   return probe.hash !== "" ? probe.hash : yield* headerHash(client, chain, block)
