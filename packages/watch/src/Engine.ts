@@ -86,9 +86,11 @@ export type Strategy = ChainStrategy
  * `"parent-hash"`: a new block is taken when its header (A6) names the newest recorded block as
  * its parent and its transfers carry the header's hash; a cycle that finds no block reads the
  * newest recorded block's hash again (one A1 record): 2 requests for a new block after a cycle
- * that found none, 3 when the cycle before found one too, 2 small ones for none. A reorganisation
- * is noticed by the same cycle in both (the next one after it), and read down to the common
- * ancestor by the witness protocol.
+ * that found none, 3 when the cycle before found one too, 2 small ones for none. An engine's first
+ * cycle, one after a cycle that moved the wallets by several blocks (a chain making more than a
+ * block an interval, or catching up), and one whose header cannot be read use the witness
+ * protocol. A reorganisation is noticed by the same cycle in both (the next one after it), and
+ * read down to the common ancestor by the witness protocol.
  *
  * @example
  * ```ts
@@ -184,7 +186,9 @@ export interface Options {
  * chain and cycle that read it and stood, before the cycle's batch is committed. Not told: for a
  * chain's first cycle (its wallets placed), a cycle dropped for a reorganisation, a chain that
  * could not be read, block scanning with no confirmations and no `reorgWindow` (it reads no head),
- * and Aptos networks (their cycles read no head).
+ * and Aptos networks (their cycles read no head). With `reorgCheck: "parent-hash"`, a cycle that
+ * found one block after a cycle that found none tells that block without asking for the next: a
+ * block made in the same interval is told by the next cycle.
  *
  * @example
  * ```ts
@@ -363,7 +367,7 @@ export const make = Effect.fnUntraced(function*(
   let cycles = 0
   /** Per chain, the collections still owed a holding report (they were `SYNCING`) after the last commit. */
   const pending = new Map<Chain.ChainId, Pending>()
-  /** Per chain, whether its last cycle found a new block (see `parentHashes`). */
+  /** Per chain, how many blocks its last cycle moved the wallets (see `parentHashes`). */
   const paces = new Map<Chain.ChainId, HeadPace>()
   /** Per batch not committed yet, what the holdings owe once it is. */
   const owedAfter = new WeakMap<Batch, ReadonlyMap<Chain.ChainId, Pending>>()
@@ -442,7 +446,7 @@ export const make = Effect.fnUntraced(function*(
         reorgWindow,
         maxBlocks,
         reorgCheck: options.reorgCheck ?? "witness",
-        pace: paces.get(chain) ?? paces.set(chain, { found: false }).get(chain)!,
+        pace: paces.get(chain) ?? paces.set(chain, { moved: -1n }).get(chain)!,
         onHead: (block) => tellHead({ chain, block })
       }).pipe(
         Effect.flatMap((transfers) =>

@@ -79,6 +79,18 @@ const trapped = (when: "before" | "after") => {
   return { layer, arm: Effect.sync(() => (armed = true)), sprung: () => sprung }
 }
 
+/** An `EvmClient` over the simulator whose header reads (A6) always fail. */
+const headerless = Layer.effect(
+  EvmClient.EvmClient,
+  Effect.gen(function*() {
+    const sim = yield* Simulator.Simulator
+    const real = yield* EvmClient.make({ baseUrl: sim.evmUrl, apiKey: sim.apiKey })
+    // A block that cannot be asked for: the client's own typed refusal, as a failed read would be.
+    const getBlock: typeof real.getBlock = (params, options) => real.getBlock({ ...params, block: -1 }, options)
+    return { ...real, getBlock }
+  })
+).pipe(Layer.provide(FetchHttpClient.layer))
+
 describe("Engine: reorganisations noticed by parent hashes", () => {
   it.live("2 requests for a new block after an idle cycle, 3 after one that found a block, 2 for none; a burst caught up; each event once", () =>
     Effect.gen(function*() {
@@ -113,6 +125,43 @@ describe("Engine: reorganisations noticed by parent hashes", () => {
       assert.isAbove(truth.length, 0)
       assert.deepStrictEqual(idsOf(printed), idsOf(truth))
     }).pipe(Effect.provide(harness(world("parent-hashes-requests")))), 60_000)
+
+  it.live("a chain making several blocks a cycle is read by the witness protocol, without a wasted header; an engine's first cycle finds the head", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const wallets = busiestEvm(sim, chain, 8)
+      const { cycle, printed } = yield* chained(sim, wallets)
+      yield* cycle
+      const baseline = (yield* positionOf(wallets)).min
+      for (let i = 0; i < 3; i++) {
+        yield* sim.advance(3)
+        const { asked } = yield* cycle
+        assert.deepStrictEqual((yield* positionOf(wallets)).min, head(sim))
+        if (i > 0 && hasTransfers(sim, head(sim))) assert.notInclude(asked, "A6", `cycle ${i}: no header after a cycle that moved 3 blocks`)
+      }
+      // Restarted after 7 blocks: its first cycle reads them all (the head found by the witness protocol).
+      yield* sim.advance(7)
+      const restarted = yield* chained(sim, wallets)
+      yield* restarted.cycle
+      assert.deepStrictEqual((yield* positionOf(wallets)).min, head(sim), "the first cycle of an engine reaches the head")
+      const truth = yield* evmTruth(sim, chain, wallets, baseline, head(sim))
+      assert.deepStrictEqual(idsOf([...printed, ...restarted.printed]), idsOf(truth))
+    }).pipe(Effect.provide(harness(world("parent-hashes-fast")))), 60_000)
+
+  it.live("headers that cannot be read: the witness protocol reads the chain", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const wallets = busiestEvm(sim, chain, 8)
+      const { cycle, printed } = yield* chained(sim, wallets)
+      yield* cycle
+      const baseline = (yield* positionOf(wallets)).min
+      for (let i = 0; i < 4; i++) {
+        yield* sim.advance(1)
+        yield* cycle
+        assert.deepStrictEqual((yield* positionOf(wallets)).min, head(sim), `block ${i + 1} read`)
+      }
+      assert.deepStrictEqual(idsOf(printed), idsOf(yield* evmTruth(sim, chain, wallets, baseline, head(sim))))
+    }).pipe(Effect.provide(Layer.mergeAll(headerless, StateStore.layerMemory).pipe(Layer.provideMerge(Simulator.layer(world("parent-hashes-headerless")))))), 60_000)
 
   for (const grow of [0, 1, 3]) {
     it.live(`a reorganisation of 2 blocks${grow > 0 ? ` and ${grow} new block${grow > 1 ? "s" : ""}` : " (no new block)"}, after an idle cycle: the next cycle retracts what was replaced`, () =>

@@ -112,15 +112,17 @@ const scenario = async (seed: number, disrupt: (cluster: Cluster, sim: Sim, disr
     const all = (await listings(sim)).filter((listing) => listing.at >= since)
     const turns = turnsOf(all)
     assert.isAbove(all.length, 100, "eth's blocks were listed")
-    // At the head, the scan links new blocks by their parent hashes: it reads their headers.
-    assert.isTrue(all.some((listing) => listing.header === true), "no block header read: the scans do not link blocks by parent hashes")
+    // At the head, the scan links new blocks by their parent hashes: it reads a header per new block
+    // (the witness protocol reads one only for a block without NFT transfers).
+    const headers = all.filter((listing) => listing.header === true).length
+    assert.isAtLeast(headers, 10, "few block headers read: the scans do not link blocks by parent hashes")
     const taken = turns.slice(1).map((turn) => turn.from)
     assert.isAtMost(taken.length, disrupted.changes.length, `more turns of the scan than runners stopped and started: ${JSON.stringify(turns)}`)
     const changes = disrupted.changes.toSorted((a, b) => a - b)
     taken.forEach((at, k) => assert.isAtLeast(at, changes[k]!, `turn ${k + 2} of the scan began before as many runners stopped or started: ${JSON.stringify(turns)}`))
     const twice = listedTwice(all, intervalMs)
     console.log(
-      `cluster scenario ${seed}: ${all.length} eth block listings in ${turns.length} turns (${turns.map((t) => `${t.runner}: ${t.requests}`).join(", ")}); ` +
+      `cluster scenario ${seed}: ${all.length} eth block reads (${headers} headers) in ${turns.length} turns (${turns.map((t) => `${t.runner}: ${t.requests}`).join(", ")}); ` +
         `takeovers ${disrupted.takeovers.map((t) => `${t.what} ${t.ms} ms`).join(", ")} (goal: ${lockSettings.expirationMs + lockSettings.refreshMs} ms); ` +
         `${twice.length} blocks listed by two runners scanning within ${intervalMs} ms${twice.length === 0 ? "" : `: ${JSON.stringify(twice.slice(0, 5))}`}; ` +
         `handovers: ${turns.slice(1).map((turn, k) => `${turn.from - turns[k]!.to} ms`).join(", ")}`

@@ -29,7 +29,7 @@ import {
 } from "./recentBlocks.js"
 
 /** Whose events a block's record holds: a watched wallet's after its `since`, a resting one's up to its checkpoint. */
-const holds = (block: bigint) => (t: Tracked) => (t.resting === true ? covers(t, block) : t.since < block)
+export const holds = (block: bigint) => (t: Tracked) => (t.resting === true ? covers(t, block) : t.since < block)
 
 /** How many blocks block scanning reads at once when it is catching up. */
 const readAhead = 4

@@ -36,7 +36,7 @@ export interface ChainInput {
   readonly maxBlocks: number
   /** How a cycle at the head notices reorganisations (see `Engine.Options.reorgCheck`). */
   readonly reorgCheck: ReorgCheck
-  /** Whether the chain's last cycle found a new block (see `parentHashes`), kept by the engine. */
+  /** How many blocks the chain's last cycle moved its wallets (see `parentHashes`), kept by the engine. */
   readonly pace: HeadPace
   /** Told the chain's head (the newest fully indexed block) when the cycle found it (see `Engine.Head`). */
   readonly onHead: (block: bigint) => Effect.Effect<void>

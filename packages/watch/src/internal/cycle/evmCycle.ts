@@ -46,9 +46,15 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
     if (chained !== undefined) return chained
   }
   const step = yield* witnessedCycle(input, recent)
-  input.pace.found = step.advances.length > 0 || step.checkpoints.length > 0
+  input.pace.moved = movedBy(step, input.index.start)
   return step
 })
+
+/** How many blocks a step moves the wallets past `start` (the furthest any goes; 0 when none moves). */
+const movedBy = (step: Step, start: bigint): bigint => {
+  const reached = maxOf([start, ...step.advances.map((a) => a.to), ...step.checkpoints.map((c) => c.position)])
+  return reached - start
+}
 
 /** A cycle of the witness protocol (see `witness`), or without a record of recent blocks. */
 const witnessedCycle = Effect.fnUntraced(function*(input: ChainInput, recent: Recent) {

@@ -15,14 +15,17 @@
  * it always did.
  *
  * A cycle reads one new block. It asks whether the block after it is there too only when the cycle
- * before found a new block (the chain may be further ahead): when it is, the cycle is handed to the
- * witness protocol, which reads ahead several blocks at once. After a cycle that found nothing, a
- * block costs its transfers and its header; a chain with a new block every cycle costs one request
- * more per cycle, and the start of a burst one cycle.
+ * before moved the wallets by one block (the chain may be further ahead): when it is, the cycle is
+ * handed to the witness protocol, which reads ahead several blocks at once, and so are the cycles
+ * after one that moved them by several (a chain making more than a block an interval). After a
+ * cycle that found nothing, a block costs its transfers and its header; a chain with a new block
+ * every cycle costs one request more per cycle, and the start of a burst one cycle. An engine's
+ * first cycle is the witness protocol's (it finds the head, however far the chain went).
  *
  * Taken only where it applies: block scanning (or `auto` with two wallets or more) without
  * confirmations, every wallet at the newest recorded block, whose hash is known, and no wallet new.
- * Otherwise, and whenever anything is not as expected, `undefined`: the witness protocol runs.
+ * Otherwise, and whenever anything is not as expected (a header or a probe that fails included),
+ * `undefined`: the witness protocol runs.
  *
  * @internal
  */
@@ -33,14 +36,18 @@ import { fromClient as failed } from "../../EngineError.js"
 import type { ChainInput } from "./chainInput.js"
 import { emptyStep, type Step } from "./cycleStep.js"
 import { probeBlock, readBlock } from "./evmReads.js"
-import { movesOf } from "./blockScan.js"
+import { holds, movesOf } from "./blockScan.js"
 import { byChainOrder, eventsOf, hashOf, type Recent } from "./recentBlocks.js"
 import { recordHeadLag } from "./watchMetrics.js"
 import { hashNow } from "./witness.js"
 
-/** What a chain's cycles tell the next one: whether the last found a new block. */
+/**
+ * What a chain's cycles tell the next one: how many blocks the last moved its wallets (`-1n`
+ * before the first: unknown, so that the first cycle of an engine finds the head by the witness
+ * protocol, however far the chain went meanwhile).
+ */
 export interface HeadPace {
-  found: boolean
+  moved: bigint
 }
 
 /** A block's header as the chaining needs it: its hash and its parent's, lower case. */
@@ -69,10 +76,18 @@ const chainTop = (input: ChainInput, recent: Recent): string | undefined => {
   return hash
 }
 
-/** Whether the cycle may chain by parent hashes (see the module's comment). */
+/**
+ * Whether the cycle may chain by parent hashes (see the module's comment): not after a cycle that
+ * moved the wallets by several blocks (the chain makes more than one block an interval, or is
+ * catching up: the witness protocol reads ahead), nor as an engine's first.
+ */
 export const chains = (input: ChainInput): boolean =>
   input.reorgCheck === "parent-hash" && input.reorgWindow > 0 && input.confirmations <= 0 &&
+  input.pace.moved >= 0n && input.pace.moved <= 1n &&
   (input.strategy === "block-scan" || (input.strategy === "auto" && input.index.tracked.length >= 2))
+
+/** `effect`'s answer, or `undefined` when it failed: the witness protocol reads the chain instead. */
+const orWitness = <A, E, R>(effect: Effect.Effect<A | undefined, E, R>) => Effect.orElseSucceed(effect, () => undefined)
 
 /**
  * The cycle by parent hashes from the newest recorded block, or `undefined` when the witness
@@ -88,26 +103,28 @@ export const chainedCycle = Effect.fnUntraced(function*(input: ChainInput, recen
   const read = yield* readBlock(client, chain, block)
   if (!read.exists || !read.complete) {
     // Nothing new (or not all indexed yet): the newest recorded block must still be the one on record.
-    if ((yield* hashNow(client, chain, start)) !== top) return undefined
-    pace.found = false
+    if ((yield* orWitness(hashNow(client, chain, start))) !== top) return undefined
+    pace.moved = 0n
     yield* recordHeadLag(chain, 0n)
     yield* input.onHead(start)
     return emptyStep
   }
   // Its header names its parent; after a cycle that found a block, the chain may be further ahead.
   const [header, after] = yield* Effect.all([
-    headerOf(client, chain, block),
-    pace.found ? probeBlock(client, chain, block + 1n) : Effect.succeed(undefined)
+    orWitness(headerOf(client, chain, block)),
+    pace.moved === 1n ? orWitness(probeBlock(client, chain, block + 1n)) : Effect.succeed(undefined)
   ], { concurrency: 2 })
   if (header === undefined || header.parent !== top || after?.complete === true) return undefined
   // The transfers must be that header's block: by their hash, or (none, so no hash) read by the header's.
-  const listing = hashOf(read.transfers) === "" ? yield* readBlock(client, chain, header.hash) : read
-  const hash = hashOf(listing.transfers)
-  if (!listing.exists || !listing.complete || (hash !== "" && hash !== header.hash)) return undefined
-  // Every watched wallet stands at `start`, below the block: all of them print its events.
+  const listing = hashOf(read.transfers) === "" ? yield* orWitness(readBlock(client, chain, header.hash)) : read
+  if (listing === undefined || !listing.exists || !listing.complete) return undefined
+  if (listing.transfers.some((transfer) => transfer.block_hash.toLowerCase() !== header.hash)) return undefined
+  // Every watched wallet stands at `start`, below the block: all of them print its events; the
+  // record holds those of every wallet whose reports it covers, resting ones included.
   const events = eventsOf(chain, index.byAddress(), listing.transfers, () => true).toSorted(byChainOrder)
+  const recorded = eventsOf(chain, index.everyone(), listing.transfers, holds(block))
   const { advances, checkpoints } = movesOf(chain, index, input.resting, start, block, header.hash)
-  pace.found = true
+  pace.moved = 1n
   yield* recordHeadLag(chain, 0n)
   yield* input.onHead(block)
   return {
@@ -116,6 +133,6 @@ export const chainedCycle = Effect.fnUntraced(function*(input: ChainInput, recen
     advances,
     checkpoints,
     blocks: [{ chain, number: block, hash: header.hash }],
-    blockEvents: [{ chain, number: block, hash: header.hash, events }]
+    blockEvents: [{ chain, number: block, hash: header.hash, events: recorded }]
   } satisfies Step
 })
