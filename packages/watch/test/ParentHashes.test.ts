@@ -51,6 +51,24 @@ const chained = (sim: Sim, wallets: ReturnType<typeof busiestEvm>) =>
 
 const idsOf = (events: ReadonlyArray<WatchEvent.WatchEvent>) => events.map((event) => event.id).toSorted()
 
+/** The world's 8 busiest wallets, watched by parent hashes, placed by a first cycle at `baseline`. */
+const placed = Effect.gen(function*() {
+  const sim = yield* Simulator.Simulator
+  const wallets = busiestEvm(sim, chain, 8)
+  const engine = yield* chained(sim, wallets)
+  yield* engine.cycle
+  return { sim, wallets, ...engine, baseline: (yield* positionOf(wallets)).min }
+})
+
+/** What was printed, retractions applied, is the new chain's truth after `baseline`, each event once. */
+const standsAsTruth = (sim: Sim, wallets: ReturnType<typeof busiestEvm>, baseline: bigint, printed: ReadonlyArray<WatchEvent.WatchEvent>) =>
+  Effect.gen(function*() {
+    const truth = yield* evmTruth(sim, chain, wallets, baseline, head(sim))
+    const ids = standing(printed).map((event) => event.id)
+    assert.deepStrictEqual(ids.toSorted(), truth.map((event) => event.id).toSorted())
+    assert.strictEqual(new Set(ids).size, ids.length, "an event stands twice")
+  })
+
 /**
  * An `EvmClient` over the simulator whose next header read (A6), once armed, reorganises the chain
  * (the new block replaced) before it is sent or after it answers.
@@ -128,11 +146,7 @@ describe("Engine: reorganisations noticed by parent hashes", () => {
 
   it.live("a chain making several blocks a cycle is read by the witness protocol, without a wasted header; an engine's first cycle finds the head", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.Simulator
-      const wallets = busiestEvm(sim, chain, 8)
-      const { cycle, printed } = yield* chained(sim, wallets)
-      yield* cycle
-      const baseline = (yield* positionOf(wallets)).min
+      const { baseline, cycle, printed, sim, wallets } = yield* placed
       for (let i = 0; i < 3; i++) {
         yield* sim.advance(3)
         const { asked } = yield* cycle
@@ -150,11 +164,7 @@ describe("Engine: reorganisations noticed by parent hashes", () => {
 
   it.live("headers that cannot be read: the witness protocol reads the chain", () =>
     Effect.gen(function*() {
-      const sim = yield* Simulator.Simulator
-      const wallets = busiestEvm(sim, chain, 8)
-      const { cycle, printed } = yield* chained(sim, wallets)
-      yield* cycle
-      const baseline = (yield* positionOf(wallets)).min
+      const { baseline, cycle, printed, sim, wallets } = yield* placed
       for (let i = 0; i < 4; i++) {
         yield* sim.advance(1)
         yield* cycle
@@ -166,11 +176,7 @@ describe("Engine: reorganisations noticed by parent hashes", () => {
   for (const grow of [0, 1, 3]) {
     it.live(`a reorganisation of 2 blocks${grow > 0 ? ` and ${grow} new block${grow > 1 ? "s" : ""}` : " (no new block)"}, after an idle cycle: the next cycle retracts what was replaced`, () =>
       Effect.gen(function*() {
-        const sim = yield* Simulator.Simulator
-        const wallets = busiestEvm(sim, chain, 8)
-        const { cycle, printed } = yield* chained(sim, wallets)
-        yield* cycle
-        const baseline = (yield* positionOf(wallets)).min
+        const { baseline, cycle, printed, sim, wallets } = yield* placed
         for (let i = 0; i < 4; i++) {
           yield* sim.advance(1)
           yield* cycle
@@ -187,10 +193,7 @@ describe("Engine: reorganisations noticed by parent hashes", () => {
           orphaned.map((event) => event.id).toSorted()
         )
         yield* cycle
-        const truth = yield* evmTruth(sim, chain, wallets, baseline, head(sim))
-        const ids = standing(printed).map((event) => event.id)
-        assert.deepStrictEqual(ids.toSorted(), truth.map((event) => event.id).toSorted())
-        assert.strictEqual(new Set(ids).size, ids.length, "an event stands twice")
+        yield* standsAsTruth(sim, wallets, baseline, printed)
       }).pipe(Effect.provide(harness(world(`parent-hashes-reorg-${grow}`)))), 60_000)
   }
 
@@ -198,11 +201,7 @@ describe("Engine: reorganisations noticed by parent hashes", () => {
     it.live(`a reorganisation ${when === "before" ? "between a block's transfers and its header" : "right after a block's header was read"}: the new chain's events stand, each once`, () => {
       const trap = trapped(when)
       return Effect.gen(function*() {
-        const sim = yield* Simulator.Simulator
-        const wallets = busiestEvm(sim, chain, 8)
-        const { cycle, printed } = yield* chained(sim, wallets)
-        yield* cycle
-        const baseline = (yield* positionOf(wallets)).min
+        const { baseline, cycle, printed, sim, wallets } = yield* placed
         yield* sim.advance(1)
         yield* cycle
         yield* cycle
@@ -211,12 +210,9 @@ describe("Engine: reorganisations noticed by parent hashes", () => {
         yield* cycle
         assert.strictEqual(trap.sprung(), 1, "the trap sprang in the cycle")
         for (let i = 0; i < 3; i++) yield* cycle
-        const truth = yield* evmTruth(sim, chain, wallets, baseline, head(sim))
-        const replaced = truth.filter((event) => "blockNumber" in event && event.blockNumber === head(sim))
-        assert.isAbove(replaced.length, 0, "no event of these wallets in the replaced block")
-        const ids = standing(printed).map((event) => event.id)
-        assert.deepStrictEqual(ids.toSorted(), truth.map((event) => event.id).toSorted())
-        assert.strictEqual(new Set(ids).size, ids.length, "an event stands twice")
+        const replaced = (yield* evmTruth(sim, chain, wallets, head(sim) - 1n, head(sim))).length
+        assert.isAbove(replaced, 0, "no event of these wallets in the replaced block")
+        yield* standsAsTruth(sim, wallets, baseline, printed)
       }).pipe(Effect.provide(Layer.mergeAll(trap.layer, StateStore.layerMemory).pipe(Layer.provideMerge(Simulator.layer(world(`parent-hashes-trap-${when}`))))))
     }, 60_000)
   }
