@@ -7,7 +7,9 @@
  * got events are woken once it is committed.
  *
  * The wallets and the scans follow the streams: they are read again after each change of what the
- * scans watch (`StreamStore.walletsVersion`, checked every interval).
+ * scans watch (`StreamStore.walletsVersion`, checked every interval; after a look at a changed set,
+ * the next waits for `rereadPause`). At the head, a scan links new blocks by their parent hashes
+ * (`Engine.Options.reorgCheck: "parent-hash"`).
  *
  * @since 0.2.0
  */
