@@ -151,6 +151,9 @@ const newStreamId = (now: number): string => `str_${now.toString(36).padStart(9,
 /** A text array parameter (or `NULL`), as JSON for `jsonb_array_elements_text`. */
 const textArray = (values: ReadonlyArray<string> | null): string | null => values === null ? null : JSON.stringify(values)
 
+/** A wallet's row key in `stream_wallets`: its scope and address. */
+const rowKey = (wallet: WatchedWallet.WatchedWallet): string => `${scopeOfWallet(wallet)} ${wallet.address}`
+
 /** The cursor after a wallet: its scope and address, base64url. */
 const walletCursor = (scope: string, address: string): string => Buffer.from(JSON.stringify([scope, address])).toString("base64url")
 
@@ -381,8 +384,7 @@ export class StreamStore extends Context.Service<StreamStore, {
             // What each wallet is stored with when it is new (the first of a repeated one).
             const given = new Map<string, bigint | null>()
             wallets.forEach((wallet, index) => {
-              const key = `${scopeOfWallet(wallet)} ${wallet.address}`
-              if (!given.has(key)) given.set(key, coveredFrom?.[index] ?? null)
+              if (!given.has(rowKey(wallet))) given.set(rowKey(wallet), coveredFrom?.[index] ?? null)
             })
             const [added] = yield* sql<{ count: number }>`WITH added AS (
                 INSERT INTO stream_wallets (stream_id, scope, address, added_at, covered_from, announced)
@@ -392,12 +394,12 @@ export class StreamStore extends Context.Service<StreamStore, {
               bumped AS (${bump(sql`EXISTS (SELECT 1 FROM added)`)})
               SELECT count(*)::int AS count FROM added`
             // All new (the usual bulk add): stored as given, nothing to read back.
-            if (added!.count === given.size) return { added: added!.count, coveredFrom: wallets.map((wallet) => given.get(`${scopeOfWallet(wallet)} ${wallet.address}`)!) }
+            if (added!.count === given.size) return { added: added!.count, coveredFrom: wallets.map((wallet) => given.get(rowKey(wallet))!) }
             const stored = yield* sql<{ scope: string; address: string; covered_from: string | null }>`SELECT w.scope, w.address, w.covered_from::text
               FROM stream_wallets w JOIN jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text) ON w.scope = x.scope AND w.address = x.address
               WHERE w.stream_id = ${id}`
             const from = new Map(stored.map((row) => [`${row.scope} ${row.address}`, row.covered_from === null ? null : BigInt(row.covered_from)]))
-            return { added: added!.count, coveredFrom: wallets.map((wallet) => from.get(`${scopeOfWallet(wallet)} ${wallet.address}`) ?? null) }
+            return { added: added!.count, coveredFrom: wallets.map((wallet) => from.get(rowKey(wallet)) ?? null) }
           }),
 
         lock: (id) => sql`SELECT 1 FROM streams WHERE id = ${id} FOR UPDATE`.pipe(Effect.map((rows) => rows.length > 0)),

@@ -69,6 +69,22 @@ export const probeBlock = (client: EvmClient.Service, chain: Chain.ChainId, bloc
     Effect.mapError(failed("getNFTTransfersByBlock"))
   )
 
+/** A block's header as the engine needs it: its hash and its parent's, lower case. */
+export interface Header {
+  readonly hash: string
+  readonly parent: string
+}
+
+/** A block's header (A6), `undefined` when the service has no such block. */
+export const headerOf = (client: EvmClient.Service, chain: Chain.ChainId, block: bigint) =>
+  client.getBlock({ block, chain }).pipe(
+    Effect.map(Option.match({
+      onNone: (): Header | undefined => undefined,
+      onSome: (found) => ({ hash: found.hash.toLowerCase(), parent: found.parent_hash.toLowerCase() })
+    })),
+    Effect.mapError(failed("getBlock"))
+  )
+
 /** Every transfer of a wallet in `[fromBlock, toBlock]` (A2), oldest first. */
 export const readWallet = (client: EvmClient.Service, chain: Chain.ChainId, address: string, fromBlock: bigint, toBlock: bigint) =>
   readAll("getWalletNFTTransfers", (cursor) =>

@@ -29,13 +29,10 @@
  *
  * @internal
  */
-import type { EvmClient } from "@chainquery/evm-client"
-import type { Chain } from "@chainquery/schema"
-import { Effect, Option } from "effect"
-import { fromClient as failed } from "../../EngineError.js"
+import { Effect } from "effect"
 import type { ChainInput } from "./chainInput.js"
 import { emptyStep, type Step } from "./cycleStep.js"
-import { probeBlock, readBlock } from "./evmReads.js"
+import { headerOf, probeBlock, readBlock } from "./evmReads.js"
 import { holds, movesOf } from "./blockScan.js"
 import { byChainOrder, eventsOf, hashOf, type Recent } from "./recentBlocks.js"
 import { recordHeadLag } from "./watchMetrics.js"
@@ -49,22 +46,6 @@ import { hashNow } from "./witness.js"
 export interface HeadPace {
   moved: bigint
 }
-
-/** A block's header as the chaining needs it: its hash and its parent's, lower case. */
-interface Header {
-  readonly hash: string
-  readonly parent: string
-}
-
-/** A block's header (A6), `undefined` when the service has no such block. */
-const headerOf = (client: EvmClient.Service, chain: Chain.ChainId, block: bigint) =>
-  client.getBlock({ block, chain }).pipe(
-    Effect.map(Option.match({
-      onNone: (): Header | undefined => undefined,
-      onSome: (found) => ({ hash: found.hash.toLowerCase(), parent: found.parent_hash.toLowerCase() })
-    })),
-    Effect.mapError(failed("getBlock"))
-  )
 
 /** The newest recorded block and its hash, when every wallet stands there and its hash is known. */
 const chainTop = (input: ChainInput, recent: Recent): string | undefined => {

@@ -19,9 +19,8 @@
  */
 import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain } from "@chainquery/schema"
-import { Effect, Option } from "effect"
-import { fromClient as failed } from "../../EngineError.js"
-import { probeBlock, safeHeadSeen } from "./evmReads.js"
+import { Effect } from "effect"
+import { headerOf, probeBlock, safeHeadSeen } from "./evmReads.js"
 
 /** The witness block and the hash it had when first read. */
 export interface Witness {
@@ -41,10 +40,7 @@ export const hashNow = Effect.fnUntraced(function*(client: EvmClient.Service, ch
 
 /** A block's hash from its header (A6), for a block without NFT transfers; `undefined` when unknown. */
 const headerHash = (client: EvmClient.Service, chain: Chain.ChainId, block: bigint) =>
-  client.getBlock({ block, chain }).pipe(
-    Effect.map(Option.match({ onNone: () => undefined, onSome: (found) => found.hash.toLowerCase() })),
-    Effect.mapError(failed("getBlock"))
-  )
+  Effect.map(headerOf(client, chain, block), (header) => header?.hash)
 
 /**
  * The safe head from `from` (see `safeHeadSeen`) and its witness, read before anything else of
