@@ -18,7 +18,7 @@
  *   receiver gets), `AddressPolicy` (webhook URLs refused), `Heartbeats` (batches of quiet
  *   streams), `ServiceMetrics`;
  * - `scan/` (above `delivery/`: a scan wakes the streams it gave events): `Scanner` (a scope's
- *   wallets read each cycle), `HistoryScan` (the histories owed, read), `KeyRefusal` (a refused API key);
+ *   wallets read each cycle), `ScanSignals` (what the scanners look at, read once a runner), `HistoryScan` (the histories owed, read), `KeyRefusal` (a refused API key);
  * - `api/`: `ManagementApi` (the HttpApi) with `ApiHandlers`, `SessionHandlers`, `ApiMiddleware` and `ApiDocument`,
  *   `ManagementClient` (a typed client of it, for Effect programs), `ServiceHttp` (its server,
  *   within `HttpLimits`, started by `HttpStarting`), `Readiness`, `ApiVersion`;
@@ -61,6 +61,7 @@ export * as Outbox from "./store/Outbox.js"
 export * as Readiness from "./api/Readiness.js"
 export * as Resend from "./store/Resend.js"
 export * as Scanner from "./scan/Scanner.js"
+export * as ScanSignals from "./scan/ScanSignals.js"
 export * as Scopes from "./model/Scopes.js"
 export * as ServiceCluster from "./runtime/ServiceCluster.js"
 export * as ServiceConfig from "./model/ServiceConfig.js"

@@ -22,6 +22,7 @@ import { DeliveryStore } from "../store/DeliveryStore.js"
 import type { KeyRefusal } from "../scan/KeyRefusal.js"
 import * as HistoryScan from "../scan/HistoryScan.js"
 import * as Scanner from "../scan/Scanner.js"
+import { ScanSignals } from "../scan/ScanSignals.js"
 import * as HistoryStore from "../store/HistoryStore.js"
 import * as Scopes from "../model/Scopes.js"
 import { ServiceConfig } from "../model/ServiceConfig.js"
@@ -93,12 +94,12 @@ const gauges = Layer.effectDiscard(
   })
 )
 
-/** One scanner singleton per scope, and one history reader. */
+/** One scanner singleton per scope, and one history reader, looking at the runner's `ScanSignals`. */
 const scanners = Layer.mergeAll(
   Layer.empty,
   ...Scopes.all.map((scope) => Singleton.make(`scanner/${scope}`, Scanner.run(scope))),
   ...Scopes.all.map((scope) => Singleton.make(`history/${scope}`, HistoryScan.run(scope)))
-)
+).pipe(Layer.provide(ScanSignals.layer))
 
 /**
  * How a runner joins a cluster: the address the others reach it at (and the one it listens on,

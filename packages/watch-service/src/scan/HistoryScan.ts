@@ -27,6 +27,7 @@ import { type Scope, walletOfScope } from "../model/Scopes.js"
 import { ServiceConfig } from "../model/ServiceConfig.js"
 import * as HistoryStore from "../store/HistoryStore.js"
 import { KeyRefusal } from "./KeyRefusal.js"
+import { ScanSignals } from "./ScanSignals.js"
 
 /**
  * How many wallets' histories one scope reads at once.
@@ -177,14 +178,16 @@ const readWallet = (job: HistoryStore.Job) =>
  */
 export const run = (
   scope: Scope
-): Effect.Effect<never, never, ServiceConfig | DeliveryWake | KeyRefusal | SqlClient.SqlClient | EvmClient.EvmClient> =>
+): Effect.Effect<never, never, ServiceConfig | DeliveryWake | KeyRefusal | ScanSignals | SqlClient.SqlClient | EvmClient.EvmClient> =>
   Effect.gen(function*() {
     const config = yield* ServiceConfig
     const keys = yield* KeyRefusal
+    const signals = yield* ScanSignals
     while (true) {
       // A refused API key stops every read until the service is restarted with the right one.
       if (Option.isSome(yield* keys.reason)) return yield* Effect.never
-      const jobs = yield* HistoryStore.open(scope, 100).pipe(
+      // A scope that owed nothing at the runner's last look costs no read of its own.
+      const jobs = !(yield* signals.historyOwed(scope)) ? [] : yield* HistoryStore.open(scope, 100).pipe(
         Effect.catchCause((cause) => Effect.as(Effect.logWarning(`history ${scope}: cannot read the histories owed (${Cause.pretty(cause)})`), []))
       )
       yield* Effect.forEach(jobs, (job) =>

@@ -7,8 +7,8 @@
  * got events are woken once it is committed.
  *
  * The wallets and the scans follow the streams: they are read again after each change of what the
- * scans watch (`StreamStore.walletsVersion`, checked every interval; after a look at a changed set,
- * the next waits for `rereadPause`). At the head, a scan links new blocks by their parent hashes
+ * scans watch (`StreamStore.walletsVersion`, read every interval once for the runner's scanners by
+ * `ScanSignals`; after a look at a changed set, the next waits for `rereadPause`). At the head, a scan links new blocks by their parent hashes
  * (`Engine.Options.reorgCheck: "parent-hash"`).
  *
  * @since 0.2.0
@@ -25,6 +25,7 @@ import type { Scope } from "../model/Scopes.js"
 import { ServiceConfig } from "../model/ServiceConfig.js"
 import { DeliveryWake } from "../delivery/DeliveryWake.js"
 import { StreamStore } from "../store/StreamStore.js"
+import { ScanSignals } from "./ScanSignals.js"
 
 /** Which engine readings yield which event kinds. */
 const readingOf = (kind: WatchEvent.Kind): Engine.Watch =>
@@ -148,18 +149,21 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
     const streams = yield* StreamStore
     const config = yield* ServiceConfig
     const waker = yield* DeliveryWake
-    let version = yield* streams.walletsVersion
+    const signals = yield* ScanSignals
+    let version = yield* signals.walletsVersion
     const set = yield* WatchSet.make(yield* streams.watched(scope, confirmations))
     // Wallets no stream of this scan holds any more, to forget (kept until that succeeds).
     let unheld = new Map<string, WatchedWallet.WatchedWallet>()
     let forgotAt = yield* Clock.currentTimeMillis
-    // The wallets follow the streams: read again after each change of what the scans watch.
-    let pause = config.interval
+    // The wallets follow the streams: read again after each change of what the scans watch, as
+    // soon as it is seen, but not sooner than `hold` after the last look.
+    let hold = Duration.zero
     yield* Effect.forkScoped(
       Effect.gen(function*() {
-        yield* Effect.sleep(pause)
-        const now = yield* streams.walletsVersion
-        if (now !== version) {
+        yield* Effect.sleep(hold)
+        const now = yield* signals.walletsChange(version, config.interval)
+        hold = Duration.zero
+        if (now !== undefined && now !== version) {
           const started = yield* Clock.monotonicTimeNanos
           const before = yield* set.entries
           const wallets = yield* streams.watched(scope, confirmations)
@@ -167,9 +171,8 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
           const kept = new Set(wallets.map((wallet) => wallet.address))
           for (const { wallet } of before) if (!kept.has(wallet.address)) unheld.set(wallet.address, wallet)
           version = now
-          pause = rereadPause(config.interval, Number((yield* Clock.monotonicTimeNanos) - started) / 1e6)
-        } else {
-          pause = config.interval
+          // The wait for a change (an interval at most) is the rest of the pause.
+          hold = Duration.subtract(rereadPause(config.interval, Number((yield* Clock.monotonicTimeNanos) - started) / 1e6), config.interval)
         }
         // Forgotten, a wallet added again starts afresh (see `Coverage.forgetUnheld`). Not more
         // often than every `forgetEvery` intervals: each refuses the scan's cycle then in flight.
@@ -183,7 +186,7 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
         Effect.catchCause((cause) =>
           Effect.andThen(
             Effect.sync(() => {
-              pause = config.interval
+              hold = config.interval
             }),
             Effect.logWarning(`scanner ${scope}: cannot read or forget the wallets (${Cause.pretty(cause)}); trying again`)
           )
@@ -233,11 +236,12 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
  */
 export const run = (
   scope: Scope
-): Effect.Effect<never, never, StreamStore | ServiceConfig | DeliveryWake | KeyRefusal | SqlClient.SqlClient | EvmClient.EvmClient> =>
+): Effect.Effect<never, never, StreamStore | ServiceConfig | DeliveryWake | KeyRefusal | ScanSignals | SqlClient.SqlClient | EvmClient.EvmClient> =>
   Effect.gen(function*() {
     const streams = yield* StreamStore
     const config = yield* ServiceConfig
     const keys = yield* KeyRefusal
+    const signals = yield* ScanSignals
     const scans = yield* FiberMap.make<string>()
     let version: bigint | undefined
     let wanted = new Map<string, { readonly confirmations: number; readonly readings: ReadonlyArray<Engine.Watch> }>()
@@ -245,7 +249,7 @@ export const run = (
       // A refused API key stops every scan until the service is restarted with the right one.
       if (Option.isSome(yield* keys.reason)) return yield* Effect.never
       // The scans follow the streams: read again after each change of what they watch.
-      const now = yield* Effect.orElseSucceed(streams.walletsVersion, () => undefined)
+      const now = yield* signals.walletsVersion
       if (now === undefined || now !== version) {
         const read = yield* streams.scansOn(scope).pipe(
           Effect.catchCause((cause) => Effect.as(Effect.logWarning(`scanner ${scope}: cannot read the streams (${Cause.pretty(cause)})`), undefined))
@@ -276,6 +280,7 @@ export const run = (
           )
         )
       }
-      yield* Effect.sleep(config.interval)
+      // Planned again as soon as the wallets' version moves; the scans that stopped start again an interval on.
+      yield* signals.walletsChange(now, config.interval)
     }
   }).pipe(Effect.scoped)

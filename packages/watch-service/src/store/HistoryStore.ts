@@ -144,6 +144,25 @@ export const open = (scope: Scope, limit: number): Effect.Effect<ReadonlyArray<J
       ORDER BY h.created_at, h.stream_id, h.address LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(jobOf))))
 
 /**
+ * The scopes where `open` has something: histories not done yet of active streams that still
+ * want the scope. What a runner reads once an interval for all of its history readers (see
+ * `ScanSignals`), so that a scope owing nothing costs no read of its own.
+ *
+ * @example
+ * ```ts
+ * import { HistoryStore } from "@chainquery/watch-service"
+ *
+ * const owing = HistoryStore.owedScopes // Effect<ReadonlySet<string>, SqlError, SqlClient>
+ * ```
+ * @since 0.5.0
+ */
+export const owedScopes: Effect.Effect<ReadonlySet<Scope>, SqlError.SqlError, SqlClient.SqlClient> = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ scope: Scope }>`SELECT DISTINCT h.scope FROM stream_history h JOIN streams s ON s.id = h.stream_id
+    WHERE h.done_at IS NULL AND s.status = 'active' AND (s.scopes IS NULL OR h.scope = ANY (s.scopes))`.pipe(
+    Effect.map((rows) => new Set(rows.map((row) => row.scope)))
+  ))
+
+/**
  * A stream's wallets' histories, in the order they were added (at most `limit`, those not done
  * first).
  *
