@@ -82,11 +82,12 @@ export const place = (
   Effect.gen(function*() {
     if (wallets.length === 0) return []
     const sql = yield* SqlClient.SqlClient
-    const had = yield* known(sql, namespace, wallets)
     // In key order: two placements of overlapping wallets take their row locks in the same order.
-    const fresh = sortedRows(wallets.filter((wallet) => !had.has(keyOf(wallet))))
+    const rows = sortedRows(wallets)
     const at = position.toString()
-    yield* markWallets(sql, namespace, fresh.map((row) => ({ ...row, position: at, hash: null, since: at })), "new")
+    const there = yield* markWallets(sql, namespace, rows.map((row) => ({ ...row, position: at, hash: null, since: at })), "new")
+    // Those that had a checkpoint keep it, read back (nothing is read when all were new).
+    const had = there.length === 0 ? new Map<string, bigint>() : yield* known(sql, namespace, there)
     return wallets.map((wallet) => had.get(keyOf(wallet)) ?? position)
   }).pipe(Effect.mapError(failed("commit")))
 
@@ -115,8 +116,9 @@ export const raise = (
   Effect.gen(function*() {
     if (wallets.length === 0) return 0
     const sql = yield* SqlClient.SqlClient
-    const had = yield* known(sql, namespace, wallets)
-    const behind = sortedRows(wallets.filter((wallet) => (had.get(keyOf(wallet)) ?? position) < position))
+    const rows = sortedRows(wallets)
+    const had = yield* known(sql, namespace, rows)
+    const behind = rows.filter((row) => (had.get(`${row.scope} ${row.wallet}`) ?? position) < position)
     if (behind.length === 0) return 0
     yield* noteOutsideWrite(sql, namespace)
     const at = position.toString()
@@ -125,17 +127,21 @@ export const raise = (
     return behind.length
   }).pipe(Effect.mapError(failed("commit")))
 
-/** The checkpoints `wallets` have in `namespace`, by key. */
-const known = (sql: SqlClient.SqlClient, namespace: string, wallets: ReadonlyArray<WatchedWallet>) =>
+/** The checkpoints the wallets of `asked` have in `namespace`, by key. */
+const known = (sql: SqlClient.SqlClient, namespace: string, asked: ReadonlyArray<{ readonly scope: string; readonly wallet: string }>) =>
   Effect.map(
     sql<{ scope: string; wallet: string; position: string }>`SELECT c.scope, c.wallet, c.position::text
-      FROM watch_checkpoints c JOIN jsonb_to_recordset(${JSON.stringify(sortedRows(wallets))}::jsonb) AS x(scope text, wallet text)
+      FROM watch_checkpoints c JOIN jsonb_to_recordset(${JSON.stringify(asked.map((row) => ({ scope: row.scope, wallet: row.wallet })))}::jsonb) AS x(scope text, wallet text)
         ON c.scope = x.scope AND c.wallet = x.wallet
       WHERE c.namespace = ${namespace}`,
     (rows) => new Map(rows.map((row) => [`${row.scope} ${row.wallet}`, BigInt(row.position)]))
   )
 
 /** `wallets` as rows of the store, once each, in key order. */
-const sortedRows = (wallets: ReadonlyArray<WatchedWallet>) =>
-  [...new Map(wallets.map((wallet) => [keyOf(wallet), wallet]))].toSorted(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
-    .map(([, wallet]) => ({ scope: scopeOf(wallet), wallet: wallet.address }))
+const sortedRows = (wallets: ReadonlyArray<WatchedWallet>) => {
+  const byKey = new Map(wallets.map((wallet) => [keyOf(wallet), wallet]))
+  return [...byKey.keys()].toSorted().map((key) => {
+    const wallet = byKey.get(key)!
+    return { scope: scopeOf(wallet), wallet: wallet.address }
+  })
+}

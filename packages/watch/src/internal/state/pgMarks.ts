@@ -112,16 +112,17 @@ export type Moving = "every" | "new" | "behind"
 
 /**
  * Puts `rows` at their blocks: each names the mark of its scope, block and hash (made when there
- * is none), then the marks left without wallets are deleted.
+ * is none), then the marks left without wallets are deleted. Answers the rows that did not move
+ * because their wallets were there already, when placing `new` ones (none otherwise).
  */
 export const markWallets = (
   sql: SqlClient.SqlClient,
   namespace: string,
   rows: ReadonlyArray<MarkedRow>,
   moving: Moving = "every"
-): Effect.Effect<void, SqlError.SqlError> =>
+): Effect.Effect<ReadonlyArray<MarkedRow>, SqlError.SqlError> =>
   Effect.gen(function*() {
-    if (rows.length === 0) return
+    if (rows.length === 0) return []
     const wanted = new Map<string, { scope: string; position: string; hash: string | null }>()
     for (const row of rows) wanted.set(markKey(row.scope, row.position, row.hash), { scope: row.scope, position: row.position, hash: row.hash })
     const places = JSON.stringify([...new Map([...wanted.values()].map((w) => [`${w.scope} ${w.position}`, { scope: w.scope, position: w.position }])).values()])
@@ -139,9 +140,11 @@ export const markWallets = (
         RETURNING id::text, scope, position::text, hash`
       for (const mark of made) ids.set(markKey(mark.scope, mark.position, mark.hash), mark.id)
     }
+    const there: Array<MarkedRow> = []
     for (let from = 0; from < rows.length; from += walletsPerStatement) {
+      const slice = rows.slice(from, from + walletsPerStatement)
       const named = JSON.stringify(
-        rows.slice(from, from + walletsPerStatement).map((row) => ({
+        slice.map((row) => ({
           scope: row.scope,
           wallet: row.wallet,
           mark: ids.get(markKey(row.scope, row.position, row.hash))!,
@@ -151,14 +154,20 @@ export const markWallets = (
       const inserted = sql`INSERT INTO watch_wallets AS w (namespace, scope, wallet, mark, since)
         SELECT ${namespace}, scope, wallet, mark::bigint, since::bigint
         FROM jsonb_to_recordset(${named}::jsonb) AS x(scope text, wallet text, mark text, since text)`
-      yield* moving === "new"
-        ? sql`${inserted} ON CONFLICT (namespace, scope, wallet) DO NOTHING`
-        : moving === "behind"
+      if (moving === "new") {
+        // Counted: only when some were there already are they told apart (most often all are new).
+        const [placed] = yield* sql<{ count: number }>`WITH placed AS (${inserted} ON CONFLICT (namespace, scope, wallet) DO NOTHING RETURNING 1)
+          SELECT count(*)::int AS count FROM placed`
+        if ((placed?.count ?? 0) < slice.length) there.push(...slice)
+        continue
+      }
+      yield* moving === "behind"
         ? sql`${inserted} ON CONFLICT (namespace, scope, wallet) DO UPDATE SET mark = excluded.mark
             WHERE (SELECT position FROM watch_marks WHERE id = w.mark) < (SELECT position FROM watch_marks WHERE id = excluded.mark)`
         : sql`${inserted} ON CONFLICT (namespace, scope, wallet) DO UPDATE SET mark = excluded.mark`
     }
     yield* dropEmptyMarks(sql, namespace, [...new Set(rows.map((row) => row.scope))])
+    return there
   })
 
 /** Deletes the marks of `scopes` that no wallet names any more. */
