@@ -63,7 +63,7 @@ import { writePending } from "./internal/state/pendingBatch.js"
 import { clientFor } from "./LedgerClients.js"
 import { type Batch, type Checkpoint, type LastBatch, StateStore, type StateStoreError } from "./StateStore.js"
 import type { WatchEvent } from "./WatchEvent.js"
-import { byChain, byNetwork, dedupe, type EvmWallet, key, type WatchedWallet } from "./WatchedWallet.js"
+import { byChain, byNetwork, type EvmWallet, key, type WatchedWallet } from "./WatchedWallet.js"
 
 /**
  * How EVM wallets are polled: one A1 listing per new block, one A2 listing per wallet, or the
@@ -268,7 +268,9 @@ export interface Engine {
   /**
    * Watches these wallets from the next cycle on, in place of those it was made with (each new one
    * starts from its checkpoint, read again from the store, or at the safe head with a baseline);
-   * what it knew of the others (holdings still owed, the DeFi cadence) is kept.
+   * what it knew of the others (holdings still owed, the DeFi cadence) is kept. When wallets were
+   * only added, only the new ones' checkpoints are read (`StateStore.checkpointsOf`), not every
+   * wallet's again.
    */
   readonly setWallets: (wallets: ReadonlyArray<WatchedWallet>) => Effect.Effect<void>
   /**
@@ -323,10 +325,15 @@ const merge = (steps: ReadonlyArray<Step>): Omit<CycleResult, "failed"> => {
   }
 }
 
-/** The watched wallets, each once, by EVM chain and by Aptos network. */
+/** The watched wallets, each once (by `key`), by EVM chain and by Aptos network. */
 const placed = (wallets: ReadonlyArray<WatchedWallet>) => {
-  const unique = dedupe(wallets)
-  return { chains: byChain(unique), networks: byNetwork(unique) }
+  const watched = new Map<string, WatchedWallet>()
+  for (const wallet of wallets) {
+    const id = key(wallet)
+    if (!watched.has(id)) watched.set(id, wallet)
+  }
+  const unique = [...watched.values()]
+  return { watched, chains: byChain(unique), networks: byNetwork(unique) }
 }
 
 /**
@@ -356,7 +363,7 @@ export const make = Effect.fnUntraced(function*(
     mainnet: yield* clientFor("mainnet"),
     testnet: yield* clientFor("testnet")
   }
-  let { chains, networks } = placed(options.wallets)
+  let { chains, networks, watched } = placed(options.wallets)
   const confirmations = Math.max(0, Math.floor(options.confirmations))
   const reorgWindow = Math.max(0, Math.floor(options.reorgWindow ?? 6))
   const maxBlocks = Math.max(1, Math.floor(options.maxBlocksPerCycle ?? 500))
@@ -379,6 +386,8 @@ export const make = Effect.fnUntraced(function*(
    * scanned for a hundred thousand wallets does not make a hundred thousand new objects.
    */
   let committed: Map<string, Held> | undefined
+  /** Wallets added (`setWallets`) since `committed` was read: their checkpoints are read at the next cycle. */
+  const addedUnread = new Map<string, WatchedWallet>()
   const loadCheckpoints = Effect.map(
     store.checkpoints,
     (all) => (committed = new Map(all.map((checkpoint) => [key(checkpoint.wallet), { ...checkpoint }])))
@@ -399,8 +408,18 @@ export const make = Effect.fnUntraced(function*(
   const forgetHeld = () => {
     resting.clear()
     indexes.clear()
+    addedUnread.clear()
     committed = undefined
   }
+
+  /** The checkpoints held, with those of the wallets added since they were read (from the store, once). */
+  const heldCheckpoints = Effect.gen(function*() {
+    const held = committed ?? (yield* loadCheckpoints)
+    if (addedUnread.size === 0) return held
+    for (const checkpoint of yield* store.checkpointsOf([...addedUnread.values()])) held.set(key(checkpoint.wallet), { ...checkpoint })
+    addedUnread.clear()
+    return held
+  })
 
   const restingOn = (chain: Chain.ChainId, chainWallets: ReadonlyArray<EvmWallet>, checkpoints: ReadonlyMap<string, Checkpoint>) =>
     resting.get(chain) ?? resting.set(chain, restingOf(chain, chainWallets, checkpoints)).get(chain)!
@@ -412,7 +431,7 @@ export const make = Effect.fnUntraced(function*(
     )
 
   const cycle: Engine["cycle"] = Effect.gen(function*() {
-    const checkpoints: ReadonlyMap<string, Checkpoint> = committed ?? (yield* loadCheckpoints)
+    const checkpoints: ReadonlyMap<string, Checkpoint> = yield* heldCheckpoints
     const readDefi = watch.has("defi") && cycles % defiEvery === 0
     cycles++
     const steps: Array<Step> = []
@@ -517,10 +536,23 @@ export const make = Effect.fnUntraced(function*(
 
   const setWallets: Engine["setWallets"] = (wallets) =>
     Effect.sync(() => {
-      ;({ chains, networks } = placed(wallets))
-      // The state's wallets this engine no longer watches (and no longer those it does) change,
-      // and a backfill of a new wallet may have committed its checkpoint: both are read again.
-      forgetHeld()
+      const before = watched
+      ;({ chains, networks, watched } = placed(wallets))
+      const added: Array<readonly [string, WatchedWallet]> = []
+      watched.forEach((wallet, id) => {
+        if (!before.has(id)) added.push([id, wallet])
+      })
+      // A wallet no longer watched joins the state's others this engine does not watch: all is read again.
+      if (committed === undefined || before.size + added.length !== watched.size) return forgetHeld()
+      // Wallets only added: what is held of the others is kept; a backfill or a service may have
+      // committed the checkpoints of the new ones, read at the next cycle (`heldCheckpoints`). The
+      // chains they join are indexed again, and they no longer rest.
+      for (const [id, wallet] of added) addedUnread.set(id, wallet)
+      for (const chain of new Set(added.flatMap(([, wallet]) => wallet.family === "evm" ? [wallet.chain] : []))) {
+        indexes.delete(chain)
+        const rest = resting.get(chain)
+        if (rest !== undefined) resting.set(chain, rest.filter((tracked) => !watched.has(key(tracked.wallet))))
+      }
     })
 
   const publish: Engine["publish"] = (result, write) =>

@@ -146,6 +146,13 @@ const checkpointOf = (row: CheckpointRow): Checkpoint => ({
 /** A read's failure, as the store's. */
 const read = <A, E>(effect: Effect.Effect<A, E>) => Effect.mapError(effect, failure("read"))
 
+/** How many wallets one read of `checkpointsOf` names: a statement of a hundred thousand would hold megabytes of JSON. */
+const walletsPerRead = 10_000
+
+/** `items` in pieces of at most `size`. */
+const chunksOf = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<ReadonlyArray<A>> =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size))
+
 /** Rows as one JSON parameter. */
 const json = (value: unknown): string => JSON.stringify(value)
 
@@ -321,6 +328,13 @@ export const make = Effect.fnUntraced(function*(options: Options) {
           SELECT scope, wallet, position::text, hash, since::text FROM watch_checkpoints
           WHERE namespace = ${ns} AND scope = ${scopeOf(wallet)} AND wallet = ${wallet.address}`
       ).pipe(Effect.map((rows) => Option.map(Option.fromUndefinedOr(rows[0]), (row) => ({ ...checkpointOf(row), wallet })))),
+
+    checkpointsOf: (wallets) =>
+      read(Effect.forEach(chunksOf(wallets, walletsPerRead), (some) =>
+        sql<CheckpointRow>`SELECT c.scope, c.wallet, c.position::text, c.hash, c.since::text FROM watch_checkpoints c
+          JOIN jsonb_to_recordset(${JSON.stringify(some.map((wallet) => ({ scope: scopeOf(wallet), wallet: wallet.address })))}::jsonb)
+            AS x(scope text, wallet text) ON c.scope = x.scope AND c.wallet = x.wallet
+          WHERE c.namespace = ${ns}`)).pipe(Effect.map((reads) => reads.flat().map(checkpointOf))),
 
     blockHashes: (chain: Chain.ChainId) =>
       read(sql<{ number: string; hash: string }>`

@@ -300,6 +300,13 @@ const make = (tables: StateTables): StateStore["Service"] =>
   StateStore.of({
     checkpoints: read(tables.checkpoints),
     checkpoint: (wallet) => read(() => Option.fromUndefinedOr(tables.checkpoint(wallet))),
+    checkpointsOf: (wallets) =>
+      read(() =>
+        wallets.flatMap((wallet) => {
+          const checkpoint = tables.checkpoint(wallet)
+          return checkpoint === undefined ? [] : [checkpoint]
+        })
+      ),
     blockHashes: (chain) => read(() => tables.blockHashes(chain)),
     blockEvents: (chain) => read(() => tables.blockEvents(chain)),
     defiSnapshot: (wallet) => read(() => Option.fromUndefinedOr(tables.defiSnapshot(wallet))),
@@ -374,6 +381,11 @@ export class StateStore extends Context.Service<StateStore, {
   readonly checkpoints: Effect.Effect<ReadonlyArray<Checkpoint>, StateStoreError>
   /** The checkpoint of one wallet, `None` before its first commit. */
   readonly checkpoint: (wallet: WatchedWallet) => Effect.Effect<Option.Option<Checkpoint>, StateStoreError>
+  /**
+   * The checkpoints of these wallets, those that have one, in no given order (since 0.5.0): what
+   * the engine reads of wallets added to those it watches, rather than every checkpoint again.
+   */
+  readonly checkpointsOf: (wallets: ReadonlyArray<WatchedWallet>) => Effect.Effect<ReadonlyArray<Checkpoint>, StateStoreError>
   /** The recent block hashes of a chain, oldest first. */
   readonly blockHashes: (chain: Chain.ChainId) => Effect.Effect<ReadonlyArray<BlockHash>, StateStoreError>
   /** The NFT events emitted from the recent blocks of a chain, oldest block first. */

@@ -5,7 +5,7 @@
  */
 import { DateTime, Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { StateStore, type WatchedWallet, WatchEvent } from "../../src/index.js"
+import { StateStore, WatchedWallet, WatchEvent } from "../../src/index.js"
 import { alice, aptosAlice, aptosBob, bob, nftTransfer, summary, trade } from "../fixtures.js"
 
 export const evm: WatchedWallet.EvmWallet = { family: "evm", chain: "0x1", address: alice }
@@ -89,6 +89,8 @@ export const readEverything = Effect.gen(function*() {
   return {
     checkpoints: yield* store.checkpoints,
     each: yield* Effect.forEach([...evmWallets, aptos, aptosMainnet], (wallet) => store.checkpoint(wallet)),
+    // In no given order: by wallet.
+    some: (yield* store.checkpointsOf([...evmWallets, aptos, aptosMainnet])).toSorted((a, b) => WatchedWallet.key(a.wallet) < WatchedWallet.key(b.wallet) ? -1 : 1),
     blocks: yield* Effect.forEach(["0x1", "0x89", "0xa"] as const, (chain) => store.blockHashes(chain)),
     blockEvents: yield* Effect.forEach(["0x1", "0x89"] as const, (chain) => store.blockEvents(chain)),
     defi: yield* Effect.forEach(evmWallets, (wallet) => store.defiSnapshot(wallet)),
