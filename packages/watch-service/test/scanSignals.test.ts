@@ -2,8 +2,9 @@
  * The runner's scan signals (`ScanSignals`), over a real PostgreSQL: the wallets' version and the
  * scopes owing histories are read once an interval for every scanner and history reader of the
  * runner (not once each), a change of the wallets is told as soon as it is read (not an interval
- * later), only the scopes with histories of active streams owe, and a read that fails is taken
- * as not known (the scanners look for themselves) until one succeeds.
+ * later), only the scopes with histories of active streams owe; a version read that fails keeps
+ * the last (nothing is known to have changed: a waiter waits, it does not spin), and a history read
+ * that fails has every scope looked at until one succeeds.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer, Ref } from "effect"
@@ -110,18 +111,29 @@ describe("ScanSignals", () => {
       }).pipe(Effect.scoped)
     ))
 
-  it.live("a read that fails is not known (every scope is looked at) until a read succeeds", () =>
+  it.live("a version read that fails keeps the last one (a waiter waits, it does not spin); a history read that fails has every scope looked at", () =>
     withSignals(({ down }) =>
       Effect.gen(function*() {
         const signals = yield* ScanSignals
+        const sql = yield* SqlClient.SqlClient
         assert.isFalse(yield* signals.historyOwed("0x1"))
         const seen = yield* signals.walletsVersion
         assert.isDefined(seen)
         yield* Ref.set(down, true)
-        yield* eventually("the version to be unknown", Effect.map(signals.walletsVersion, (version) => version === undefined))
-        assert.isTrue(yield* signals.historyOwed("0x1"), "with the reads failing, every scope is looked at")
+        // Five waits of an interval each, the reads failing all along: at least five intervals.
+        const started = Date.now()
+        for (let i = 0; i < 5; i++) {
+          assert.strictEqual(yield* signals.walletsChange(seen, interval), seen, "a failed read is no change")
+        }
+        assert.isAtLeast(Date.now() - started, 5 * Duration.toMillis(interval) - 20, "the waits returned at once")
         yield* Ref.set(down, false)
-        yield* eventually("the version to be known again", Effect.map(signals.walletsVersion, (version) => version === seen))
+        // The histories' table gone for a while: every scope is read, as if it owed.
+        yield* sql`ALTER TABLE stream_history RENAME TO stream_history_away`
+        yield* eventually("every scope to be looked at", signals.historyOwed("0x1"))
+        assert.isTrue(yield* signals.historyOwed("0x89"))
+        assert.strictEqual(yield* signals.walletsVersion, seen)
+        yield* sql`ALTER TABLE stream_history_away RENAME TO stream_history`
+        yield* eventually("the scopes owing nothing to be known again", Effect.map(signals.historyOwed("0x1"), (owes) => !owes))
       }).pipe(Effect.scoped)
     ))
 })

@@ -416,8 +416,14 @@ export const make = Effect.fnUntraced(function*(
   const heldCheckpoints = Effect.gen(function*() {
     const held = committed ?? (yield* loadCheckpoints)
     if (addedUnread.size === 0) return held
-    for (const checkpoint of yield* store.checkpointsOf([...addedUnread.values()])) held.set(key(checkpoint.wallet), { ...checkpoint })
-    addedUnread.clear()
+    const asked = [...addedUnread]
+    const found = yield* store.checkpointsOf(asked.map(([, wallet]) => wallet))
+    // What the store has of them now, and nothing it no longer has (a resting wallet forgotten meanwhile).
+    for (const [id] of asked) {
+      held.delete(id)
+      addedUnread.delete(id)
+    }
+    for (const checkpoint of found) held.set(key(checkpoint.wallet), { ...checkpoint })
     return held
   })
 

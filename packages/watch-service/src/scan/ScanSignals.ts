@@ -17,7 +17,7 @@ import { StreamStore } from "../store/StreamStore.js"
 
 /** The signals as last read, and what fires when the wallets' version moves from them. */
 interface Read {
-  /** `undefined`: the last read failed. */
+  /** The last version read (a read that fails keeps it); `undefined` until one is read. */
   readonly version: bigint | undefined
   /** `undefined`: the last read failed (every scope is read, as if it owed). */
   readonly owed: ReadonlySet<Scope> | undefined
@@ -37,7 +37,10 @@ interface Read {
  * @since 0.5.0
  */
 export class ScanSignals extends Context.Service<ScanSignals, {
-  /** The wallets' version as last read; `undefined` when that read failed (it is logged). */
+  /**
+   * The wallets' version as last read: a read that fails (it is logged) keeps the one before, as
+   * nothing is known to have changed; `undefined` until one is read.
+   */
   readonly walletsVersion: Effect.Effect<bigint | undefined>
   /**
    * The wallets' version once it is not `seen` (at once if it is not already), or as it is after
@@ -57,25 +60,17 @@ export class ScanSignals extends Context.Service<ScanSignals, {
       const streams = yield* StreamStore
       const config = yield* ServiceConfig
       const context = yield* Effect.context<SqlClient.SqlClient>()
-      // Both, or neither when a read fails (logged): the scanners and readers then look for themselves.
-      const read = Effect.gen(function*() {
-        const version: bigint | undefined = yield* streams.walletsVersion
-        const owed: ReadonlySet<Scope> | undefined = yield* Effect.provideContext(HistoryStore.owedScopes, context)
-        return { version, owed }
-      }).pipe(
-        Effect.catchCause((cause) =>
-          Effect.as(
-            Effect.logWarning(`scanners: cannot read the wallets' version or the scopes owing histories (${Cause.pretty(cause)}); read again next interval`),
-            { version: undefined, owed: undefined }
-          )
-        )
-      )
+      // Each read on its own; one that fails is logged and answers `undefined`.
+      const read = Effect.all({
+        version: streams.walletsVersion.pipe(failedAs("the wallets' version")),
+        owed: Effect.provideContext(HistoryStore.owedScopes, context).pipe(failedAs("the scopes owing histories"))
+      })
       const state = yield* Ref.make<Read>({ ...(yield* read), moved: yield* Deferred.make<void>() })
       yield* read.pipe(
         Effect.flatMap((next) =>
           Effect.flatMap(
             Ref.modify(state, (before): readonly [Deferred.Deferred<void> | undefined, Read] =>
-              next.version === before.version
+              next.version === undefined || next.version === before.version
                 ? [undefined, { ...before, owed: next.owed }]
                 : [before.moved, { ...next, moved: Deferred.makeUnsafe<void>() }]),
             (moved) => moved === undefined ? Effect.void : Deferred.succeed(moved, undefined)
@@ -99,3 +94,7 @@ export class ScanSignals extends Context.Service<ScanSignals, {
     })
   )
 }
+
+/** A read that fails is logged and answers `undefined` (read again an interval later). */
+const failedAs = (what: string) => <A, E>(self: Effect.Effect<A, E>): Effect.Effect<A | undefined> =>
+  Effect.catchCause(self, (cause) => Effect.as(Effect.logWarning(`scanners: cannot read ${what} (${Cause.pretty(cause)}); read again next interval`), undefined))

@@ -76,11 +76,11 @@ export const forgetEvery = 10
  * How long a scan waits before it looks at the wallets again, after a look at a changed set that
  * took `spentMillis` (reading them, and the wallets' set replaced): at least an `interval`,
  * `rereadWaits` times what the look took, and at most `forgetEvery` intervals. Reading a large
- * set again is proportional to it, and so is the engine's next cycle (it reads their checkpoints
- * again): wallets added request after request are taken in a few reads, not in one read per
- * request, and the requests are not slowed by reads of the wallets they have just added. A wallet
- * taken later loses nothing: its coverage starts where it was placed. After a look that found no
- * change, or failed, the next is an interval later.
+ * set again is proportional to it, and so is the engine's next cycle (it indexes them again):
+ * wallets added request after request are taken in a few reads, not in one read per request, and
+ * the requests are not slowed by reads of the wallets they have just added. A wallet taken later
+ * loses nothing: its coverage starts where it was placed. After a look that failed, the next is an
+ * interval later; otherwise a change is looked at as soon as the runner reads it (`ScanSignals`).
  *
  * @example
  * ```ts
@@ -171,8 +171,7 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
           const kept = new Set(wallets.map((wallet) => wallet.address))
           for (const { wallet } of before) if (!kept.has(wallet.address)) unheld.set(wallet.address, wallet)
           version = now
-          // The wait for a change (an interval at most) is the rest of the pause.
-          hold = Duration.subtract(rereadPause(config.interval, Number((yield* Clock.monotonicTimeNanos) - started) / 1e6), config.interval)
+          hold = rereadPause(config.interval, Number((yield* Clock.monotonicTimeNanos) - started) / 1e6)
         }
         // Forgotten, a wallet added again starts afresh (see `Coverage.forgetUnheld`). Not more
         // often than every `forgetEvery` intervals: each refuses the scan's cycle then in flight.
