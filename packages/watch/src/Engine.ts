@@ -61,7 +61,7 @@ import type { Pending } from "./internal/cycle/holdingsCycle.js"
 import { restingOf, type Tracked } from "./internal/cycle/recentBlocks.js"
 import { writePending } from "./internal/state/pendingBatch.js"
 import { clientFor } from "./LedgerClients.js"
-import { type Batch, type Checkpoint, type LastBatch, StateStore, type StateStoreError } from "./StateStore.js"
+import { type Advance, type Batch, type Checkpoint, type LastBatch, StateStore, type StateStoreError } from "./StateStore.js"
 import type { WatchEvent } from "./WatchEvent.js"
 import { byChain, byNetwork, type EvmWallet, key, type WatchedWallet } from "./WatchedWallet.js"
 
@@ -325,6 +325,29 @@ const merge = (steps: ReadonlyArray<Step>): Omit<CycleResult, "failed"> => {
   }
 }
 
+/**
+ * Moves the held checkpoints that `advances` move (each from its block to its `to`), in one pass
+ * over them however many advances a batch has (a scan catching wallets up from many blocks makes
+ * one per block). A batch's advances go to the block its cycle scanned to, so none starts where
+ * another ends; were one to, they are applied one after the other.
+ */
+const moveHeld = (committed: ReadonlyMap<string, Held>, advances: ReadonlyArray<Advance>) => {
+  if (advances.length === 0) return
+  const moves = new Map<Chain.ChainId, Map<bigint, Advance>>()
+  for (const advance of advances) (moves.get(advance.chain) ?? moves.set(advance.chain, new Map()).get(advance.chain)!).set(advance.from, advance)
+  if (advances.length > 1 && advances.some((advance) => moves.get(advance.chain)!.has(advance.to))) {
+    for (const advance of advances) moveHeld(committed, [advance])
+    return
+  }
+  for (const held of committed.values()) {
+    const move = held.wallet.family === "evm" ? moves.get(held.wallet.chain)?.get(held.position) : undefined
+    if (move !== undefined) {
+      held.position = move.to
+      held.hash = move.hash
+    }
+  }
+}
+
 /** The watched wallets, each once (by `key`), by EVM chain and by Aptos network. */
 const placed = (wallets: ReadonlyArray<WatchedWallet>) => {
   const watched = new Map<string, WatchedWallet>()
@@ -517,14 +540,7 @@ export const make = Effect.fnUntraced(function*(
           if (index !== undefined && advanceIndex(index, advance.from, advance.to) !== advance.count) indexes.delete(advance.chain)
         }
         if (committed === undefined) return
-        for (const advance of batch.advances ?? []) {
-          for (const held of committed.values()) {
-            if (held.wallet.family === "evm" && held.wallet.chain === advance.chain && held.position === advance.from) {
-              held.position = advance.to
-              held.hash = advance.hash
-            }
-          }
-        }
+        moveHeld(committed, batch.advances ?? [])
         for (const checkpoint of batch.checkpoints ?? []) {
           // `since` is written with a wallet's first checkpoint only (as the store does).
           const wallet = key(checkpoint.wallet)
