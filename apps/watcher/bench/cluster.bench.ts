@@ -12,11 +12,15 @@
  *    and blocks for both; each runner with 4, then 8 delivery slots (`--delivery-concurrency`),
  *    fewer than the streams, so that what one runner delivers at once is the bound (until the
  *    machine's cores are). Goal: 3 runners at least 2.5x one.
- * 2. 1,000,000 watched wallets (100 streams of 10,000 addresses no one in the world has) across 3
- *    runners, added through the API of each in turn: each runner's resident memory once the scan
- *    has them all at the head and followed blocks; requests per block (the median of the counted
- *    blocks). Then two runners stopped (SIGTERM): the one left holds everything, and its requests
- *    per block and memory are measured the same way. Goal: requests per block unchanged.
+ * 2. Issue #44's 10,000,000 wallets in 1,000 streams, scaled down ten times in wallets: 1,000
+ *    streams of 1,000 addresses no one in the world has (1,000,000), across 3 runners, added
+ *    through the API of each in turn. Measured at 250,000 and at 1,000,000 wallets, once the scan
+ *    has them all at the head and followed blocks: each runner's resident memory and CPU per block,
+ *    requests per block (the median of the counted blocks). Then two runners stopped (SIGTERM):
+ *    the one left holds everything, and its requests per block, memory and CPU per block are
+ *    measured the same way. Printed with the figures at 10,000,000 extrapolated, a straight line
+ *    through the two measured (the scanning runner's memory and CPU per block). Goal: requests per
+ *    block unchanged.
  */
 import { Simulator } from "@chainquery/simulator"
 import { Effect } from "effect"
@@ -26,6 +30,7 @@ import { createServer } from "node:net"
 import { median } from "./support/measured.ts"
 import {
   BenchFailure,
+  cpuSeconds,
   type Postgres,
   postgres,
   procStatus,
@@ -61,10 +66,13 @@ const machineTicks = (): { readonly busy: number; readonly total: number } => {
 }
 const pausedBlocks = 80
 const busyActivity = 5
-/** Scenario 2. */
-const bigStreams = 100
-const walletsPerBigStream = 10_000
-const perRequest = 10_000
+/** Scenario 2: the streams, their wallets, and after how many streams the first measure is taken. */
+const bigStreams = 1_000
+const walletsPerBigStream = 1_000
+const firstMeasureAfter = 250
+const perRequest = 1_000
+/** Issue #44's scale, extrapolated to. */
+const targetWallets = 10_000_000
 const warmupBlocks = 2
 const countedBlocks = 4
 
@@ -170,18 +178,30 @@ const deliveries = (pg: Postgres, runners: number, slots: number) =>
 const syntheticAddresses = (count: number) =>
   Array.from({ length: count }, (_, index) => `0x${createHash("sha256").update(`watcher-cluster-bench ${index}`).digest("hex").slice(0, 40)}`)
 
-/** Requests per block: the median over `countedBlocks` blocks, after `warmupBlocks`. */
-const requestsPerBlock = (sim: Sim, wallets: number) =>
+/**
+ * Requests per block (the median over `countedBlocks` blocks, after `warmupBlocks`), and each
+ * runner's CPU per block over the counted blocks and resident memory after them.
+ */
+const perBlock = (sim: Sim, wallets: number, runners: ReadonlyArray<Service>) =>
   Effect.gen(function*() {
     for (let i = 0; i < warmupBlocks; i++) yield* followBlock(sim, wallets)
     const counts: Array<number> = []
+    const cpuBefore = runners.map((runner) => cpuSeconds(runner.pid))
     for (let i = 0; i < countedBlocks; i++) {
       yield* sim.resetStats
       yield* followBlock(sim, wallets)
       counts.push((yield* sim.stats).requests.total)
     }
-    return median(counts)
+    return {
+      wallets,
+      requests: median(counts),
+      cpu: runners.map((runner, index) => (cpuSeconds(runner.pid) - cpuBefore[index]!) / countedBlocks),
+      memory: runners.map((runner) => procStatus(runner.pid, "VmRSS"))
+    }
   })
+
+/** What `perBlock` measured. */
+type Measured = Effect.Success<ReturnType<typeof perBlock>>
 
 /** Scenario 2. */
 const million = (pg: Postgres) =>
@@ -197,27 +217,33 @@ const million = (pg: Postgres) =>
         yield* spread(3)
         const wallets = bigStreams * walletsPerBigStream
         const addresses = syntheticAddresses(wallets)
-        const addStart = performance.now()
-        for (let index = 0; index < bigStreams; index++) {
-          const service = services[index % 3]!
-          const stream = yield* createStream(service, hook.url)
-          const mine = addresses.slice(index * walletsPerBigStream, (index + 1) * walletsPerBigStream)
-          for (let at = 0; at < mine.length; at += perRequest) yield* addWallets(service, stream.id, mine.slice(at, at + perRequest))
+        const before = services.map((service) => procStatus(service.pid, "VmRSS"))
+        const measured: Array<Measured> = []
+        let addSeconds = 0
+        let takenSeconds = 0
+        // Added stream after stream, measured once `firstMeasureAfter` have their wallets, then once all have.
+        for (const [from, to] of [[0, firstMeasureAfter], [firstMeasureAfter, bigStreams]] as const) {
+          const addStart = performance.now()
+          for (let index = from; index < to; index++) {
+            const service = services[index % 3]!
+            const stream = yield* createStream(service, hook.url)
+            const mine = addresses.slice(index * walletsPerBigStream, (index + 1) * walletsPerBigStream)
+            for (let at = 0; at < mine.length; at += perRequest) yield* addWallets(service, stream.id, mine.slice(at, at + perRequest))
+          }
+          addSeconds += (performance.now() - addStart) / 1000
+          const added = to * walletsPerBigStream
+          console.log(`     (${fmt(added)} wallets added in ${addSeconds.toFixed(0)} s so far; waiting for the scan to have them all at the head)`)
+          const takeStart = performance.now()
+          yield* waitUntil(`the scan to have ${added} wallets at the head`, scannedTo(added, () => chain.head), 3_600_000, 2_000)
+          takenSeconds += (performance.now() - takeStart) / 1000
+          measured.push(yield* perBlock(sim, added, services))
         }
-        const addSeconds = (performance.now() - addStart) / 1000
-        console.log(`     (${fmt(wallets)} wallets added in ${addSeconds.toFixed(0)} s; waiting for the scan to have them all at the head)`)
-        const takeStart = performance.now()
-        yield* waitUntil(`the scan to have ${wallets} wallets at the head`, scannedTo(wallets, () => chain.head), 3_600_000, 2_000)
-        const takenSeconds = (performance.now() - takeStart) / 1000
-        const threePerBlock = yield* requestsPerBlock(sim, wallets)
-        const threeMemory = services.map((service) => procStatus(service.pid, "VmRSS"))
         // Two runners leave: the one left takes everything over.
         yield* services[1]!.stop
         yield* services[2]!.stop
         yield* spread(1)
-        const onePerBlock = yield* requestsPerBlock(sim, wallets)
-        const oneMemory = procStatus(services[0]!.pid, "VmRSS")
-        return { wallets, addSeconds, takenSeconds, threePerBlock, threeMemory, onePerBlock, oneMemory, warnings: services.reduce((n, s) => n + s.warnings().length, 0) }
+        const alone = yield* perBlock(sim, wallets, [services[0]!])
+        return { wallets, before, addSeconds, takenSeconds, measured, alone, warnings: services.reduce((n, s) => n + s.warnings().length, 0) }
       })
     )
   }).pipe(Effect.scoped)
@@ -251,15 +277,44 @@ const printDeliveries = (one: Effect.Success<ReturnType<typeof deliveries>>, thr
   )
 }
 
+const seconds = (cpu: number) => `${cpu.toFixed(3)} s`
+
+/** The value at `target` of the straight line through (x1, y1) and (x2, y2). */
+const extrapolated = (x1: number, y1: number, x2: number, y2: number, target: number) => y2 + ((y2 - y1) / (x2 - x1)) * (target - x2)
+
 /** Scenario 2's figures. */
 const printMillion = (big: Effect.Success<ReturnType<typeof million>>) => {
-  console.log(`  2. ${fmt(big.wallets)} wallets watched, ${bigStreams} streams of ${fmt(walletsPerBigStream)}, added through the 3 runners' APIs in ${big.addSeconds.toFixed(0)} s;`)
-  console.log(`     the scan had them all at the head ${big.takenSeconds.toFixed(0)} s after the last`)
-  console.log(`     3 runners, resident memory (VmRSS): ${big.threeMemory.map(mb).join(", ")}; 1 runner left (two stopped): ${mb(big.oneMemory)}`)
+  const [first, all] = big.measured as [Measured, Measured]
+  // The runner that scans eth: the one that spent the most CPU on the blocks.
+  const scanning = all.cpu.indexOf(Math.max(...all.cpu))
   console.log(
-    `service: requests per block at ${fmt(big.wallets)} wallets — 3 runners: ${big.threePerBlock.toFixed(1)}, 1 runner: ${big.onePerBlock.toFixed(1)} (median of ${countedBlocks} blocks)`
+    `  2. issue #44's ${fmt(targetWallets)} wallets in ${fmt(bigStreams)} streams, scaled down ten times: ${bigStreams} streams of ${fmt(walletsPerBigStream)} wallets on 3 runners,`
   )
-  console.log(`  goal: unchanged from one runner: ${big.threePerBlock === big.onePerBlock ? "goal met" : "NOT met"}`)
+  console.log(`     added through the runners' APIs in ${big.addSeconds.toFixed(0)} s (requests of ${fmt(perRequest)}); the scan had them at the head ${big.takenSeconds.toFixed(0)} s after the last requests`)
+  console.log(`     resident memory (VmRSS) before any wallet: ${big.before.map(mb).join(", ")}`)
+  for (const at of big.measured) {
+    console.log(
+      `     at ${fmt(at.wallets)} wallets: requests per block ${at.requests.toFixed(1)}; resident ${at.memory.map(mb).join(", ")}; CPU per block ${at.cpu.map(seconds).join(", ")}`
+    )
+  }
+  console.log(`     1 runner left (two stopped), ${fmt(big.alone.wallets)} wallets: requests per block ${big.alone.requests.toFixed(1)}; resident ${mb(big.alone.memory[0]!)}; CPU per block ${seconds(big.alone.cpu[0]!)}`)
+  const perWallet = (all.memory[scanning]! - big.before[scanning]!) / all.wallets
+  const memoryAt = extrapolated(first.wallets, first.memory[scanning]!, all.wallets, all.memory[scanning]!, targetWallets)
+  const cpuAt = extrapolated(first.wallets, first.cpu[scanning]!, all.wallets, all.cpu[scanning]!, targetWallets)
+  console.log(
+    `service: the scanning runner (runner ${scanning + 1}) at ${fmt(all.wallets)} wallets — ${mb(all.memory[scanning]!)} resident (${fmt(Math.round(perWallet))} B per wallet), ${
+      seconds(all.cpu[scanning]!)
+    } of CPU per block`
+  )
+  console.log(
+    `service: extrapolated to ${fmt(targetWallets)} wallets (a straight line through ${fmt(first.wallets)} and ${fmt(all.wallets)}) — ${mb(memoryAt)} resident, ${
+      seconds(Math.max(0, cpuAt))
+    } of CPU per block, ${all.requests.toFixed(1)} requests per block (they do not grow with wallets)`
+  )
+  console.log(
+    `service: requests per block at ${fmt(big.wallets)} wallets — 3 runners: ${all.requests.toFixed(1)}, 1 runner: ${big.alone.requests.toFixed(1)} (median of ${countedBlocks} blocks)`
+  )
+  console.log(`  goal: unchanged from one runner: ${all.requests === big.alone.requests && first.requests === all.requests ? "goal met" : "NOT met"}`)
   if (big.warnings > 0) console.log(`  (the runners logged ${fmt(big.warnings)} warnings or errors)`)
 }
 
