@@ -28,11 +28,15 @@ export const parseIso = (input: string): DateTime.Utc | undefined => {
   return epoch === undefined ? undefined : utcFromEpochMillis(epoch)
 }
 
+/** The last whole second a `Date` can hold. */
+const lastSecond = 8_640_000_000_000
+
 const fromValue = (seconds: boolean) => (input: unknown): DateTime.Utc | undefined => {
   if (typeof input === "string") return parseIso(input)
   if (input instanceof Date) return Number.isNaN(input.getTime()) ? undefined : DateTime.makeUnsafe(input)
   if (DateTime.isDateTime(input)) return DateTime.toUtc(input)
-  if (seconds && typeof input === "number" && Number.isSafeInteger(input) && input >= 0) {
+  // Up to the last instant a `Date` can hold (8.64e15 ms): beyond it there is no date to make.
+  if (seconds && typeof input === "number" && Number.isSafeInteger(input) && input >= 0 && input <= lastSecond) {
     return DateTime.makeUnsafe(input * 1000)
   }
   return undefined

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import { Schema, SchemaGetter } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ApiKeyAuth } from "./ApiKey.js"
 import { Block } from "./Block.js"
@@ -39,6 +39,17 @@ const optional = Schema.optionalKey
  * may also admit numbers or bigints for callers' convenience).
  */
 const text = <S extends Schema.Codec<any, any>>(schema: S) => Schema.String.pipe(Schema.decodeTo(schema))
+
+/**
+ * A4's `from_date` and `to_date` on the wire: a date string, or unix seconds as digits (the spec
+ * accepts seconds for A4 only; A2's stay date strings). Sent as ISO.
+ */
+const dateOrSecondsText = Schema.String.pipe(
+  Schema.decodeTo(DateInputOrSeconds, {
+    decode: SchemaGetter.transform((input: string): unknown => /^\d{1,16}$/.test(input) ? Number(input) : input),
+    encode: SchemaGetter.transform((date: unknown) => String(date))
+  })
+)
 
 const paging = {
   limit: optional(Limit),
@@ -97,8 +108,8 @@ export class EvmGroup extends HttpApiGroup.make("evm", { topLevel: true })
       query: {
         chain: optional(text(TradeChain)),
         ...blockRange,
-        from_date: optional(text(DateInputOrSeconds)),
-        to_date: optional(text(DateInputOrSeconds)),
+        from_date: optional(dateOrSecondsText),
+        to_date: optional(dateOrSecondsText),
         ...paging
       },
       success: TradesPage,

@@ -332,6 +332,7 @@ const inputs: ReadonlyArray<InputCase> = [
     field: "fromDate",
     rejects: [
       bad("negative seconds", integerBetween(Number.MIN_SAFE_INTEGER, -1)),
+      bad("seconds past the last date there is", integerBetween(8_640_000_000_001, Number.MAX_SAFE_INTEGER)),
       bad("seconds that are not an integer", notAnInteger),
       bad("a string that is no date", matching(/^[a-zA-Z :./-]{0,30}$/)),
       bad("numeric text instead of seconds", integerBetween(0, 4_000_000_000).pipe(Arbitrary.map(String))),

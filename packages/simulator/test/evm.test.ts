@@ -5,12 +5,15 @@
  */
 import { Block, DefiPositions, EvmPage } from "@chainquery/schema"
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Option, Schema } from "effect"
+import { DateTime, Effect, Option, Schema } from "effect"
 import { Simulator } from "../src/index.js"
 import { World } from "../src/internal/World.js"
 import { get, post } from "./support/http.js"
 
 const decode = <S extends Schema.Decoder<unknown>>(schema: S, body: unknown): S["Type"] => Schema.decodeUnknownSync(schema)(body)
+
+/** A unix second as an ISO date. */
+const iso = (second: number) => DateTime.formatIso(DateTime.makeUnsafe(second * 1000))
 
 /** The busiest wallet, token and contract of a chain, read from the world for test inputs. */
 const top = (map: Map<string, Array<number>>) => [...map].toSorted((a, b) => b[1].length - a[1].length)[0]![0]
@@ -92,6 +95,37 @@ describe("simulator, family A", () => {
           [`${api}/wallets/${wallet}/nfts/trades?chain=fantom`, "[C0005] Invalid chain provided"],
           [`${api}/${wallet}/nft/transfers?chain=solana`, "[C0005] Invalid chain provided"],
           [`${api}/${wallet}/nft/transfers?cursor=not-ours`, "Invalid cursor: pass the cursor of the previous page of the same listing"]
+        ]
+        for (const [url, message] of cases) {
+          const answer = yield* get(url, { key })
+          assert.strictEqual(answer.status, 400, url)
+          assert.deepStrictEqual(answer.json, { message }, url)
+        }
+      }))
+
+    test.effect("A4 takes from_date and to_date in unix seconds too, for the same page as the ISO form; a malformed number is a malformed date's 400; A2 keeps date strings", () =>
+      Effect.gen(function*() {
+        const sim = yield* Simulator.Simulator
+        const { trader, wallet } = busiest(sim)
+        const key = sim.apiKey
+        const a4 = `${sim.evmUrl}/api/v2.2/wallets/${trader}/nfts/trades?chain=eth`
+        const all = decode(EvmPage.TradesPage, (yield* get(a4, { key })).json).result
+        // Bounds that cut the trader's trades: from the second newest trade's second back to the newest's.
+        const seconds = all.map((trade) => Math.floor(DateTime.toEpochMillis(trade.block_timestamp) / 1000)).toSorted((a, b) => a - b)
+        const [from, to] = [seconds.at(-2)! - 1, seconds.at(-1)!]
+        const bySeconds = yield* get(`${a4}&from_date=${from}&to_date=${to}`, { key })
+        const byIso = yield* get(`${a4}&from_date=${iso(from)}&to_date=${iso(to)}`, { key })
+        assert.strictEqual(bySeconds.status, 200)
+        assert.deepStrictEqual(bySeconds.json, byIso.json)
+        const page = decode(EvmPage.TradesPage, bySeconds.json).result
+        assert.isTrue(page.length > 0 && page.length < all.length, `${page.length} of ${all.length} trades between the bounds`)
+        const cases: ReadonlyArray<readonly [string, string]> = [
+          [`${a4}&from_date=1700000000x`, "[C0005] Invalid from_date provided"],
+          [`${a4}&from_date=yesterday`, "[C0005] Invalid from_date provided"],
+          [`${a4}&to_date=-1700000000`, "[C0005] Invalid to_date provided"],
+          [`${a4}&to_date=1700000000.5`, "[C0005] Invalid to_date provided"],
+          [`${a4}&to_date=99999999999999`, "[C0005] Invalid to_date provided"],
+          [`${sim.evmUrl}/api/v2.2/${wallet}/nft/transfers?from_date=1700000000`, "[C0005] Invalid from_date provided"]
         ]
         for (const [url, message] of cases) {
           const answer = yield* get(url, { key })

@@ -166,6 +166,8 @@ describe("the fast path answers exactly as the HttpApi path", () => {
           { target: `${a3.replace(tokenId, "x")}`, fast: false },
           { target: `${a4}?chain=eth&limit=2`, fast: true },
           { target: `${a4}?chain=eth&from_date=2020-01-01`, fast: true },
+          { target: `${a4}?chain=eth&from_date=1577836800&to_date=1900000000`, fast: true },
+          { target: `${a4}?chain=eth&from_date=1577836800x`, fast: false },
           { target: `${a4}?chain=polygon`, fast: true },
           { target: `${a4}?chain=nowhere`, fast: false },
           // the operations it leaves to the HttpApi, family B, unknown routes
