@@ -63,7 +63,7 @@ import { writePending } from "./internal/state/pendingBatch.js"
 import { clientFor } from "./LedgerClients.js"
 import { type Advance, type Batch, type Checkpoint, type LastBatch, StateStore, type StateStoreError } from "./StateStore.js"
 import type { WatchEvent } from "./WatchEvent.js"
-import { byChain, byNetwork, type EvmWallet, key, type WatchedWallet } from "./WatchedWallet.js"
+import { byChain, byKey, byNetwork, type EvmWallet, key, type WatchedWallet } from "./WatchedWallet.js"
 
 /**
  * How EVM wallets are polled: one A1 listing per new block, one A2 listing per wallet, or the
@@ -350,11 +350,7 @@ const moveHeld = (committed: ReadonlyMap<string, Held>, advances: ReadonlyArray<
 
 /** The watched wallets, each once (by `key`), by EVM chain and by Aptos network. */
 const placed = (wallets: ReadonlyArray<WatchedWallet>) => {
-  const watched = new Map<string, WatchedWallet>()
-  for (const wallet of wallets) {
-    const id = key(wallet)
-    if (!watched.has(id)) watched.set(id, wallet)
-  }
+  const watched = byKey(wallets)
   const unique = [...watched.values()]
   return { watched, chains: byChain(unique), networks: byNetwork(unique) }
 }

@@ -10,7 +10,7 @@
 import { Effect, Option } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { noteOutsideWrite } from "./internal/state/outsideWrites.js"
-import { markWallets } from "./internal/state/pgMarks.js"
+import { checkpointRowsOf, markWallets } from "./internal/state/pgMarks.js"
 import { failure as failed, type StateStoreError } from "./StateStore.js"
 import { scopeOf, type WatchedWallet } from "./WatchedWallet.js"
 
@@ -129,13 +129,7 @@ export const raise = (
 
 /** The checkpoints the wallets of `asked` have in `namespace`, by key. */
 const known = (sql: SqlClient.SqlClient, namespace: string, asked: ReadonlyArray<{ readonly scope: string; readonly wallet: string }>) =>
-  Effect.map(
-    sql<{ scope: string; wallet: string; position: string }>`SELECT c.scope, c.wallet, c.position::text
-      FROM watch_checkpoints c JOIN jsonb_to_recordset(${JSON.stringify(asked.map((row) => ({ scope: row.scope, wallet: row.wallet })))}::jsonb) AS x(scope text, wallet text)
-        ON c.scope = x.scope AND c.wallet = x.wallet
-      WHERE c.namespace = ${namespace}`,
-    (rows) => new Map(rows.map((row) => [`${row.scope} ${row.wallet}`, BigInt(row.position)]))
-  )
+  Effect.map(checkpointRowsOf(sql, namespace, asked), (rows) => new Map(rows.map((row) => [`${row.scope} ${row.wallet}`, BigInt(row.position)])))
 
 /** `wallets` as rows of the store, once each, in key order. */
 const sortedRows = (wallets: ReadonlyArray<WatchedWallet>) => {

@@ -19,7 +19,7 @@ import type { Chain } from "@chainquery/schema"
 import { Clock, DateTime, Effect, Layer, Option } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { checkAdvanced } from "./internal/state/advance.js"
-import { advanceMarks, dropEmptyMarks, markWallets, marksMigration, mergeMarks } from "./internal/state/pgMarks.js"
+import { advanceMarks, type CheckpointRow, checkpointRowsOf, dropEmptyMarks, markWallets, marksMigration, mergeMarks } from "./internal/state/pgMarks.js"
 import { noteOutsideWrite, outsideWrites } from "./internal/state/outsideWrites.js"
 import { decodeEvents, decodePending, decodeSummaries, encodeEvents, encodePending, encodeSummaries, scopeOf, walletOf } from "./internal/state/stateCodecs.js"
 import {
@@ -127,15 +127,6 @@ const int64 = (value: bigint): string => {
   return value.toString()
 }
 
-/** A checkpoint row, read back. */
-interface CheckpointRow {
-  readonly scope: string
-  readonly wallet: string
-  readonly position: string
-  readonly hash: string | null
-  readonly since: string
-}
-
 const checkpointOf = (row: CheckpointRow): Checkpoint => ({
   wallet: walletOf(row.scope, row.wallet),
   position: bigintOf(row.position),
@@ -145,13 +136,6 @@ const checkpointOf = (row: CheckpointRow): Checkpoint => ({
 
 /** A read's failure, as the store's. */
 const read = <A, E>(effect: Effect.Effect<A, E>) => Effect.mapError(effect, failure("read"))
-
-/** How many wallets one read of `checkpointsOf` names: a statement of a hundred thousand would hold megabytes of JSON. */
-const walletsPerRead = 10_000
-
-/** `items` in pieces of at most `size`. */
-const chunksOf = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<ReadonlyArray<A>> =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size))
 
 /** Rows as one JSON parameter. */
 const json = (value: unknown): string => JSON.stringify(value)
@@ -330,11 +314,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       ).pipe(Effect.map((rows) => Option.map(Option.fromUndefinedOr(rows[0]), (row) => ({ ...checkpointOf(row), wallet })))),
 
     checkpointsOf: (wallets) =>
-      read(Effect.forEach(chunksOf(wallets, walletsPerRead), (some) =>
-        sql<CheckpointRow>`SELECT c.scope, c.wallet, c.position::text, c.hash, c.since::text FROM watch_checkpoints c
-          JOIN jsonb_to_recordset(${JSON.stringify(some.map((wallet) => ({ scope: scopeOf(wallet), wallet: wallet.address })))}::jsonb)
-            AS x(scope text, wallet text) ON c.scope = x.scope AND c.wallet = x.wallet
-          WHERE c.namespace = ${ns}`)).pipe(Effect.map((reads) => reads.flat().map(checkpointOf))),
+      read(checkpointRowsOf(sql, ns, wallets.map((wallet) => ({ scope: scopeOf(wallet), wallet: wallet.address })))).pipe(
+        Effect.map((rows) => rows.map(checkpointOf))
+      ),
 
     blockHashes: (chain: Chain.ChainId) =>
       read(sql<{ number: string; hash: string }>`

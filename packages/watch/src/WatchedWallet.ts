@@ -184,13 +184,27 @@ const chainIds: ReadonlySet<string> = new Set(Chain.chains.map(([, id]) => id))
  * ```
  * @since 0.1.0
  */
-export const dedupe = (wallets: Iterable<WatchedWallet>): ReadonlyArray<WatchedWallet> => {
+export const dedupe = (wallets: Iterable<WatchedWallet>): ReadonlyArray<WatchedWallet> => [...byKey(wallets).values()]
+
+/**
+ * The wallets by `key`, each once (the first of repeated ones), in their order.
+ *
+ * @example
+ * ```ts
+ * import { WatchedWallet } from "@chainquery/watch"
+ *
+ * declare const wallet: WatchedWallet.WatchedWallet
+ * WatchedWallet.byKey([wallet, { ...wallet }]).has(WatchedWallet.key(wallet)) // true
+ * ```
+ * @since 0.5.0
+ */
+export const byKey = (wallets: Iterable<WatchedWallet>): Map<string, WatchedWallet> => {
   const seen = new Map<string, WatchedWallet>()
   for (const wallet of wallets) {
     const id = key(wallet)
     if (!seen.has(id)) seen.set(id, wallet)
   }
-  return [...seen.values()]
+  return seen
 }
 
 const groupBy = <A, K>(items: Iterable<A>, keyOf: (item: A) => K | undefined): Map<K, Array<A>> => {

@@ -3,7 +3,9 @@
  * wallet's: the engine keeps what it holds of the others and reads the new ones' checkpoints
  * (`StateStore.checkpointsOf`), so a wallet whose checkpoint was placed outside the engine (by a
  * service, or a backfill) goes on from it, its blocks read and their events emitted once. A
- * wallet taken away makes the engine read every checkpoint again, as before.
+ * wallet taken away makes the engine read every checkpoint again, as before. A wallet with no
+ * checkpoint starts where the others reach in its first cycle, however they moved (together, or
+ * one by one).
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Simulator } from "@chainquery/simulator"
@@ -64,4 +66,18 @@ describe("Engine: wallets added while it runs", () => {
       yield* cycle
       assert.strictEqual((yield* Ref.get(reads)).all, 2)
     }).pipe(Effect.provide(harness({ seed: 4403, indexing: false, chains: ["0x1"] }))))
+
+  it.live("a wallet with no checkpoint, added while the others are read one by one, starts where they reach in that cycle", () =>
+    Effect.gen(function*() {
+      const sim = yield* Simulator.Simulator
+      const [fresh, ...wallets] = busiestEvm(sim, "0x1", 3)
+      const engine = yield* Engine.make({ wallets, strategy: "per-wallet", confirmations: 0, watch: ["transfers"] })
+      const cycle = Effect.flatMap(engine.cycle, ({ batch }) => engine.commit(batch))
+      yield* cycle
+      yield* sim.advance(3)
+      yield* engine.setWallets([...wallets, fresh!])
+      yield* cycle
+      const head = BigInt(sim.world.evm.chain("0x1").head)
+      assert.deepStrictEqual(yield* positionOf([fresh!]), { min: head, max: head, count: 1 }, "placed where the others reached, not where they stood")
+    }).pipe(Effect.provide(harness({ seed: 4404, indexing: false, chains: ["0x1"] }))))
 })

@@ -125,6 +125,9 @@ export const plan = (
     return wallets.map((entry) => byWallet.get(`${scopeOfWallet(entry.wallet)} ${entry.wallet.address}`))
   })
 
+/** A history (`h`) owed: not done yet, of an active stream (`s`) that still wants its scope. */
+const owedClause = "h.done_at IS NULL AND s.status = 'active' AND (s.scopes IS NULL OR h.scope = ANY (s.scopes))"
+
 /**
  * The histories of `scope` not done yet of active streams that still want the scope, oldest
  * first, at most `limit`.
@@ -140,7 +143,7 @@ export const plan = (
 export const open = (scope: Scope, limit: number): Effect.Effect<ReadonlyArray<Job>, SqlError.SqlError, SqlClient.SqlClient> =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<JobRow>`SELECT ${sql.literal(jobColumns)} FROM stream_history h JOIN streams s ON s.id = h.stream_id
-      WHERE h.scope = ${scope} AND h.done_at IS NULL AND s.status = 'active' AND (s.scopes IS NULL OR h.scope = ANY (s.scopes))
+      WHERE h.scope = ${scope} AND ${sql.literal(owedClause)}
       ORDER BY h.created_at, h.stream_id, h.address LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(jobOf))))
 
 /**
@@ -158,7 +161,7 @@ export const open = (scope: Scope, limit: number): Effect.Effect<ReadonlyArray<J
  */
 export const owedScopes: Effect.Effect<ReadonlySet<Scope>, SqlError.SqlError, SqlClient.SqlClient> = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql<{ scope: Scope }>`SELECT DISTINCT h.scope FROM stream_history h JOIN streams s ON s.id = h.stream_id
-    WHERE h.done_at IS NULL AND s.status = 'active' AND (s.scopes IS NULL OR h.scope = ANY (s.scopes))`.pipe(
+    WHERE ${sql.literal(owedClause)}`.pipe(
     Effect.map((rows) => new Set(rows.map((row) => row.scope)))
   ))
 

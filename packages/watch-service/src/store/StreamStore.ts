@@ -151,8 +151,11 @@ const newStreamId = (now: number): string => `str_${now.toString(36).padStart(9,
 /** A text array parameter (or `NULL`), as JSON for `jsonb_array_elements_text`. */
 const textArray = (values: ReadonlyArray<string> | null): string | null => values === null ? null : JSON.stringify(values)
 
-/** A wallet's row key in `stream_wallets`: its scope and address. */
-const rowKey = (wallet: WatchedWallet.WatchedWallet): string => `${scopeOfWallet(wallet)} ${wallet.address}`
+/** A row's key in `stream_wallets`: its scope and address. */
+const rowKeyOf = (scope: string, address: string): string => `${scope} ${address}`
+
+/** A wallet's row key in `stream_wallets`. */
+const rowKey = (wallet: WatchedWallet.WatchedWallet): string => rowKeyOf(scopeOfWallet(wallet), wallet.address)
 
 /** The cursor after a wallet: its scope and address, base64url. */
 const walletCursor = (scope: string, address: string): string => Buffer.from(JSON.stringify([scope, address])).toString("base64url")
@@ -382,9 +385,10 @@ export class StreamStore extends Context.Service<StreamStore, {
               covered_from: coveredFrom?.[index]?.toString() ?? null
             })))
             // What each wallet is stored with when it is new (the first of a repeated one).
+            const keys = wallets.map(rowKey)
             const given = new Map<string, bigint | null>()
-            wallets.forEach((wallet, index) => {
-              if (!given.has(rowKey(wallet))) given.set(rowKey(wallet), coveredFrom?.[index] ?? null)
+            keys.forEach((key, index) => {
+              if (!given.has(key)) given.set(key, coveredFrom?.[index] ?? null)
             })
             const [added] = yield* sql<{ count: number }>`WITH added AS (
                 INSERT INTO stream_wallets (stream_id, scope, address, added_at, covered_from, announced)
@@ -394,12 +398,12 @@ export class StreamStore extends Context.Service<StreamStore, {
               bumped AS (${bump(sql`EXISTS (SELECT 1 FROM added)`)})
               SELECT count(*)::int AS count FROM added`
             // All new (the usual bulk add): stored as given, nothing to read back.
-            if (added!.count === given.size) return { added: added!.count, coveredFrom: wallets.map((wallet) => given.get(rowKey(wallet))!) }
+            if (added!.count === given.size) return { added: added!.count, coveredFrom: keys.map((key) => given.get(key)!) }
             const stored = yield* sql<{ scope: string; address: string; covered_from: string | null }>`SELECT w.scope, w.address, w.covered_from::text
               FROM stream_wallets w JOIN jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text) ON w.scope = x.scope AND w.address = x.address
               WHERE w.stream_id = ${id}`
-            const from = new Map(stored.map((row) => [`${row.scope} ${row.address}`, row.covered_from === null ? null : BigInt(row.covered_from)]))
-            return { added: added!.count, coveredFrom: wallets.map((wallet) => from.get(rowKey(wallet)) ?? null) }
+            const from = new Map(stored.map((row) => [rowKeyOf(row.scope, row.address), row.covered_from === null ? null : BigInt(row.covered_from)]))
+            return { added: added!.count, coveredFrom: keys.map((key) => from.get(key) ?? null) }
           }),
 
         lock: (id) => sql`SELECT 1 FROM streams WHERE id = ${id} FOR UPDATE`.pipe(Effect.map((rows) => rows.length > 0)),

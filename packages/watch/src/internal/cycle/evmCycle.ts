@@ -41,19 +41,17 @@ export const chainCycle = Effect.fnUntraced(function*(input: ChainInput) {
   // The record of recent blocks, read once for whichever strategy runs.
   const recent = recording ? yield* loadRecent(input.store, chain) : nothingRecorded
   // At the head, by parent hashes when asked (see `parentHashes`); the witness protocol otherwise.
-  if (chains(input)) {
-    const chained = yield* chainedCycle(input, recent, input.pace)
-    if (chained !== undefined) return chained
-  }
-  const step = yield* witnessedCycle(input, recent)
-  input.pace.moved = movedBy(step, input.index.start)
+  const chained = chains(input) ? yield* chainedCycle(input, recent) : undefined
+  const step = chained ?? (yield* witnessedCycle(input, recent))
+  // How many blocks it moved the wallets: what the next cycle chains by (see `parentHashes`).
+  input.pace.moved = reachedBy(step, input.index.start) - input.index.start
   return step
 })
 
-/** How many blocks a step moves the wallets past `start` (the furthest any goes; 0 when none moves). */
-const movedBy = (step: Step, start: bigint): bigint => {
-  const reached = maxOf([start, ...step.advances.map((a) => a.to), ...step.checkpoints.map((c) => c.position)])
-  return reached - start
+/** The furthest block a step moves the wallets to from `start` (`start` when none moves). */
+const reachedBy = (step: Step, start: bigint): bigint => {
+  const moved = step.advances.reduce((a, c) => (c.to > a ? c.to : a), start)
+  return step.checkpoints.reduce((a, c) => (c.position > a ? c.position : a), moved)
 }
 
 /** A cycle of the witness protocol (see `witness`), or without a record of recent blocks. */
@@ -121,9 +119,7 @@ const dropped = (chain: Chain.ChainId, block: bigint) =>
  */
 const withFresh = (step: Step, start: bigint, fresh: ReadonlyArray<EvmWallet>): Step => {
   if (fresh.length === 0) return step
-  const moved = step.advances.reduce((a, c) => (c.to > a ? c.to : a), start)
-  const reached = step.checkpoints.reduce((a, c) => (c.position > a ? c.position : a), moved)
-  return { ...step, checkpoints: [...step.checkpoints, ...baselineOf(fresh, reached)] }
+  return { ...step, checkpoints: [...step.checkpoints, ...baselineOf(fresh, reachedBy(step, start))] }
 }
 
 

@@ -49,8 +49,8 @@ export interface HeadPace {
 
 /** The newest recorded block and its hash, when every wallet stands there and its hash is known. */
 const chainTop = (input: ChainInput, recent: Recent): string | undefined => {
-  const { fresh, highest, start, tracked } = input.index
-  if (fresh.length > 0 || tracked.length === 0 || highest !== start) return undefined
+  const { fresh, highest, start } = input.index
+  if (fresh.length > 0 || highest !== start) return undefined
   const hash = recent.hashes.get(start)
   if (hash === undefined || hash === "") return undefined
   for (const block of recent.hashes.keys()) if (block > start) return undefined
@@ -72,10 +72,12 @@ const orWitness = <A, E, R>(effect: Effect.Effect<A | undefined, E, R>) => Effec
 
 /**
  * The cycle by parent hashes from the newest recorded block, or `undefined` when the witness
- * protocol must run instead (see the module's comment). `pace` is the chain's, kept by the engine.
+ * protocol must run instead (see the module's comment).
  */
-export const chainedCycle = Effect.fnUntraced(function*(input: ChainInput, recent: Recent, pace: HeadPace) {
+export const chainedCycle = Effect.fnUntraced(function*(input: ChainInput, recent: Recent) {
   const { chain, client, index } = input
+  /** The chain's head, as this cycle leaves it: at the newest recorded block or the one it took. */
+  const reached = (head: bigint) => Effect.andThen(recordHeadLag(chain, 0n), input.onHead(head))
   const top = chainTop(input, recent)
   if (top === undefined) return undefined
   const start = index.start
@@ -85,15 +87,13 @@ export const chainedCycle = Effect.fnUntraced(function*(input: ChainInput, recen
   if (!read.exists || !read.complete) {
     // Nothing new (or not all indexed yet): the newest recorded block must still be the one on record.
     if ((yield* orWitness(hashNow(client, chain, start))) !== top) return undefined
-    pace.moved = 0n
-    yield* recordHeadLag(chain, 0n)
-    yield* input.onHead(start)
+    yield* reached(start)
     return emptyStep
   }
   // Its header names its parent; after a cycle that found a block, the chain may be further ahead.
   const [header, after] = yield* Effect.all([
     orWitness(headerOf(client, chain, block)),
-    pace.moved === 1n ? orWitness(probeBlock(client, chain, block + 1n)) : Effect.succeed(undefined)
+    input.pace.moved === 1n ? orWitness(probeBlock(client, chain, block + 1n)) : Effect.succeed(undefined)
   ], { concurrency: 2 })
   if (header === undefined || header.parent !== top || after?.complete === true) return undefined
   // The transfers must be that header's block: by their hash, or (none, so no hash) read by the header's.
@@ -105,9 +105,7 @@ export const chainedCycle = Effect.fnUntraced(function*(input: ChainInput, recen
   const events = eventsOf(chain, index.byAddress(), listing.transfers, () => true).toSorted(byChainOrder)
   const recorded = eventsOf(chain, index.everyone(), listing.transfers, holds(block))
   const { advances, checkpoints } = movesOf(chain, index, input.resting, start, block, header.hash)
-  pace.moved = 1n
-  yield* recordHeadLag(chain, 0n)
-  yield* input.onHead(block)
+  yield* reached(block)
   return {
     ...emptyStep,
     events,

@@ -18,6 +18,7 @@
  */
 import { Effect } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
+import { chunks } from "../cycle/baseline.js"
 
 /** A wallet to put at a block: its scope, address, block (decimal), hash and first block (decimal). */
 export interface MarkedRow {
@@ -169,6 +170,33 @@ export const markWallets = (
     yield* dropEmptyMarks(sql, namespace, [...new Set(rows.map((row) => row.scope))])
     return there
   })
+
+/** How many wallets one read of `checkpointRowsOf` names: a statement of a hundred thousand would hold megabytes of JSON. */
+const walletsPerRead = 10_000
+
+/** A checkpoint row as read back: its block and first block in decimal. */
+export interface CheckpointRow {
+  readonly scope: string
+  readonly wallet: string
+  readonly position: string
+  readonly hash: string | null
+  readonly since: string
+}
+
+/** The checkpoints in `namespace` of the wallets `named` (those that have one), in no given order. */
+export const checkpointRowsOf = (
+  sql: SqlClient.SqlClient,
+  namespace: string,
+  named: ReadonlyArray<{ readonly scope: string; readonly wallet: string }>
+): Effect.Effect<ReadonlyArray<CheckpointRow>, SqlError.SqlError> =>
+  Effect.map(
+    Effect.forEach(chunks(named, walletsPerRead), (some) =>
+      sql<CheckpointRow>`SELECT c.scope, c.wallet, c.position::text, c.hash, c.since::text FROM watch_checkpoints c
+        JOIN jsonb_to_recordset(${JSON.stringify(some.map((row) => ({ scope: row.scope, wallet: row.wallet })))}::jsonb)
+          AS x(scope text, wallet text) ON c.scope = x.scope AND c.wallet = x.wallet
+        WHERE c.namespace = ${namespace}`),
+    (reads) => reads.flat()
+  )
 
 /** Deletes the marks of `scopes` that no wallet names any more. */
 export const dropEmptyMarks = (sql: SqlClient.SqlClient, namespace: string, scopes: ReadonlyArray<string>): Effect.Effect<void, SqlError.SqlError> =>
