@@ -11,7 +11,8 @@ import { type AptosEvent, fromAptosTransfer } from "../../AptosEvents.js"
 import type { Checkpoint } from "../../StateStore.js"
 import { type AptosNetwork, type AptosWallet, key } from "../../WatchedWallet.js"
 import { fromClient as failed } from "../../EngineError.js"
-import { aptosBatchSize, aptosStart, chunks } from "./baseline.js"
+import { chunks } from "../chunks.js"
+import { aptosBatchSize, aptosStart } from "./baseline.js"
 import { emptyStep, maxOf, minOf, type Step } from "./cycleStep.js"
 
 const pageSize = 100

@@ -12,17 +12,11 @@ import { Effect } from "effect"
 import { fromClient as failed } from "../../EngineError.js"
 import type { AptosWallet } from "../../WatchedWallet.js"
 import { maxOf } from "./cycleStep.js"
+import { chunks } from "../chunks.js"
 import { newestOfSome, safeHead } from "./evmReads.js"
 
 /** Wallets per Aptos B3 request. */
 export const aptosBatchSize = 50
-
-/** `items` in slices of `size`. */
-export const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> => {
-  const out: Array<ReadonlyArray<A>> = []
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
-  return out
-}
 
 /** The safe head of `chain` (`confirmations` below the newest complete block), searched from a block that exists. */
 export const evmStart = (client: EvmClient.Service, chain: Chain.ChainId, wallets: ReadonlyArray<{ readonly address: string }>, confirmations: number) =>

@@ -11,13 +11,21 @@ import type { Effect } from "effect"
 import type { Checkpoint, StateStore } from "../../StateStore.js"
 import type { EvmWallet } from "../../WatchedWallet.js"
 import type { ChainIndex } from "./chainIndex.js"
-import type { HeadPace } from "./parentHashes.js"
 import type { Tracked } from "./recentBlocks.js"
 
 /** How EVM wallets are polled (public as `Engine.Strategy`). */
 export type Strategy = "block-scan" | "per-wallet" | "auto"
 
 export type ReorgCheck = "witness" | "parent-hash"
+
+/**
+ * What a chain's cycles tell the next one: how many blocks the last moved its wallets (`-1n`
+ * before the first: unknown, so that the first cycle of an engine finds the head by the witness
+ * protocol, however far the chain went meanwhile). See `parentHashes`.
+ */
+export interface HeadPace {
+  moved: bigint
+}
 
 /** One EVM chain's part of a cycle: what it reads with, whom it reads for, and how. */
 export interface ChainInput {

@@ -38,15 +38,6 @@ import { byChainOrder, eventsOf, hashOf, type Recent } from "./recentBlocks.js"
 import { recordHeadLag } from "./watchMetrics.js"
 import { hashNow } from "./witness.js"
 
-/**
- * What a chain's cycles tell the next one: how many blocks the last moved its wallets (`-1n`
- * before the first: unknown, so that the first cycle of an engine finds the head by the witness
- * protocol, however far the chain went meanwhile).
- */
-export interface HeadPace {
-  moved: bigint
-}
-
 /** The newest recorded block and its hash, when every wallet stands there and its hash is known. */
 const chainTop = (input: ChainInput, recent: Recent): string | undefined => {
   const { fresh, highest, start } = input.index

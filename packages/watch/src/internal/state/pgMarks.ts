@@ -18,7 +18,7 @@
  */
 import { Effect } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
-import { chunks } from "../cycle/baseline.js"
+import { chunks } from "../chunks.js"
 
 /** A wallet to put at a block: its scope, address, block (decimal), hash and first block (decimal). */
 export interface MarkedRow {
