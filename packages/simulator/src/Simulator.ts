@@ -10,6 +10,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import type { Chain } from "@chainquery/schema"
 import { Context, Duration, Effect, Layer } from "effect"
 import type { FaultConfig } from "./internal/front/Faults.js"
+import { type WireFlavour, wireProblem } from "./internal/front/RealWire.js"
 import { type LoggedRequest, requestLogProblem } from "./internal/front/RequestLog.js"
 import type { StatsSnapshot } from "./internal/front/Stats.js"
 import { type Running, start } from "./internal/Server.js"
@@ -57,6 +58,21 @@ export type { StatsSnapshot }
  * @since 0.4.0
  */
 export type { LoggedRequest }
+
+/**
+ * The JSON types the answers carry: `"spec"` (service.md's, the default) or `"real"` (those of
+ * the real service's captured responses: `log_index` a number, `possible_spam` a boolean,
+ * `token_properties` an object, ...; the README lists every field that differs).
+ *
+ * @example
+ * ```ts
+ * import type { Simulator } from "@chainquery/simulator"
+ *
+ * const wire: Simulator.WireFlavour = "real"
+ * ```
+ * @since 0.5.0
+ */
+export type { WireFlavour }
 
 /**
  * The API key the simulator accepts unless told otherwise.
@@ -118,6 +134,14 @@ export interface Options {
    * @since 0.4.0
    */
   readonly requestLog?: number | undefined
+  /**
+   * The JSON types of the answers: `"spec"` (service.md's, the default) or `"real"` (the types the
+   * real service's captured responses show, for code written against real responses). Values are
+   * the same in both.
+   *
+   * @since 0.5.0
+   */
+  readonly wire?: WireFlavour | undefined
 }
 
 /**
@@ -183,7 +207,8 @@ const resolve = (options: Options) => {
     activeChains: options.chains,
     faults: options.faults,
     rateLimit: options.rateLimit,
-    requestLog: options.requestLog ?? 0
+    requestLog: options.requestLog ?? 0,
+    wire: options.wire ?? "spec"
   }
 }
 
@@ -207,7 +232,8 @@ const serviceOf = (running: Running, apiKey: string): Simulator["Service"] => ({
 
 /**
  * Starts a simulator in-process on a free port for the lifetime of the layer. Fails with an
- * `Error` naming the option when `requestLog` is not a non-negative integer.
+ * `Error` naming the option when `requestLog` is not a non-negative integer or `wire` is neither
+ * `"spec"` nor `"real"`.
  *
  * @example
  * ```ts
@@ -225,7 +251,7 @@ export const layer = (options: Options = {}): Layer.Layer<Simulator, Error> =>
     Simulator,
     Effect.suspend(() => {
       const resolved = resolve(options)
-      const problem = requestLogProblem(resolved.requestLog)
+      const problem = requestLogProblem(resolved.requestLog) ?? wireProblem(resolved.wire)
       if (problem !== undefined) return Effect.fail(new Error(problem))
       return Effect.map(start(resolved), (running) => serviceOf(running, resolved.apiKey))
     })

@@ -35,6 +35,8 @@ Options:
   --faults JSON        faults to inject, e.g. '{"serverError":{"probability":0.1}}'
   --rate-limit N       compute units per second per key (default: unlimited)
   --request-log N      keep the latest N API requests for GET /__sim/requests (default 0: none)
+  --wire FLAVOUR       the answers' JSON types: spec (service.md's, the default) or real (those of
+                       the real service's captured responses; the README lists the fields)
   --help               this text
 
 Control API: GET /__sim/head, GET /__sim/events?chain=0x1&fromBlock=N, POST /__sim/advance?blocks=N,
@@ -89,6 +91,7 @@ const parsed = (() => {
         faults: { type: "string" },
         "rate-limit": { type: "string" },
         "request-log": { type: "string" },
+        wire: { type: "string" },
         help: { type: "boolean" }
       },
       allowPositionals: false
@@ -119,6 +122,12 @@ const chains = parsed.chains === undefined ? undefined : parsed.chains.split(","
 
 const rateLimit = number("rate-limit", parsed["rate-limit"], 1)
 
+const wire = ((text: string | undefined): Simulator.WireFlavour | undefined => {
+  if (text === undefined) return undefined
+  if (text === "spec" || text === "real") return text
+  return fail(`--wire must be spec or real, got ${JSON.stringify(text)}`)
+})(parsed.wire)
+
 const options: Simulator.Options = {
   port: number("port", parsed.port),
   host: parsed.host,
@@ -132,7 +141,8 @@ const options: Simulator.Options = {
   chains,
   faults,
   rateLimit: rateLimit === undefined ? undefined : { unitsPerSecond: rateLimit },
-  requestLog: integer("request-log", parsed["request-log"])
+  requestLog: integer("request-log", parsed["request-log"]),
+  wire
 }
 
 // Ctrl-C and SIGTERM interrupt the program: the server closes its connections and the process

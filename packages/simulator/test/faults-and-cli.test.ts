@@ -119,6 +119,38 @@ describe("simulator CLI", () => {
     assert.deepStrictEqual(lines, [""], "nothing on stdout")
   }, 30_000)
 
+  it("refuses --wire raw with exit code 2, naming the flavours", async () => {
+    const { code, lines, stderr } = await run(["--wire", "raw"])
+    assert.strictEqual(code, 2)
+    assert.include(stderr, `chainquery-simulator: --wire must be spec or real, got "raw"`)
+    assert.deepStrictEqual(lines, [""], "nothing on stdout")
+  }, 30_000)
+
+  it("answers in the captured types with --wire real", async () => {
+    const child = spawn(process.execPath, [bin, "--port", "0", "--history", "3", "--no-indexing-lag", "--wire", "real"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true
+    })
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = ""
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString()
+          const listening = /^listening on (\S+)$/m.exec(out)
+          if (listening !== null) resolve(listening[1]!)
+        })
+        child.on("exit", (code) => reject(new Error(`exited ${code} before listening`)))
+      })
+      const heads = await (await fetch(`${url}/__sim/head`)).json() as { readonly evm: Record<string, number> }
+      const head = heads.evm["0x1"]!
+      const answer = await fetch(`${url}/api/v2.2/block/${head}?chain=eth`, { headers: { "x-api-key": "chainquery-simulator-key" } })
+      assert.strictEqual(answer.status, 200)
+      assert.strictEqual((await answer.json() as { readonly number: unknown }).number, String(head))
+    } finally {
+      if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL")
+    }
+  }, 30_000)
+
   it("refuses a --block-time below 1ms", async () => {
     const { code, stderr } = await run(["--block-time", "0s"])
     assert.strictEqual(code, 2)

@@ -10,7 +10,7 @@
  *   every gas price of its block;
  * - routes that are none of the 14 operations answer a JSON 404 in their family's error shape.
  */
-import { Block, EvmPage, KeyPaths } from "@chainquery/schema"
+import { Block, EvmPage } from "@chainquery/schema"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Option, Schema } from "effect"
 import { readFileSync } from "node:fs"
@@ -19,30 +19,13 @@ import { Simulator } from "../src/index.js"
 import { capturedPaths } from "./support/captures.js"
 import { get } from "./support/http.js"
 import { documentedFields } from "./support/serviceFields.js"
-import { type Sample, sampleAnswers } from "./support/wireSamples.js"
+import { shapesOf } from "./support/shapes.js"
+import { sampleAnswers } from "./support/wireSamples.js"
 
 const recordedShape = JSON.parse(
   readFileSync(new URL("./wire-shape.json", import.meta.url), "utf8")
 ) as Record<string, Record<string, ReadonlyArray<string>>>
 
-
-/** The merged shape of the answers of each operation: path -> sorted JSON types. */
-const shapesOf = (answers: ReadonlyArray<Sample>) => {
-  const merged = new Map<string, Map<string, Set<string>>>()
-  for (const { body, operation } of answers) {
-    let paths = merged.get(operation)
-    if (paths === undefined) merged.set(operation, paths = new Map())
-    for (const [path, types] of KeyPaths.shape(body)) {
-      const known = paths.get(path)
-      if (known === undefined) paths.set(path, new Set(types))
-      else for (const type of types) known.add(type)
-    }
-  }
-  return new Map([...merged].map(([operation, paths]) => [
-    operation,
-    Object.fromEntries([...paths].toSorted(([a], [b]) => a.localeCompare(b)).map(([p, t]) => [p, [...t].toSorted()]))
-  ]))
-}
 
 /** Sends one request line as written (no URL handling on the way) and reads the whole answer. */
 const rawRequest = (url: string, requestLine: string) =>

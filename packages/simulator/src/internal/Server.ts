@@ -21,6 +21,7 @@ import { endpointsOf, type FastPath, makeFastPath } from "./FastPath.js"
 import type { IndexingOptions } from "./evm/EvmWorld.js"
 import type { FaultConfig } from "./front/Faults.js"
 import { makeFrontDoor } from "./front/FrontDoor.js"
+import type { WireFlavour } from "./front/RealWire.js"
 import { ledgerHandlers, networkHeader } from "./LedgerHandlers.js"
 import { withServiceBadRequests } from "./RequestErrors.js"
 import { World } from "./World.js"
@@ -41,6 +42,8 @@ export interface ServerOptions {
   readonly rateLimit: { readonly unitsPerSecond: number; readonly weights?: Record<string, number> } | undefined
   /** How many of the latest API requests the request log keeps (default 0: none). */
   readonly requestLog?: number | undefined
+  /** The JSON types of the answers: service.md's (`spec`, the default) or the captured ones (`real`). */
+  readonly wire?: WireFlavour | undefined
   /** Whether the fast path answers the paged family A listings (default true; tests compare both). */
   readonly fastPath?: boolean | undefined
 }
@@ -113,7 +116,8 @@ export const start = Effect.fnUntraced(function*(options: ServerOptions) {
     }),
     ...(options.faults === undefined ? {} : { faults: options.faults }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
-    requestLog: options.requestLog
+    requestLog: options.requestLog,
+    wire: options.wire
   })
   // Idle connections are kept 65 s while clients are told 5 s (see `FrontDoor`): a client never
   // reuses one the server is closing at that moment (a reset, seen on loaded machines).

@@ -1,7 +1,7 @@
 /**
  * Test support: the real 200 responses of the service, from the fixtures the schema package
  * keeps with their provenance (`packages/schema/test/fixtures`, one folder per operation), as
- * the key paths each operation's captures show.
+ * the key paths (and the JSON types) each operation's captures show.
  *
  * Two captures are spelled otherwise than a page of the service, and are read as what they are:
  * - `B5/code-comment-single-item-2024.json` is one record pasted from a page: its paths are the
@@ -29,21 +29,58 @@ const spelledAsTheService = (key: string, path: string): string | undefined => {
   return path === "[].position" ? "[].positions" : path.replace(/^\[\]\.position\./, "[].positions[].")
 }
 
-/** The key paths of the real 200 captures of each operation (`A1`..`B7`), merged per operation. */
-export const capturedPaths = (): ReadonlyMap<string, ReadonlySet<string>> => {
-  const byOperation = new Map<string, Set<string>>()
+/** A 200 capture of an operation: its key (`A1/file.json`), its source notes and its body. */
+interface Capture {
+  readonly key: string
+  readonly source: string
+  readonly body: unknown
+}
+
+/** The 200 captures of each operation (`A1`..`B7`). */
+const successCaptures = (): ReadonlyMap<string, ReadonlyArray<Capture>> => {
+  const byOperation = new Map<string, Array<Capture>>()
   for (const operation of readdirSync(fixturesDir).filter((name) => /^[AB]\d$/.test(name))) {
-    const paths = new Set<string>()
+    const captures: Array<Capture> = []
     for (const file of readdirSync(`${fixturesDir}${operation}`).filter((name) => name.endsWith(".json"))) {
       const source = readFileSync(`${fixturesDir}${operation}/${file.replace(/\.json$/, ".source.txt")}`, "utf8")
       if (!isSuccess(file, source)) continue
       const body = JSON.parse(readFileSync(`${fixturesDir}${operation}/${file}`, "utf8")) as unknown
-      for (const path of KeyPaths.of(body)) {
-        const spelled = spelledAsTheService(`${operation}/${file}`, path)
-        if (spelled !== undefined) paths.add(spelled)
-      }
+      captures.push({ key: `${operation}/${file}`, source, body })
     }
-    byOperation.set(operation, paths)
+    byOperation.set(operation, captures)
   }
   return byOperation
 }
+
+/** The key paths of the real 200 captures of each operation (`A1`..`B7`), merged per operation. */
+export const capturedPaths = (): ReadonlyMap<string, ReadonlySet<string>> =>
+  new Map([...successCaptures()].map(([operation, captures]) => {
+    const paths = new Set<string>()
+    for (const { body, key } of captures) {
+      for (const path of KeyPaths.of(body)) {
+        const spelled = spelledAsTheService(key, path)
+        if (spelled !== undefined) paths.add(spelled)
+      }
+    }
+    return [operation, paths] as const
+  }))
+
+/**
+ * The JSON types the real service sends, per operation and key path: the 200 captures' shapes,
+ * merged, without the synthetic ones (swagger examples whose source says `SYNTHETIC`: their
+ * placeholders are not the service's types).
+ */
+export const capturedTypes = (): ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<KeyPaths.JsonType>>> =>
+  new Map([...successCaptures()].map(([operation, captures]) => {
+    const types = new Map<string, Set<KeyPaths.JsonType>>()
+    for (const { body, key } of captures.filter(({ source }) => !/SYNTHETIC/.test(source))) {
+      for (const [path, found] of KeyPaths.shape(body)) {
+        const spelled = spelledAsTheService(key, path)
+        if (spelled === undefined) continue
+        const known = types.get(spelled) ?? new Set()
+        for (const type of found) known.add(type)
+        types.set(spelled, known)
+      }
+    }
+    return [operation, types] as const
+  }))

@@ -1,7 +1,8 @@
 /**
- * Altering the real response for the faults that need it (latency, truncated, stalled): the
- * handler's `writeHead`/`write`/`end` are wrapped to buffer what it sends, then the response is
- * sent late, cut, or left unfinished. Only requests that drew such a fault pay for this.
+ * Altering the real response for the faults that need it (latency, truncated, stalled) and for
+ * the `real` wire flavour: the handler's `writeHead`/`write`/`end` are wrapped to buffer what it
+ * sends, then the response is rewritten, sent late, cut, or left unfinished. Only requests that
+ * drew such a fault, or that the `real` flavour rewrites, pay for this.
  *
  * @internal
  */
@@ -9,9 +10,10 @@ import type { ServerResponse } from "node:http"
 import type { OpenResponses } from "./OpenResponses.js"
 
 /**
- * How to alter a real response: hold it until `notBefore` (a time from the front door's clock,
- * for latency), and cut its body in half (`truncated`, with a matching Content-Length) or send
- * the head and the first half and never finish (`stalled`).
+ * How to alter a real response: rewrite a 200 body (`rewrite`, for the `real` wire flavour), hold
+ * the response until `notBefore` (a time from the front door's clock, for latency), and cut its
+ * body in half (`truncated`, with a matching Content-Length) or send the head and the first half
+ * and never finish (`stalled`).
  *
  * `{ notBefore: now() + 100, cut: undefined }`, for instance, only delays the response by 100 ms,
  * and `{ notBefore: now(), cut: "stalled" }` only stalls it.
@@ -19,6 +21,7 @@ import type { OpenResponses } from "./OpenResponses.js"
 export interface Alteration {
   readonly notBefore: number
   readonly cut: "truncated" | "stalled" | undefined
+  readonly rewrite?: ((body: Buffer) => Buffer) | undefined
 }
 
 type Callback = (error?: Error | null) => void
@@ -91,8 +94,13 @@ export const alterResponse = (res: ServerResponse, alteration: Alteration, open:
     const buffer = toBuffer(chunk, encodingOrCallback)
     if (buffer !== undefined) chunks.push(buffer)
     const cb = [chunk, encodingOrCallback, callback].find((x) => typeof x === "function") as Callback | undefined
+    const wait = Math.ceil(alteration.notBefore - now())
+    if (wait <= 0) {
+      flush(cb)
+      return res
+    }
     open.add(res)
-    open.later(Math.ceil(alteration.notBefore - now()), () => flush(cb))
+    open.later(wait, () => flush(cb))
     return res
   }
 
@@ -104,12 +112,21 @@ export const alterResponse = (res: ServerResponse, alteration: Alteration, open:
     }
   }
 
+  // a 200 body rewritten, its Content-Length (if it had one) made the new length
+  const rewritten = (body: Buffer, status: number, headers: Record<string, string | number | Array<string>>): Buffer => {
+    if (alteration.rewrite === undefined || status !== 200 || body.length === 0) return body
+    const after = alteration.rewrite(body)
+    if (headers["content-length"] !== undefined) headers["content-length"] = after.length
+    if (res.hasHeader("content-length")) res.setHeader("content-length", after.length)
+    return after
+  }
+
   const flush = (cb: Callback | undefined) => {
     restore()
     if (res.destroyed) return
-    const body = Buffer.concat(chunks)
     const headers = head?.headers ?? {}
     const status = head?.status ?? res.statusCode
+    const body = rewritten(Buffer.concat(chunks), status, headers)
     const writeHead = (h: Record<string, string | number | Array<string>>) =>
       head?.message === undefined ? res.writeHead(status, h) : res.writeHead(status, head.message, h)
     if (alteration.cut === undefined) {

@@ -6,7 +6,8 @@
  * (`next`).
  *
  * A request that draws no fault costs one URL classification, a route match, four random draws
- * and a few counter increments: no buffering and no wrapping of the response.
+ * and a few counter increments: no buffering and no wrapping of the response (except in the
+ * `real` wire flavour, whose rewritten answers are buffered; see `RealWire.ts`).
  *
  * @internal
  */
@@ -18,8 +19,9 @@ import { type FaultConfig, type FaultDecision, Faults } from "./Faults.js"
 import { normaliseUrl } from "./Normalise.js"
 import { OpenResponses } from "./OpenResponses.js"
 import { apiKeyOf, RateLimiter } from "./RateLimit.js"
+import { realWire, type WireFlavour } from "./RealWire.js"
 import { RequestLog } from "./RequestLog.js"
-import { matchRoute, type OperationId } from "./Routes.js"
+import { matchRoute, type OperationId, operationIds } from "./Routes.js"
 import { Stats } from "./Stats.js"
 import { sendUnknownRoute } from "./UnknownRoute.js"
 
@@ -61,6 +63,8 @@ export interface FrontDoorOptions {
   } | undefined
   readonly requestLog?: number | undefined
   readonly now?: (() => number) | undefined
+  /** The JSON types of the 200 answers: service.md's (`spec`, the default) or the captured ones (`real`). */
+  readonly wire?: WireFlavour | undefined
 }
 
 /**
@@ -87,7 +91,7 @@ export interface FrontDoor {
  * the network header); send `/__sim/...` to `control` untouched; count (and log, when the
  * request log keeps requests); rate-limit (429 with `Retry-After`); draw faults (at most one
  * replacing fault, plus latency); then pass on to `next`, through a response wrapper only when
- * the fault alters the real response. Throws when
+ * the fault alters the real response or the `real` wire flavour rewrites it. Throws when
  * the fault configuration, the rate-limit weights or the request log capacity are not valid.
  *
  * Typically `createServer(makeFrontDoor({ seed, next, control }).handle)`; at shutdown, call the
@@ -102,6 +106,12 @@ export const makeFrontDoor = (options: FrontDoorOptions): FrontDoor => {
   const stats = new Stats(now)
   const requestLog = new RequestLog(options.requestLog ?? 0)
   const open = new OpenResponses()
+  const rewrites: Partial<Record<OperationId, (body: Buffer) => Buffer>> = options.wire === "real"
+    ? Object.fromEntries(operationIds.flatMap((id) => {
+      const rewrite = realWire(id)
+      return rewrite === undefined ? [] : [[id, rewrite]]
+    }))
+    : {}
 
   const answer = (req: IncomingMessage, res: ServerResponse, decision: FaultDecision): void => {
     switch (decision.kind) {
@@ -125,14 +135,15 @@ export const makeFrontDoor = (options: FrontDoorOptions): FrontDoor => {
     res: ServerResponse,
     operation: OperationId | undefined,
     decision: FaultDecision,
-    forward: Handler
+    forward: Handler,
+    rewrite: ((body: Buffer) => Buffer) | undefined
   ): void => {
     const { kind, latencyMs } = decision
     if (latencyMs !== undefined) stats.fault("latency")
     if (kind !== undefined) stats.fault(kind)
     if (kind === undefined || kind === "truncated" || kind === "stalled") {
       stats.spent(operation, rateLimit.weightOf(operation))
-      alterResponse(res, { notBefore: clock() + (latencyMs ?? 0), cut: kind }, open, clock)
+      alterResponse(res, { notBefore: clock() + (latencyMs ?? 0), cut: kind, rewrite }, open, clock)
       forward(req, res)
       return
     }
@@ -181,9 +192,12 @@ export const makeFrontDoor = (options: FrontDoorOptions): FrontDoor => {
     }
     // What the service would answer: the operation, or its 404 for a route it does not have.
     const forward = operation === undefined ? sendUnknownRoute(family, raw) : next
+    // the real flavour's types, for a GET's body (a HEAD's length stays the spec body's)
+    const rewrite = operation === undefined || req.method !== "GET" ? undefined : rewrites[operation]
     const decision = faults.decide(operation)
-    if (decision !== undefined) return injectFault(req, res, operation, decision, forward)
+    if (decision !== undefined) return injectFault(req, res, operation, decision, forward, rewrite)
     stats.spent(operation, rateLimit.weightOf(operation))
+    if (rewrite !== undefined) alterResponse(res, { notBefore: clock(), cut: undefined, rewrite }, open, clock)
     forward(req, res)
   }
 
