@@ -122,7 +122,7 @@ describe("simulator, wire flavours", () => {
         assert.deepStrictEqual(readmeTable(), capturedOtherwise(specShapes))
       }), 90_000)
 
-    test.effect("keeps Content-Length the length of the rewritten body, also behind a delay", () =>
+    test.effect("keeps Content-Length the length of the rewritten body, also behind a delay and on HEAD", () =>
       Effect.gen(function*() {
         const sim = yield* Simulator.Simulator
         const chain = sim.world.evm.chain("0x1")
@@ -130,12 +130,16 @@ describe("simulator, wire flavours", () => {
         const urls = [`/api/v2.2/block/${busy}/nft/transfers?chain=eth`, `/api/v2.2/block/${busy}?chain=eth`]
         const answers = yield* Effect.gen(function*() {
           const real = yield* Simulator.Simulator
+          const heads = yield* Effect.forEach(urls, (url) =>
+            Effect.promise(() => fetch(`${real.url}${url}`, { method: "HEAD", headers: { "x-api-key": real.apiKey } })))
           yield* real.setFaults({ latency: { probability: 1, ms: 5, jitterMs: 5 } })
-          return yield* Effect.forEach(urls, (url) => get(`${real.url}${url}`, { key: real.apiKey }))
+          const delayed = yield* Effect.forEach(urls, (url) => get(`${real.url}${url}`, { key: real.apiKey }))
+          return delayed.map((answer, i) => ({ ...answer, headLength: heads[i]!.headers.get("content-length") }))
         }).pipe(Effect.provide(Simulator.layer({ ...options, wire: "real" })))
         for (const answer of answers) {
           assert.strictEqual(answer.status, 200)
           assert.strictEqual(Number(answer.headers.get("content-length")), Buffer.byteLength(answer.text))
+          assert.strictEqual(Number(answer.headLength), Buffer.byteLength(answer.text), "HEAD gives the GET's length")
         }
         const [page, block] = answers.map((answer) => answer.json as Record<string, any>)
         assert.strictEqual(typeof page!.result[0].log_index, "number")

@@ -56,7 +56,7 @@ const headersOf = (given: unknown): Record<string, string | number | Array<strin
 /**
  * Wraps a response's `writeHead`, `write` and `end` to buffer what the real handler sends, then
  * applies the alteration when the handler ends: waits until `notBefore`, then sends the body
- * whole, cut in half, or half and never the rest. Only used on requests that drew such a fault.
+ * whole, cut in half, or half and never the rest. Only used on requests that drew such a fault, or whose answer the `real` wire flavour rewrites.
  *
  * Call it before passing the request on:
  * `alterResponse(res, { notBefore: now() + 250, cut: undefined }, open, now)` and then
@@ -96,6 +96,8 @@ export const alterResponse = (res: ServerResponse, alteration: Alteration, open:
     const cb = [chunk, encodingOrCallback, callback].find((x) => typeof x === "function") as Callback | undefined
     const wait = Math.ceil(alteration.notBefore - now())
     if (wait <= 0) {
+      // a stalled body stays open: `close()` ends it at shutdown
+      if (alteration.cut === "stalled") open.add(res)
       flush(cb)
       return res
     }

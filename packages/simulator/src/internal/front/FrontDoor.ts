@@ -192,8 +192,10 @@ export const makeFrontDoor = (options: FrontDoorOptions): FrontDoor => {
     }
     // What the service would answer: the operation, or its 404 for a route it does not have.
     const forward = operation === undefined ? sendUnknownRoute(family, raw) : next
-    // the real flavour's types, for a GET's body (a HEAD's length stays the spec body's)
-    const rewrite = operation === undefined || req.method !== "GET" ? undefined : rewrites[operation]
+    // The real flavour's types. A HEAD is answered as its GET, whose body is rewritten to give the
+    // length and then dropped by Node (the response was made for a HEAD: it never sends a body).
+    const rewrite = operation === undefined ? undefined : rewrites[operation]
+    if (rewrite !== undefined && req.method === "HEAD") req.method = "GET"
     const decision = faults.decide(operation)
     if (decision !== undefined) return injectFault(req, res, operation, decision, forward, rewrite)
     stats.spent(operation, rateLimit.weightOf(operation))
