@@ -22,6 +22,7 @@
  *   the two never deadlock).
  * The webhook body that states all of it: `webhookBody.test.ts`.
  */
+import type { EvmAddress } from "@chainquery/schema"
 import { StateStore, type WatchedWallet, WatchEvent } from "@chainquery/watch"
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Duration, Effect, Fiber, Option } from "effect"
@@ -407,6 +408,26 @@ describe("Coverage: claims", () => {
         { scope: "0x1", address: alice.toLowerCase(), coveredFrom: 101n },
         { scope: "0x1", address: bob.toLowerCase(), coveredFrom: 101n }
       ].toSorted((a, b) => a.address < b.address ? -1 : 1), "every wallet added is announced, in address order")
+    })))
+
+  it.effect("a batch announces at most 1,000 of a stream's new wallets, the next batches the rest, each once", () =>
+    withStores(Effect.gen(function*() {
+      const stream = yield* makeStream([])
+      const other = yield* makeStream([])
+      const wallets = Array.from({ length: Coverage.maxAnnouncedPerBatch + 5 }, (_, i) =>
+        evm(`0x${(i + 1).toString(16).padStart(40, "0")}` as EvmAddress.EvmAddress))
+      assert.strictEqual((yield* admit(stream, wallets)).added, wallets.length)
+      yield* admit(other, [evm(alice)])
+      const first = yield* Coverage.announce([stream, other, stream])
+      const second = yield* Coverage.announce([stream, other])
+      const third = yield* Coverage.announce([stream, other])
+      assert.deepStrictEqual(
+        [first.get(stream)?.length, first.get(other)?.length, second.get(stream)?.length, second.get(other), third.size],
+        [Coverage.maxAnnouncedPerBatch, 1, 5, undefined, 0]
+      )
+      const all = [...first.get(stream)!, ...second.get(stream)!].map((wallet) => wallet.address)
+      assert.deepStrictEqual(all.toSorted(), wallets.map((wallet) => wallet.address).toSorted(), "every wallet once")
+      assert.deepStrictEqual(first.get(stream)!.map((wallet) => wallet.address), first.get(stream)!.map((wallet) => wallet.address).toSorted(), "in address order")
     })))
 
   it.effect("a batch announces its new wallets in chain, then address order, whatever order they were added in", () =>

@@ -63,6 +63,54 @@ describe("PgStateStore: checkpoints as marks", () => {
       assert.deepStrictEqual(yield* marks, [{ position: "107", wallets: 997 }, { position: "108", wallets: 1 }])
     }).pipe(Effect.provide(freshDatabase), Effect.orDie))
 
+  it.effect("marks of over 1,000 wallets brought to one block stay apart, no wallet row written again; past 16, the smallest merge", () =>
+    Effect.gen(function*() {
+      const store = yield* PgStateStore.make({ namespace })
+      // Seventeen groups at blocks 100..116, of 1,001 to 1,017 wallets, and 10 wallets at 117.
+      const groups = Array.from({ length: 17 }, (_, g) =>
+        Array.from({ length: 1_001 + g }, (_unused, i) => walletAt(g * 2_000 + i + 1)))
+      const few = Array.from({ length: 10 }, (_, i) => walletAt(50_000 + i))
+      yield* store.commit({
+        checkpoints: [
+          ...groups.flatMap((wallets, g) => wallets.map((wallet) => ({ wallet, position: BigInt(100 + g), hash: hash(100 + g) }))),
+          ...few.map((wallet) => ({ wallet, position: 117n, hash: hash(117) }))
+        ],
+        eventIds: []
+      })
+      const before = new Map((yield* ctids).map((row) => [row.wallet, row.ctid] as const))
+      // Two large groups and the few reach 118 together: the few merge, the large stay apart.
+      yield* store.commit({
+        advances: [
+          { chain: "0x1", from: 115n, to: 118n, hash: hash(118), count: 1_016 },
+          { chain: "0x1", from: 116n, to: 118n, hash: hash(118), count: 1_017 },
+          { chain: "0x1", from: 117n, to: 118n, hash: hash(118), count: 10 }
+        ],
+        eventIds: []
+      })
+      const at118 = (yield* marks).filter((mark) => mark.position === "118").map((mark) => mark.wallets)
+      assert.strictEqual(at118.length, 2, "two marks at 118: the large ones apart")
+      assert.strictEqual(at118[0]! + at118[1]!, 2_043)
+      assert.includeMembers([1_016, 1_017, 1_026, 1_027], at118)
+      const rewritten = (yield* ctids).filter((row) => before.get(row.wallet) !== row.ctid).map((row) => row.wallet)
+      assert.deepStrictEqual(rewritten.toSorted(), few.map((wallet) => wallet.address).toSorted(), "only the few written again")
+      // All seventeen groups at 119: sixteen marks stay, the smallest group merges into the largest.
+      yield* store.commit({
+        advances: [
+          ...groups.slice(0, 15).map((wallets, g) => ({ chain: "0x1" as const, from: BigInt(100 + g), to: 119n, hash: hash(119), count: wallets.length })),
+          { chain: "0x1", from: 118n, to: 119n, hash: hash(119), count: 2_043 }
+        ],
+        eventIds: []
+      })
+      const at119 = (yield* marks).map((mark) => mark.wallets)
+      assert.strictEqual(at119.length, 16, "at most sixteen marks at a block")
+      assert.strictEqual(at119.reduce((a, b) => a + b, 0), 17 * 1_001 + 136 + 10)
+      const read = yield* store.checkpoints
+      assert.isTrue(read.every((c) => c.position === 119n && c.hash === hash(119)), "every wallet at 119, whatever its mark")
+      const smallest = new Set(groups[0]!.map((wallet) => wallet.address))
+      const moved = (yield* ctids).filter((row) => before.get(row.wallet) !== row.ctid && !few.some((w) => w.address === row.wallet))
+      assert.deepStrictEqual(moved.map((row) => row.wallet).toSorted(), [...smallest].toSorted(), "only the smallest group written again")
+    }).pipe(Effect.provide(freshDatabase), Effect.orDie), 60_000)
+
   it.effect("a database of checkpoints per wallet is migrated with each wallet's block, hash and first block", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

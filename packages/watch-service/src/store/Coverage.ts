@@ -300,8 +300,9 @@ export const claim = (
   })
 
 /**
- * Takes the wallets of each stream that no batch announced yet (at most 1,000 per stream, the
- * rest for later batches) and marks them announced. Run it in the batch's transaction.
+ * Takes the wallets of each stream that no batch announced yet (at most 1,000 per stream, any of
+ * them, the rest for later batches) and marks them announced, each in address order per chain.
+ * Run it in the batch's transaction.
  *
  * @example
  * ```ts
@@ -318,13 +319,14 @@ export const announce = (
     const announced = new Map<string, Array<CoveredWallet>>()
     if (streamIds.length === 0) return announced
     const sql = yield* SqlClient.SqlClient
+    // Any 1,000 of a stream's (read through its index of unannounced wallets, which stops there):
+    // no sort of all of them, which a hundred thousand just added made a cost of every batch.
     const rows = yield* sql<{ stream_id: string; scope: string; address: string; covered_from: string; history_from: string | null }>`WITH picked AS (
-        SELECT stream_id, scope, address FROM (
-          SELECT stream_id, scope, address, row_number() OVER (PARTITION BY stream_id ORDER BY scope, address) AS n FROM stream_wallets
-          WHERE NOT announced AND stream_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(streamIds)}::jsonb))) AS unannounced
-        WHERE n <= ${maxAnnouncedPerBatch})
+        SELECT u.stream_id, u.scope, u.address FROM (SELECT DISTINCT id FROM jsonb_array_elements_text(${JSON.stringify(streamIds)}::jsonb) AS e(id)) AS s
+        CROSS JOIN LATERAL (SELECT stream_id, scope, address FROM stream_wallets
+          WHERE stream_id = s.id AND NOT announced AND covered_from IS NOT NULL LIMIT ${maxAnnouncedPerBatch}) AS u)
       UPDATE stream_wallets w SET announced = true FROM picked p
-      WHERE w.stream_id = p.stream_id AND w.scope = p.scope AND w.address = p.address AND w.covered_from IS NOT NULL
+      WHERE w.stream_id = p.stream_id AND w.scope = p.scope AND w.address = p.address AND NOT w.announced
       RETURNING w.stream_id, w.scope, w.address, w.covered_from::text, w.history_from::text`
     for (const row of rows.toSorted((a, b) => a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : a.address < b.address ? -1 : a.address > b.address ? 1 : 0)) {
       const wallet: CoveredWallet = row.history_from === null

@@ -75,9 +75,23 @@ export const advanceMarks = (
   )
 
 /**
- * Merges the marks of `scope` at block `position` that have one hash: the wallets of the smaller
- * ones name the largest, and the others go. Nothing is written when there is one mark there (the
- * usual case after an advance).
+ * How many marks of one block and hash stay apart at most: an advance writes a row per mark, so
+ * this bounds what a block writes, whatever the number of wallets.
+ */
+const marksApart = 16
+
+/**
+ * A mark of at most this many wallets merges into another of its block: its wallets written again
+ * cost little. A larger one stays apart (up to {@link marksApart}): writing its wallets again is a
+ * row version each, which a hundred thousand added in ten requests would make a million.
+ */
+const smallMark = 1_000
+
+/**
+ * Merges the marks of `scope` at block `position` that have one hash, where that is cheap or
+ * needed: the small ones (at most {@link smallMark} wallets) name another, and of the large ones
+ * the smallest go beyond {@link marksApart}. Nothing is written when there is one mark there (the
+ * usual case after an advance) or only large ones, few enough.
  */
 export const mergeMarks = (sql: SqlClient.SqlClient, namespace: string, scope: string, position: string): Effect.Effect<void, SqlError.SqlError> =>
   Effect.gen(function*() {
@@ -88,13 +102,25 @@ export const mergeMarks = (sql: SqlClient.SqlClient, namespace: string, scope: s
     for (const mark of there) byHash.set(mark.hash, [...(byHash.get(mark.hash) ?? []), mark.id])
     for (const ids of byHash.values()) {
       if (ids.length < 2) continue
-      const counted = yield* sql<{ mark: string; wallets: number }>`SELECT mark::text, count(*)::int AS wallets FROM watch_wallets
-        WHERE namespace = ${namespace} AND scope = ${scope} AND mark IN ${sql.in(ids)} GROUP BY mark`
-      const sizes = new Map(counted.map((row) => [row.mark, row.wallets] as const))
-      const kept = ids.reduce((a, b) => ((sizes.get(b) ?? 0) > (sizes.get(a) ?? 0) ? b : a))
-      const others = ids.filter((id) => id !== kept)
-      yield* sql`UPDATE watch_wallets SET mark = ${kept}::bigint WHERE namespace = ${namespace} AND scope = ${scope} AND mark IN ${sql.in(others)}`
-      yield* sql`DELETE FROM watch_marks WHERE id IN ${sql.in(others)}`
+      // Counted up to one past small: a large mark's wallets are not all read.
+      const counted = yield* sql<{ mark: string; wallets: number }>`SELECT m.id::text AS mark, (SELECT count(*)::int FROM (
+          SELECT 1 FROM watch_wallets w WHERE w.namespace = ${namespace} AND w.scope = ${scope} AND w.mark = m.id
+          LIMIT ${smallMark + 1}) AS t) AS wallets
+        FROM watch_marks m WHERE m.id IN ${sql.in(ids)}`
+      const small = counted.filter((row) => row.wallets <= smallMark).toSorted((a, b) => b.wallets - a.wallets).map((row) => row.mark)
+      let large = counted.filter((row) => row.wallets > smallMark).map((row) => row.mark)
+      if (large.length > marksApart) {
+        const sizes = yield* sql<{ mark: string; wallets: number }>`SELECT mark::text, count(*)::int AS wallets FROM watch_wallets
+          WHERE namespace = ${namespace} AND scope = ${scope} AND mark IN ${sql.in(large)} GROUP BY mark`
+        large = sizes.toSorted((a, b) => b.wallets - a.wallets).map((row) => row.mark)
+      }
+      // The large ones stay apart (the largest, past the bound); with none, the largest small one.
+      const apart = large.length > 0 ? large.slice(0, marksApart) : small.slice(0, 1)
+      const merged = [...large.slice(marksApart), ...small].filter((id) => !apart.includes(id))
+      const kept = apart[0]
+      if (kept === undefined || merged.length === 0) continue
+      yield* sql`UPDATE watch_wallets SET mark = ${kept}::bigint WHERE namespace = ${namespace} AND scope = ${scope} AND mark IN ${sql.in(merged)}`
+      yield* sql`DELETE FROM watch_marks WHERE id IN ${sql.in(merged)}`
     }
   })
 
