@@ -25,6 +25,7 @@ import { Effect, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Scope } from "../model/Scopes.js"
 import { positionsByScope, walletOfScope } from "../model/Scopes.js"
+import { addressBytes, addressText } from "./sqlAddress.js"
 
 /**
  * A range of one scope's blocks (Aptos: ledger versions), both ends included.
@@ -135,10 +136,14 @@ export const lockScans = (scopes: Iterable<Scope>, confirmations: number): Effec
     }
   })
 
-/** The addresses some stream with `confirmations` holds on `scope` (what its scan watches). */
-const held = (sql: SqlClient.SqlClient, scope: Scope, confirmations: number) =>
-  sql`SELECT w.address FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
-    WHERE w.scope = ${scope} AND ${scanning(sql, scope, confirmations)}`
+/**
+ * The addresses (text) some stream with `confirmations` holds on `scope` (what its scan watches),
+ * of those `among` (a list of text addresses as JSON) when given.
+ */
+const held = (sql: SqlClient.SqlClient, scope: Scope, confirmations: number, among?: string) =>
+  sql`SELECT ${sql.literal(addressText("w.address"))} AS address FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
+    WHERE w.scope = ${scope} AND ${scanning(sql, scope, confirmations)}
+    AND ${among === undefined ? sql.literal("true") : sql`w.address IN (SELECT ${sql.literal(addressBytes("a"))} FROM jsonb_array_elements_text(${among}::jsonb) AS e(a))`}`
 
 /** Whether stream `s` (of a query) is one the scan of `scope` at `confirmations` reads for. */
 const scanning = (sql: SqlClient.SqlClient, scope: Scope, confirmations: number) =>
@@ -147,8 +152,7 @@ const scanning = (sql: SqlClient.SqlClient, scope: Scope, confirmations: number)
 /** Of `wallets`, the addresses some stream with `confirmations` holds on `scope`. */
 const heldAmong = (scope: Scope, confirmations: number, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) =>
   wallets.length === 0 ? Effect.succeed(new Set<string>()) : Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ address: string }>`SELECT DISTINCT address FROM (${held(sql, scope, confirmations)}) AS h
-      WHERE address IN (SELECT jsonb_array_elements_text(${JSON.stringify(wallets.map((wallet) => wallet.address))}::jsonb))`).pipe(
+    sql<{ address: string }>`SELECT DISTINCT address FROM (${held(sql, scope, confirmations, JSON.stringify(wallets.map((wallet) => wallet.address)))}) AS h`).pipe(
       Effect.map((rows) => new Set(rows.map((row) => row.address)))
     )
 
@@ -193,7 +197,7 @@ export const frontierOf = (
     PgCheckpoints.frontier(
       namespaceOf(scope, confirmations),
       scope,
-      sql`SELECT address FROM stream_wallets WHERE stream_id = ${streamId} AND scope = ${scope}`
+      sql`SELECT ${sql.literal(addressText("address"))} FROM stream_wallets WHERE stream_id = ${streamId} AND scope = ${scope}`
     ))
 
 /**
@@ -251,7 +255,7 @@ export const forgetAllUnheld = (
       const left = yield* sql<{ wallet: string }>`SELECT c.wallet FROM watch_checkpoints c
         WHERE c.namespace = ${namespace} AND c.scope = ${scope} AND NOT EXISTS (
           SELECT 1 FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
-          WHERE w.scope = c.scope AND w.address = c.wallet AND ${scanning(sql, scope, confirmations)})`
+          WHERE w.scope = c.scope AND w.address = ${sql.literal(addressBytes("c.wallet"))} AND ${scanning(sql, scope, confirmations)})`
       yield* PgStateStore.forget(namespace, left.map((row) => walletOfScope(scope, row.wallet)))
       return left.length
     }))
@@ -327,7 +331,7 @@ export const announce = (
           WHERE stream_id = s.id AND NOT announced AND covered_from IS NOT NULL LIMIT ${maxAnnouncedPerBatch}) AS u)
       UPDATE stream_wallets w SET announced = true FROM picked p
       WHERE w.stream_id = p.stream_id AND w.scope = p.scope AND w.address = p.address AND NOT w.announced
-      RETURNING w.stream_id, w.scope, w.address, w.covered_from::text, w.history_from::text`
+      RETURNING w.stream_id, w.scope, ${sql.literal(addressText("w.address"))} AS address, w.covered_from::text, w.history_from::text`
     for (const row of rows.toSorted((a, b) => a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : a.address < b.address ? -1 : a.address > b.address ? 1 : 0)) {
       const wallet: CoveredWallet = row.history_from === null
         ? { scope: row.scope, address: row.address, coveredFrom: BigInt(row.covered_from) }

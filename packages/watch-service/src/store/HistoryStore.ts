@@ -16,6 +16,7 @@ import { DateTime, Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Scope } from "../model/Scopes.js"
 import { scopeOfWallet } from "../model/Scopes.js"
+import { addressBytes } from "./sqlAddress.js"
 import { announce } from "./Coverage.js"
 import { cut, newDeliveryId, type NewDelivery, writeDeliveries } from "./Outbox.js"
 import * as StreamFilters from "../model/StreamFilters.js"
@@ -113,7 +114,7 @@ export const plan = (
       if (added.length > 0) {
         yield* sql`UPDATE stream_wallets w SET history_from = x.from_block::bigint, announced = false
           FROM jsonb_to_recordset(${JSON.stringify(added)}::jsonb) AS x(scope text, address text, from_block text)
-          WHERE w.stream_id = ${streamId} AND w.scope = x.scope AND w.address = x.address`
+          WHERE w.stream_id = ${streamId} AND w.scope = x.scope AND w.address = ${sql.literal(addressBytes("x.address"))}`
       }
     }
     const held = yield* sql<{ scope: string; address: string; from_block: string; up_to: string }>`SELECT h.scope, h.address,

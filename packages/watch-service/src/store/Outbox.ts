@@ -14,6 +14,7 @@ import { SqlClient, type SqlError } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { announce, claim, type CoveredWallet, frontier, lockScans, type Range } from "./Coverage.js"
 import type { Scope } from "../model/Scopes.js"
+import { addressBytes } from "./sqlAddress.js"
 import * as StreamFilters from "../model/StreamFilters.js"
 
 /** The most events one webhook request carries. */
@@ -213,7 +214,7 @@ const fanOut = Effect.fn("Outbox.enqueue")(
       WITH ev AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         AS x(ord integer, scope text, wallet text, block text, kind text, retracts text))
       SELECT s.id AS stream_id, ev.ord FROM ev
-        JOIN stream_wallets w ON w.scope = ev.scope AND w.address = ev.wallet
+        JOIN stream_wallets w ON w.scope = ev.scope AND w.address = ${sql.literal(addressBytes("ev.wallet"))}
         JOIN streams s ON s.id = w.stream_id
       WHERE ev.kind <> 'retracted' AND s.confirmations = ${scan.confirmations}
         AND (w.covered_from IS NULL OR ev.block::bigint >= w.covered_from OR ev.kind LIKE 'defi.%' OR ev.kind LIKE 'holding.%')

@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto"
 import { type WatchedWallet, WatchEvent } from "@chainquery/watch"
 import { all as allScopes, type Scope, scopeOfWallet, walletOfScope } from "../model/Scopes.js"
 import * as StreamFilters from "../model/StreamFilters.js"
+import { addressBytes, addressBytesOf, addressText } from "./sqlAddress.js"
 import { millis, utcOf } from "./sqlTime.js"
 import { type SecretsKeyError, StreamSecrets } from "./StreamSecrets.js"
 
@@ -392,15 +393,16 @@ export class StreamStore extends Context.Service<StreamStore, {
             })
             const [added] = yield* sql<{ count: number }>`WITH added AS (
                 INSERT INTO stream_wallets (stream_id, scope, address, added_at, covered_from, announced)
-                SELECT ${id}, scope, address, ${at}::timestamptz, covered_from::bigint, covered_from IS NULL
+                SELECT ${id}, scope, ${sql.literal(addressBytes("address"))}, ${at}::timestamptz, covered_from::bigint, covered_from IS NULL
                 FROM jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text, covered_from text)
                 ON CONFLICT DO NOTHING RETURNING 1),
               bumped AS (${bump(sql`EXISTS (SELECT 1 FROM added)`)})
               SELECT count(*)::int AS count FROM added`
             // All new (the usual bulk add): stored as given, nothing to read back.
             if (added!.count === given.size) return { added: added!.count, coveredFrom: keys.map((key) => given.get(key)!) }
-            const stored = yield* sql<{ scope: string; address: string; covered_from: string | null }>`SELECT w.scope, w.address, w.covered_from::text
-              FROM stream_wallets w JOIN jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text) ON w.scope = x.scope AND w.address = x.address
+            const stored = yield* sql<{ scope: string; address: string; covered_from: string | null }>`SELECT w.scope, ${sql.literal(addressText("w.address"))} AS address, w.covered_from::text
+              FROM stream_wallets w JOIN jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
+                ON w.scope = x.scope AND w.address = ${sql.literal(addressBytes("x.address"))}
               WHERE w.stream_id = ${id}`
             const from = new Map(stored.map((row) => [rowKeyOf(row.scope, row.address), row.covered_from === null ? null : BigInt(row.covered_from)]))
             return { added: added!.count, coveredFrom: keys.map((key) => from.get(key) ?? null) }
@@ -412,7 +414,7 @@ export class StreamStore extends Context.Service<StreamStore, {
           const rows = JSON.stringify(wallets.map((wallet) => ({ scope: scopeOfWallet(wallet), address: wallet.address })))
           return sql<{ count: number }>`WITH removed AS (
               DELETE FROM stream_wallets w USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
-              WHERE w.stream_id = ${id} AND w.scope = x.scope AND w.address = x.address RETURNING 1),
+              WHERE w.stream_id = ${id} AND w.scope = x.scope AND w.address = ${sql.literal(addressBytes("x.address"))} RETURNING 1),
             unowed AS (DELETE FROM stream_history h USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
               WHERE h.stream_id = ${id} AND h.scope = x.scope AND h.address = x.address RETURNING 1),
             unstaged AS (DELETE FROM stream_history_staged h USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
@@ -425,9 +427,10 @@ export class StreamStore extends Context.Service<StreamStore, {
           sql<{ count: number }>`SELECT count(*)::int AS count FROM stream_wallets WHERE stream_id = ${id}`.pipe(Effect.map((rows) => rows[0]!.count)),
 
         listWallets: (id, { cursor, limit, search }) =>
-          sql<{ scope: string; address: string }>`SELECT scope, address FROM stream_wallets WHERE stream_id = ${id}
-            AND ${cursor === undefined ? sql.literal("true") : sql`(scope, address) > (${cursor[0]}, ${cursor[1]})`}
-            AND ${search === undefined || search === "" ? sql.literal("true") : sql`strpos(lower(address), lower(${search})) > 0`}
+          sql<{ scope: string; address: string }>`SELECT scope, ${sql.literal(addressText("address"))} AS address FROM stream_wallets
+            WHERE stream_id = ${id}
+            AND ${cursor === undefined ? sql.literal("true") : sql`(scope, address) > (${cursor[0]}, ${addressBytesOf(sql, cursor[1])})`}
+            AND ${search === undefined || search === "" ? sql.literal("true") : sql`strpos(${sql.literal(addressText("address"))}, lower(${search})) > 0`}
             ORDER BY scope, address LIMIT ${limit + 1}`.pipe(
             Effect.map((rows) => ({
               items: rows.slice(0, limit).map((row) => walletOfScope(row.scope, row.address)),
@@ -436,9 +439,10 @@ export class StreamStore extends Context.Service<StreamStore, {
           ),
 
         watched: (scope, confirmations) =>
-          sql<{ address: string }>`SELECT DISTINCT w.address FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
-            WHERE w.scope = ${scope} AND s.confirmations = ${confirmations} AND (s.scopes IS NULL OR ${scope} = ANY (s.scopes))
-            ORDER BY w.address`.pipe(
+          sql<{ address: string }>`SELECT ${sql.literal(addressText("d.address"))} AS address FROM (
+              SELECT DISTINCT w.address FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
+              WHERE w.scope = ${scope} AND s.confirmations = ${confirmations} AND (s.scopes IS NULL OR ${scope} = ANY (s.scopes))) AS d
+            ORDER BY d.address`.pipe(
             Effect.map((rows) => rows.map((row) => walletOfScope(scope, row.address)))
           ),
 
