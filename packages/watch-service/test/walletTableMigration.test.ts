@@ -47,7 +47,6 @@ describe("ServiceMigrations: stream_wallets of before migration 14", () => {
       assert.strictEqual(column!.type, "bytea")
       const indexes = yield* sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'stream_wallets' ORDER BY 1`
       assert.deepStrictEqual(indexes.map((row) => row.name), ["stream_wallets_of_stream", "stream_wallets_pkey", "stream_wallets_unannounced"])
-      const keyOf = (wallet: { readonly address: string }) => wallet.address
       const listed = yield* streams.listWallets(stream, { limit: 2 })
       const cursor = JSON.parse(Buffer.from(listed.nextCursor!, "base64url").toString()) as [string, string]
       const rest = yield* streams.listWallets(stream, { limit: 10, cursor })
@@ -55,7 +54,7 @@ describe("ServiceMigrations: stream_wallets of before migration 14", () => {
         scopeOfWallet(a) < scopeOfWallet(b) ? -1 : scopeOfWallet(a) > scopeOfWallet(b) ? 1 : a.address < b.address ? -1 : 1)
       assert.deepStrictEqual([...listed.items, ...rest.items], sorted, "every wallet, in scope and address order, over the cursor")
       assert.deepStrictEqual((yield* streams.listWallets(stream, { limit: 10, search: bob.slice(2, 12).toUpperCase() })).items, [evm(bob)])
-      assert.deepStrictEqual((yield* streams.watched("0x1", 0)).map(keyOf), [alice, bob].map((a) => a.toLowerCase()).toSorted())
+      assert.deepStrictEqual((yield* streams.watched("0x1", 0)).map((wallet) => wallet.address), [alice, bob].map((a) => a.toLowerCase()).toSorted())
       const announced = (yield* Coverage.announce([stream])).get(stream) ?? []
       assert.deepStrictEqual(announced, [{ scope: "0x1", address: alice.toLowerCase(), coveredFrom: 101n }], "the one not announced, with its first block")
       assert.strictEqual(yield* streams.walletCount(stream), 4)
