@@ -406,10 +406,21 @@ export const make = Effect.fnUntraced(function*(
   let committed: Map<string, Held> | undefined
   /** Wallets added (`setWallets`) since `committed` was read: their checkpoints are read at the next cycle. */
   const addedUnread = new Map<string, WatchedWallet>()
-  const loadCheckpoints = Effect.map(
-    store.checkpoints,
-    (all) => (committed = new Map(all.map((checkpoint) => [key(checkpoint.wallet), { ...checkpoint }])))
-  )
+  /**
+   * Holds a checkpoint read from the store under the watched wallet's own object and key, when it
+   * is watched: the store's copy of the wallet (and of its address and key) is not kept.
+   */
+  const hold = (held: Map<string, Held>, checkpoint: Checkpoint) => {
+    const id = key(checkpoint.wallet)
+    const own = watched.get(id)
+    if (own === undefined) held.set(id, { ...checkpoint })
+    else held.set(key(own), { ...checkpoint, wallet: own })
+  }
+  const loadCheckpoints = Effect.map(store.checkpoints, (all) => {
+    committed = new Map()
+    for (const checkpoint of all) hold(committed, checkpoint)
+    return committed
+  })
 
   /** Per chain, the state file's wallets this engine does not watch: found once (their checkpoints do not move). */
   const resting = new Map<Chain.ChainId, ReadonlyArray<Tracked>>()
@@ -441,7 +452,7 @@ export const make = Effect.fnUntraced(function*(
       held.delete(id)
       addedUnread.delete(id)
     }
-    for (const checkpoint of found) held.set(key(checkpoint.wallet), { ...checkpoint })
+    for (const checkpoint of found) hold(held, checkpoint)
     return held
   })
 

@@ -116,8 +116,13 @@ export const WatchedWallet = Schema.Union([EvmWallet, AptosWallet]).pipe(Schema.
  */
 export type WatchedWallet = EvmWallet | AptosWallet
 
+/** Each wallet's key, made once per wallet object (see {@link key}). */
+const keys = new WeakMap<WatchedWallet, string>()
+
 /**
  * The identity of a watched wallet: `evm:<chainId>:<address>` or `aptos:<network>:<address>`.
+ * Made once per wallet object (wallets are values, never changed), so that the maps holding a
+ * wallet under its key share one string: a hundred thousand wallets kept three copies each.
  *
  * @example
  * ```ts
@@ -129,8 +134,14 @@ export type WatchedWallet = EvmWallet | AptosWallet
  * ```
  * @since 0.1.0
  */
-export const key = (wallet: WatchedWallet): string =>
-  wallet.family === "evm" ? `evm:${wallet.chain}:${wallet.address}` : `aptos:${wallet.network}:${wallet.address}`
+export const key = (wallet: WatchedWallet): string => {
+  let made = keys.get(wallet)
+  if (made === undefined) {
+    made = wallet.family === "evm" ? `evm:${wallet.chain}:${wallet.address}` : `aptos:${wallet.network}:${wallet.address}`
+    keys.set(wallet, made)
+  }
+  return made
+}
 
 /**
  * Where a wallet is read: its chain id, or `aptos:<network>` (the first key of its state).
@@ -165,12 +176,13 @@ export const fromScope = (scope: string, address: string): WatchedWallet =>
   // Already canonical (as stores and the service keep them): the wallet the decoder would give,
   // without its cost, which a hundred thousand wallets read back at once would feel.
   chainIds.has(scope) && EvmAddress.is(address)
-    ? { family: "evm", chain: scope as Chain.ChainId, address }
+    ? { family: "evm", chain: chainIds.get(scope)!, address }
     : decodeWallet(scope.startsWith("aptos:")
       ? { family: "aptos", network: scope.slice("aptos:".length), address }
       : { family: "evm", chain: scope, address })
 
-const chainIds: ReadonlySet<string> = new Set(Chain.chains.map(([, id]) => id))
+/** The chain ids, each the one string of its id: not one copy per wallet read back. */
+const chainIds: ReadonlyMap<string, Chain.ChainId> = new Map(Chain.chains.map(([, id]) => [id, id]))
 
 /**
  * Drops repeated wallets (same family, chain or network, and address), keeping the first.
