@@ -115,7 +115,11 @@ export const make = (wallets: Iterable<WatchedWallet>): Effect.Effect<WatchSet> 
           const replaced = new Map<string, Entry>()
           for (const wallet of next) {
             const id = key(wallet)
-            if (!replaced.has(id)) replaced.set(id, entries.get(id) ?? { wallet })
+            if (replaced.has(id)) continue
+            // One kept stays under its own wallet's key: the new copy of the wallet, and of its key, go.
+            const kept = entries.get(id)
+            if (kept === undefined) replaced.set(id, { wallet })
+            else replaced.set(key(kept.wallet), kept)
           }
           return replaced
         })

@@ -24,7 +24,7 @@ const answers = (index: ChainIndex) => ({
   start: index.start,
   highest: index.highest,
   crowds: [...index.crowds].toSorted(([a], [b]) => (a < b ? -1 : 1)),
-  byAddress: [...index.byAddress()].map(([address, all]) => [address, all.map((t) => t.position)]),
+  byAddress: [...index.byAddress()].map(([address, t]) => [address, t.position]),
   behind: [100n, 101n, 104n, 106n].map((block) => behind(index, block))
 })
 

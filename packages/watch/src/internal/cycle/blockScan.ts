@@ -135,7 +135,10 @@ export const blockScan = Effect.fnUntraced(function*(
       const listing = read.success
       if (!listing.exists || !listing.complete) break scan
       const hash = hashOf(listing.transfers)
-      const owners = (wallet: string) => (everyone.get(wallet) ?? []).some(holds(block))
+      const owners = (wallet: string) => {
+        const tracked = everyone.get(wallet)
+        return tracked !== undefined && holds(block)(tracked)
+      }
       const all = eventsOf(chain, everyone, listing.transfers, holds(block))
       if (recent.hashes.has(block)) {
         // Read already by the wallets ahead: reconciled with what they printed from it.

@@ -10,7 +10,7 @@
  */
 import type { Checkpoint } from "../../StateStore.js"
 import { type EvmWallet, key } from "../../WatchedWallet.js"
-import { byAddressOf, type Tracked, withResting } from "./recentBlocks.js"
+import { type ByAddress, byAddressOf, type Tracked, withResting } from "./recentBlocks.js"
 
 /** A chain's wallets and checkpoints as the cycles read them (changed only by `advanceIndex`; otherwise a new one is made). */
 export interface ChainIndex {
@@ -23,9 +23,9 @@ export interface ChainIndex {
   /** How many tracked wallets stand at each block. */
   readonly crowds: Map<bigint, number>
   /** The tracked wallets by address (made on first use). */
-  readonly byAddress: () => ReadonlyMap<string, ReadonlyArray<Tracked>>
+  readonly byAddress: () => ByAddress
   /** The tracked and the resting wallets by address, for reconciling a replaced block (made on first use). */
-  readonly everyone: () => ReadonlyMap<string, ReadonlyArray<Tracked>>
+  readonly everyone: () => ByAddress
 }
 
 /** Indexes `wallets` of one chain with their `checkpoints` (by `WatchedWallet.key`) and the chain's `resting` wallets. */
@@ -49,8 +49,8 @@ export const chainIndex = (
       if (checkpoint.position > highest) highest = checkpoint.position
     }
   }
-  let byAddress: Map<string, Array<Tracked>> | undefined
-  let everyone: Map<string, Array<Tracked>> | undefined
+  let byAddress: Map<string, Tracked> | undefined
+  let everyone: Map<string, Tracked> | undefined
   const addresses = () => (byAddress ??= byAddressOf(tracked))
   return {
     tracked,

@@ -15,7 +15,7 @@ import type { EvmClient } from "@chainquery/evm-client"
 import type { Chain } from "@chainquery/schema"
 import { Effect } from "effect"
 import { readBlock } from "./evmReads.js"
-import { covers, eventsOf, hashOf, type Recent, reconcile, type Reconciled, type Tracked } from "./recentBlocks.js"
+import { type ByAddress, covers, eventsOf, hashOf, type Recent, reconcile, type Reconciled, type Tracked } from "./recentBlocks.js"
 
 /** At most this many recorded blocks are read again below a replaced one in one cycle. */
 const maxWalk = 128
@@ -24,7 +24,7 @@ export interface WalkInput {
   readonly client: EvmClient.Service
   readonly chain: Chain.ChainId
   readonly recent: Recent
-  readonly byAddress: ReadonlyMap<string, ReadonlyArray<Tracked>>
+  readonly byAddress: ByAddress
 }
 
 /** One block read again: how it compares with its record. */
@@ -48,7 +48,10 @@ export const readAgain = Effect.fnUntraced(function*(input: WalkInput, block: bi
   const derived = (t: Tracked) => covers(t, block) || (readers?.has(t) ?? false)
   const now = eventsOf(input.chain, input.byAddress, listing.transfers, derived)
   /** Whether some wallet at this address covers the block (looked up per event, not built for every wallet). */
-  const covered = (wallet: string) => (input.byAddress.get(wallet) ?? []).some(derived)
+  const covered = (wallet: string) => {
+    const tracked = input.byAddress.get(wallet)
+    return tracked !== undefined && derived(tracked)
+  }
   const known = input.recent.hashes.get(block)
   return {
     result: reconcile(input.chain, block, hash, now, input.recent.printed.get(block) ?? [], covered),

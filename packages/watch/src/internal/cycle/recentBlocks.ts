@@ -32,6 +32,12 @@ export interface Tracked {
   readonly resting?: true
 }
 
+/**
+ * A chain's tracked wallets by lower-case address: one each (a chain's wallets are its addresses),
+ * held as the wallet itself rather than a list of one, which a hundred thousand wallets feel.
+ */
+export type ByAddress = ReadonlyMap<string, Tracked>
+
 /** Whether a block is one of the wallet's: after its `since`, at or before its checkpoint. */
 export const covers = (tracked: Tracked, block: bigint): boolean => tracked.since < block && block <= tracked.position
 
@@ -79,30 +85,27 @@ export const hashOf = (transfers: ReadonlyArray<NftTransfer.NftTransfer>): strin
 /** The events of a block's transfers for the wallets `wanted` picks, in the block's order. */
 export const eventsOf = (
   chain: Chain.ChainId,
-  byAddress: ReadonlyMap<string, ReadonlyArray<Tracked>>,
+  byAddress: ByAddress,
   transfers: ReadonlyArray<NftTransfer.NftTransfer>,
   wanted: (tracked: Tracked) => boolean
 ): Array<NftEvent> => {
   const events: Array<NftEvent> = []
+  const take = (tracked: Tracked | undefined, transfer: NftTransfer.NftTransfer) => {
+    if (tracked !== undefined && wanted(tracked)) events.push(...fromNftTransfer(chain, tracked.wallet.address, transfer))
+  }
   for (const transfer of transfers) {
     const from = transfer.from_address.toLowerCase()
     const to = transfer.to_address.toLowerCase()
-    const candidates = from === to ? byAddress.get(from) ?? [] : [...byAddress.get(from) ?? [], ...byAddress.get(to) ?? []]
-    for (const tracked of candidates) {
-      if (wanted(tracked)) events.push(...fromNftTransfer(chain, tracked.wallet.address, transfer))
-    }
+    take(byAddress.get(from), transfer)
+    if (to !== from) take(byAddress.get(to), transfer)
   }
   return events
 }
 
-/** The tracked wallets by lower-case address. */
-export const byAddressOf = (tracked: ReadonlyArray<Tracked>): Map<string, Array<Tracked>> => {
-  const byAddress = new Map<string, Array<Tracked>>()
-  for (const t of tracked) {
-    const same = byAddress.get(t.wallet.address)
-    if (same === undefined) byAddress.set(t.wallet.address, [t])
-    else same.push(t)
-  }
+/** The tracked wallets of one chain by lower-case address (see {@link ByAddress}). */
+export const byAddressOf = (tracked: ReadonlyArray<Tracked>): Map<string, Tracked> => {
+  const byAddress = new Map<string, Tracked>()
+  for (const t of tracked) byAddress.set(t.wallet.address, t)
   return byAddress
 }
 
@@ -111,10 +114,10 @@ export const byAddressOf = (tracked: ReadonlyArray<Tracked>): Map<string, Array<
  * watched wallets' own map when none rests (the usual case, no second map of every wallet).
  */
 export const withResting = (
-  byAddress: Map<string, Array<Tracked>>,
+  byAddress: Map<string, Tracked>,
   tracked: ReadonlyArray<Tracked>,
   resting: ReadonlyArray<Tracked>
-): Map<string, Array<Tracked>> => (resting.length === 0 ? byAddress : byAddressOf([...tracked, ...resting]))
+): Map<string, Tracked> => (resting.length === 0 ? byAddress : byAddressOf([...tracked, ...resting]))
 
 /** A block reconciled with its record: what to print, and the block's new record. */
 export interface Reconciled {
