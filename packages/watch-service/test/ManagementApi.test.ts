@@ -41,6 +41,9 @@ const routes = (id: string, deliveryId = "msg_000000000000000000000") =>
 /** A wallet cursor as the service makes them (base64url of a JSON pair), of any value. */
 const walletCursor = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString("base64url")
 
+/** An address a wallet cursor may hold (40 hex digits). */
+const anAddress = `0x${"ab".repeat(20)}`
+
 /** The checkpoint of a wallet in a scan's namespace. */
 const checkpoint = async (api: Effect.Success<ReturnType<typeof serviceApi>>, namespace: string, wallet: string) =>
   BigInt((await Effect.runPromise(api.sql<{ position: string }>`SELECT position::text FROM watch_checkpoints
@@ -249,15 +252,19 @@ describe("the management API", () => {
         ["POST", `/v1/streams/${stream.id}/wallets`, { wallet: [eth] }, "wallet", /wallet is not a field of this request \(and 1 more problem\)/],
         ["POST", `/v1/streams/${stream.id}/wallets`, { wallets: eth }, "wallets", /Expected array/],
         ["GET", `/v1/streams/${stream.id}/wallets?cursor=!!`, undefined, "cursor", /nextCursor/],
-        // A wallet cursor's every part is checked: a NUL inside, a bad or padded base64url, a wrong number of parts, no array, an address not a string.
-        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", "0x\u0000ab"])}`, undefined, "cursor", /nextCursor/],
-        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1\u0000", "0xab"])}`, undefined, "cursor", /nextCursor/],
-        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", "0xab"])}%3D`, undefined, "cursor", /nextCursor/],
-        ["GET", `/v1/streams/${stream.id}/wallets?cursor=%3F${walletCursor(["0x1", "0xab"])}`, undefined, "cursor", /nextCursor/],
+        // A wallet cursor's every part is checked: a NUL inside, a bad or padded base64url, a wrong number of parts, no array, an address not a string,
+        // an address not of whole bytes or of another length (an odd number of digits once reached the query as a 500).
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", "0xabc"])}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", `0x${"a".repeat(39)}`])}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", `0x${"a".repeat(42)}`])}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", `0x\u0000${"ab".repeat(19)}`])}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1\u0000", anAddress])}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", anAddress])}%3D`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=%3F${walletCursor(["0x1", anAddress])}`, undefined, "cursor", /nextCursor/],
         ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1"])}`, undefined, "cursor", /nextCursor/],
-        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", "0xab", "0xab"])}`, undefined, "cursor", /nextCursor/],
-        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor({ 0: "0x1", 1: "0xab", length: 2 })}`, undefined, "cursor", /nextCursor/],
-        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", ["0xab"]])}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", anAddress, anAddress])}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor({ 0: "0x1", 1: anAddress, length: 2 })}`, undefined, "cursor", /nextCursor/],
+        ["GET", `/v1/streams/${stream.id}/wallets?cursor=${walletCursor(["0x1", [anAddress]])}`, undefined, "cursor", /nextCursor/],
         ["GET", `/v1/streams/${stream.id}/deliveries?status=lost`, undefined, "status", /"pending" \| "delivered" \| "failed"/],
         ["GET", `/v1/streams/${stream.id}/deliveries?cursor=-1`, undefined, "cursor", /nextCursor/],
         ["GET", `/v1/streams/${stream.id}/deliveries?cursor=1%00`, undefined, "cursor", /without NUL characters/],

@@ -17,9 +17,11 @@ import { scopeOf, type WatchedWallet } from "./WatchedWallet.js"
 
 /**
  * The lowest checkpoint of `namespace` in `scope` (an EVM chain id, or `aptos:<network>`): every
- * wallet there has all its events up to that block (Aptos: ledger version) committed. `among`, a
- * query of addresses, limits it to those wallets (a wallet the engine stopped watching keeps its
- * checkpoint where it was until it is forgotten). `None` when no such wallet has a checkpoint.
+ * wallet there has all its events up to that block (Aptos: ledger version) committed. `among`
+ * limits it to some wallets (a wallet the engine stopped watching keeps its checkpoint where it
+ * was until it is forgotten): a query of their addresses, or a condition on a checkpoint's
+ * `wallet` column (since 0.5.0), which can look each one up where a list would be read whole.
+ * `None` when no such wallet has a checkpoint.
  *
  * @example
  * ```ts
@@ -36,7 +38,7 @@ import { scopeOf, type WatchedWallet } from "./WatchedWallet.js"
 export const frontier = (
   namespace: string,
   scope: string,
-  among?: Statement.Fragment
+  among?: Statement.Fragment | ((wallet: Statement.Fragment) => Statement.Fragment)
 ): Effect.Effect<Option.Option<bigint>, StateStoreError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -46,12 +48,13 @@ export const frontier = (
         AND EXISTS (SELECT 1 FROM watch_wallets w WHERE w.namespace = m.namespace AND w.scope = m.scope AND w.mark = m.id)`
     if (row?.lowest === null || row?.lowest === undefined) return Option.none()
     if (among === undefined) return Option.some(BigInt(row.lowest))
+    const held = typeof among === "function" ? among(sql.literal("wallet")) : sql`wallet IN (${among})`
     // Most often a wallet of `among` stands at the lowest of all: one look, not a join of them all.
     const [there] = yield* sql<{ found: boolean }>`SELECT EXISTS (SELECT 1 FROM watch_checkpoints
-      WHERE namespace = ${namespace} AND scope = ${scope} AND position = ${row.lowest}::bigint AND wallet IN (${among})) AS found`
+      WHERE namespace = ${namespace} AND scope = ${scope} AND position = ${row.lowest}::bigint AND ${held}) AS found`
     if (there?.found === true) return Option.some(BigInt(row.lowest))
     const [lowest] = yield* sql<{ lowest: string | null }>`SELECT min(position)::text AS lowest FROM watch_checkpoints
-      WHERE namespace = ${namespace} AND scope = ${scope} AND wallet IN (${among})`
+      WHERE namespace = ${namespace} AND scope = ${scope} AND ${held}`
     return lowest?.lowest === null || lowest?.lowest === undefined ? Option.none() : Option.some(BigInt(lowest.lowest))
   }).pipe(Effect.mapError(failed("read")))
 

@@ -215,6 +215,9 @@ export const make = Effect.fnUntraced(function*(options: Options) {
   // The outside writes counted when the checkpoints were first read since the last refusal (see
   // `internal/state/outsideWrites.ts`): the earliest view of the state anyone holds.
   let writesSeen: bigint | undefined
+  // The marks found large and left apart when they met (see `mergeMarks`): not counted again at
+  // each block they reach together.
+  const marksApart = new Set<string>()
 
   const lastBatchRow = sql<{ sequence: string; committed_at: string; event_ids: ReadonlyArray<string> }>`
     SELECT sequence::text, committed_at::text, event_ids FROM watch_last_batch WHERE namespace = ${ns}`
@@ -235,7 +238,7 @@ export const make = Effect.fnUntraced(function*(options: Options) {
       // Marks brought to one block (a wallet placed alone, now reached by the others) become one:
       // once per block reached (a cycle's advances all go to the block it scanned to).
       const reached = new Map(rows.advances.map(({ advance, to }) => [`${advance.chain} ${to}`, { chain: advance.chain, to }] as const))
-      for (const { chain, to } of reached.values()) yield* mergeMarks(sql, ns, chain, to)
+      for (const { chain, to } of reached.values()) yield* mergeMarks(sql, ns, chain, to, marksApart)
       yield* markWallets(sql, ns, rows.checkpoints)
       for (const { chain, from_block } of rows.forget) {
         yield* sql`DELETE FROM watch_block_hashes WHERE namespace = ${ns} AND chain = ${chain} AND number >= ${from_block}::bigint`

@@ -6,7 +6,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import { PgCheckpoints, PgStateStore, type WatchedWallet } from "../src/index.js"
 import { alice, bob } from "./fixtures.js"
 import { freshDatabase } from "./support/postgres.js"
@@ -63,12 +63,18 @@ describe("PgCheckpoints", () => {
       yield* store.commit({ checkpoints: [{ wallet: at(alice), position: 90n, hash: null }, { wallet: dave, position: 95n, hash: null }], eventIds: [] })
       assert.deepStrictEqual(yield* PgCheckpoints.frontier("scan:0x1:0", "0x1"), Option.some(90n))
       yield* sql`CREATE TABLE held (address text)`
-      yield* sql`INSERT INTO held VALUES (${dave.address})`
-      assert.deepStrictEqual(yield* PgCheckpoints.frontier("scan:0x1:0", "0x1", sql`SELECT address FROM held`), Option.some(95n))
-      yield* sql`INSERT INTO held VALUES (${alice})`
-      assert.deepStrictEqual(yield* PgCheckpoints.frontier("scan:0x1:0", "0x1", sql`SELECT address FROM held`), Option.some(90n), "one named stands at the lowest")
-      yield* sql`DELETE FROM held`
-      assert.isTrue(Option.isNone(yield* PgCheckpoints.frontier("scan:0x1:0", "0x1", sql`SELECT address FROM held`)))
+      // The wallets named by a query of addresses, or by a condition on a checkpoint's wallet.
+      const named = sql`SELECT address FROM held`
+      const holds = (wallet: Statement.Fragment) => sql`EXISTS (SELECT 1 FROM held h WHERE h.address = ${wallet})`
+      for (const among of [named, holds]) {
+        yield* sql`DELETE FROM held`
+        yield* sql`INSERT INTO held VALUES (${dave.address})`
+        assert.deepStrictEqual(yield* PgCheckpoints.frontier("scan:0x1:0", "0x1", among), Option.some(95n))
+        yield* sql`INSERT INTO held VALUES (${alice})`
+        assert.deepStrictEqual(yield* PgCheckpoints.frontier("scan:0x1:0", "0x1", among), Option.some(90n), "one named stands at the lowest")
+        yield* sql`DELETE FROM held`
+        assert.isTrue(Option.isNone(yield* PgCheckpoints.frontier("scan:0x1:0", "0x1", among)))
+      }
       assert.isTrue(Option.isNone(yield* PgCheckpoints.frontier("scan:0x1:0", "0x89")), "another scope")
     }).pipe(Effect.provide(freshDatabase), Effect.orDie))
 })

@@ -25,7 +25,7 @@ import { Effect, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Scope } from "../model/Scopes.js"
 import { positionsByScope, walletOfScope } from "../model/Scopes.js"
-import { addressBytes, addressText } from "./sqlAddress.js"
+import { addressBytes, addressBytesOf, addressText } from "./sqlAddress.js"
 
 /**
  * A range of one scope's blocks (Aptos: ledger versions), both ends included.
@@ -136,23 +136,17 @@ export const lockScans = (scopes: Iterable<Scope>, confirmations: number): Effec
     }
   })
 
-/**
- * The addresses (text) some stream with `confirmations` holds on `scope` (what its scan watches),
- * of those `among` (a list of text addresses as JSON) when given.
- */
-const held = (sql: SqlClient.SqlClient, scope: Scope, confirmations: number, among?: string) =>
-  sql`SELECT ${sql.literal(addressText("w.address"))} AS address FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
-    WHERE w.scope = ${scope} AND ${scanning(sql, scope, confirmations)}
-    AND ${among === undefined ? sql.literal("true") : sql`w.address IN (SELECT ${sql.literal(addressBytes("a"))} FROM jsonb_array_elements_text(${among}::jsonb) AS e(a))`}`
-
 /** Whether stream `s` (of a query) is one the scan of `scope` at `confirmations` reads for. */
 const scanning = (sql: SqlClient.SqlClient, scope: Scope, confirmations: number) =>
   sql`s.confirmations = ${confirmations} AND (s.scopes IS NULL OR ${scope} = ANY (s.scopes))`
 
-/** Of `wallets`, the addresses some stream with `confirmations` holds on `scope`. */
+/** Of `wallets`, the addresses some stream with `confirmations` holds on `scope` (what its scan watches). */
 const heldAmong = (scope: Scope, confirmations: number, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) =>
   wallets.length === 0 ? Effect.succeed(new Set<string>()) : Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ address: string }>`SELECT DISTINCT address FROM (${held(sql, scope, confirmations, JSON.stringify(wallets.map((wallet) => wallet.address)))}) AS h`).pipe(
+    sql<{ address: string }>`SELECT DISTINCT ${sql.literal(addressText("w.address"))} AS address
+      FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
+      WHERE w.scope = ${scope} AND ${scanning(sql, scope, confirmations)} AND w.address IN (
+        SELECT ${sql.literal(addressBytes("a"))} FROM jsonb_array_elements_text(${JSON.stringify(wallets.map((wallet) => wallet.address))}::jsonb) AS e(a))`).pipe(
       Effect.map((rows) => new Set(rows.map((row) => row.address)))
     )
 
@@ -173,7 +167,10 @@ export const frontier = (
   scope: Scope,
   confirmations: number
 ): Effect.Effect<Option.Option<bigint>, StateStore.StateStoreError, SqlClient.SqlClient> =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => PgCheckpoints.frontier(namespaceOf(scope, confirmations), scope, held(sql, scope, confirmations)))
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    PgCheckpoints.frontier(namespaceOf(scope, confirmations), scope, (wallet) =>
+      sql`EXISTS (SELECT 1 FROM stream_wallets w JOIN streams s ON s.id = w.stream_id
+        WHERE w.scope = ${scope} AND w.address = ${addressBytesOf(sql, wallet)} AND ${scanning(sql, scope, confirmations)})`))
 
 /**
  * The lowest checkpoint of the wallets one stream holds on `scope` (in the scan of its
@@ -197,7 +194,10 @@ export const frontierOf = (
     PgCheckpoints.frontier(
       namespaceOf(scope, confirmations),
       scope,
-      sql`SELECT ${sql.literal(addressText("address"))} FROM stream_wallets WHERE stream_id = ${streamId} AND scope = ${scope}`
+      // Each checkpoint's wallet looked up in the key (a list of the stream's addresses would be read whole).
+      (wallet) =>
+        sql`EXISTS (SELECT 1 FROM stream_wallets w
+          WHERE w.scope = ${scope} AND w.address = ${addressBytesOf(sql, wallet)} AND w.stream_id = ${streamId})`
     ))
 
 /**

@@ -161,8 +161,8 @@ const rowKey = (wallet: WatchedWallet.WatchedWallet): string => rowKeyOf(scopeOf
 /** The cursor after a wallet: its scope and address, base64url. */
 const walletCursor = (scope: string, address: string): string => Buffer.from(JSON.stringify([scope, address])).toString("base64url")
 
-/** A stored address: `0x` and hex digits (EVM: 40, Aptos: 64), lower case. */
-const cursorAddress = /^0x[0-9a-f]{1,64}$/
+/** A stored address: `0x` and hex digits (EVM: 40, Aptos: 64), lower case: whole bytes, as the table keeps it. */
+const cursorAddress = /^0x(?:[0-9a-f]{40}|[0-9a-f]{64})$/
 
 /**
  * A wallet cursor read back; `undefined` for one that is not ours (the API refuses it first): it
@@ -431,7 +431,7 @@ export class StreamStore extends Context.Service<StreamStore, {
             WHERE stream_id = ${id}
             AND ${cursor === undefined ? sql.literal("true") : sql`(scope, address) > (${cursor[0]}, ${addressBytesOf(sql, cursor[1])})`}
             AND ${search === undefined || search === "" ? sql.literal("true") : sql`strpos(${sql.literal(addressText("address"))}, lower(${search})) > 0`}
-            ORDER BY scope, address LIMIT ${limit + 1}`.pipe(
+            ORDER BY scope, stream_wallets.address LIMIT ${limit + 1}`.pipe(
             Effect.map((rows) => ({
               items: rows.slice(0, limit).map((row) => walletOfScope(row.scope, row.address)),
               nextCursor: rows.length > limit ? walletCursor(rows[limit - 1]!.scope, rows[limit - 1]!.address) : null

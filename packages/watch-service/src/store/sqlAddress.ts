@@ -23,6 +23,9 @@ export const addressBytes = (text: string): string => `decode(substr(${text}, 3)
  */
 export const addressText = (bytes: string): string => `('0x' || encode(${bytes}, 'hex'))`
 
-/** The SQL of an address given as a value (a parameter), as the bytes it is stored as. */
-export const addressBytesOf = (sql: SqlClient.SqlClient, address: string): Statement.Fragment =>
+/**
+ * The SQL of an address given as a value (a parameter) or as a fragment of SQL (a column of
+ * another table), as the bytes it is stored as.
+ */
+export const addressBytesOf = (sql: SqlClient.SqlClient, address: string | Statement.Fragment): Statement.Fragment =>
   sql`decode(substr(${address}::text, 3), 'hex')`

@@ -91,9 +91,18 @@ const smallMark = 1_000
  * Merges the marks of `scope` at block `position` that have one hash, where that is cheap or
  * needed: the small ones (at most {@link smallMark} wallets) name another, and of the large ones
  * the smallest go beyond {@link marksApart}. Nothing is written when there is one mark there (the
- * usual case after an advance) or only large ones, few enough.
+ * usual case after an advance) or only large ones, few enough. `apart` remembers the marks found
+ * large and left apart, so that the same marks reaching the next block together are not counted
+ * again (a block would count sixteen thousand wallets otherwise); a mark that shrank since stays
+ * apart until a new one meets them (a row a block more, no more).
  */
-export const mergeMarks = (sql: SqlClient.SqlClient, namespace: string, scope: string, position: string): Effect.Effect<void, SqlError.SqlError> =>
+export const mergeMarks = (
+  sql: SqlClient.SqlClient,
+  namespace: string,
+  scope: string,
+  position: string,
+  apart: Set<string> = new Set()
+): Effect.Effect<void, SqlError.SqlError> =>
   Effect.gen(function*() {
     const there = yield* sql<{ id: string; hash: string | null }>`SELECT id::text, hash FROM watch_marks
       WHERE namespace = ${namespace} AND scope = ${scope} AND position = ${position}::bigint`
@@ -101,7 +110,7 @@ export const mergeMarks = (sql: SqlClient.SqlClient, namespace: string, scope: s
     const byHash = new Map<string | null, Array<string>>()
     for (const mark of there) byHash.set(mark.hash, [...(byHash.get(mark.hash) ?? []), mark.id])
     for (const ids of byHash.values()) {
-      if (ids.length < 2) continue
+      if (ids.length < 2 || ids.every((id) => apart.has(id))) continue
       // Counted up to one past small: a large mark's wallets are not all read.
       const counted = yield* sql<{ mark: string; wallets: number }>`SELECT m.id::text AS mark, (SELECT count(*)::int FROM (
           SELECT 1 FROM watch_wallets w WHERE w.namespace = ${namespace} AND w.scope = ${scope} AND w.mark = m.id
@@ -115,9 +124,10 @@ export const mergeMarks = (sql: SqlClient.SqlClient, namespace: string, scope: s
         large = sizes.toSorted((a, b) => b.wallets - a.wallets).map((row) => row.mark)
       }
       // The large ones stay apart (the largest, past the bound); with none, the largest small one.
-      const apart = large.length > 0 ? large.slice(0, marksApart) : small.slice(0, 1)
-      const merged = [...large.slice(marksApart), ...small].filter((id) => !apart.includes(id))
-      const kept = apart[0]
+      const stay = large.length > 0 ? large.slice(0, marksApart) : small.slice(0, 1)
+      const merged = [...large.slice(marksApart), ...small].filter((id) => !stay.includes(id))
+      const kept = stay[0]
+      for (const id of large.slice(0, marksApart)) apart.add(id)
       if (kept === undefined || merged.length === 0) continue
       yield* sql`UPDATE watch_wallets SET mark = ${kept}::bigint WHERE namespace = ${namespace} AND scope = ${scope} AND mark IN ${sql.in(merged)}`
       yield* sql`DELETE FROM watch_marks WHERE id IN ${sql.in(merged)}`
