@@ -123,11 +123,11 @@ export const mergeMarks = (
           WHERE namespace = ${namespace} AND scope = ${scope} AND mark IN ${sql.in(large)} GROUP BY mark`
         large = sizes.toSorted((a, b) => b.wallets - a.wallets).map((row) => row.mark)
       }
-      // The large ones stay apart (the largest, past the bound); with none, the largest small one.
-      const stay = large.length > 0 ? large.slice(0, marksApart) : small.slice(0, 1)
-      const merged = [...large.slice(marksApart), ...small].filter((id) => !stay.includes(id))
-      const kept = stay[0]
-      for (const id of large.slice(0, marksApart)) apart.add(id)
+      // The large ones stay apart (the largest, past the bound), the others merge into the first;
+      // with none large, the small ones merge into the largest of them.
+      const stay = large.slice(0, marksApart)
+      for (const id of stay) apart.add(id)
+      const [kept, ...merged] = stay.length > 0 ? [stay[0]!, ...large.slice(marksApart), ...small] : small
       if (kept === undefined || merged.length === 0) continue
       yield* sql`UPDATE watch_wallets SET mark = ${kept}::bigint WHERE namespace = ${namespace} AND scope = ${scope} AND mark IN ${sql.in(merged)}`
       yield* sql`DELETE FROM watch_marks WHERE id IN ${sql.in(merged)}`
