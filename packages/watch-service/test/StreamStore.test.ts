@@ -3,14 +3,15 @@
  * a status set only from the status given (a stream paused while its batch was in flight is not
  * put in `error` by the delivery loop); an unknown stream has no secret and no lock; an event kind
  * this version does not know (a row written by a newer service) is left out of what the stream
- * receives and of what its scans read.
+ * receives and of what its scans read; a scan's look at its wallets reads those added since its
+ * last look alone, and all of them once some may have left.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { alice } from "../../watch/test/fixtures.js"
+import { alice, bob } from "../../watch/test/fixtures.js"
 import { StreamStore } from "../src/store/StreamStore.js"
-import { evm, makeStream, withStores } from "./support/storeFixtures.js"
+import { carol, evm, makeStream, withStores } from "./support/storeFixtures.js"
 
 describe("StreamStore", () => {
   it.effect("setStatus with `from` changes a stream only while it has that status", () =>
@@ -26,11 +27,13 @@ describe("StreamStore", () => {
       assert.strictEqual(Option.getOrThrow(resumed).status, "active")
     })))
 
-  it.effect("an unknown stream has no secret and cannot be locked", () =>
+  it.effect("an unknown stream has no secret, cannot be locked and gets no wallet", () =>
     withStores(Effect.gen(function*() {
       const streams = yield* StreamStore
       const sql = yield* SqlClient.SqlClient
       assert.isTrue(Option.isNone(yield* streams.secret("str_0000000000000000000000")))
+      assert.strictEqual((yield* streams.addWallets("str_0000000000000000000000", [evm(alice)], [5n])).added, 0)
+      assert.deepStrictEqual(yield* sql`SELECT 1 FROM stream_wallets`, [])
       assert.isFalse(yield* sql.withTransaction(streams.lock("str_0000000000000000000000")))
       const id = yield* makeStream([])
       assert.isTrue(yield* sql.withTransaction(streams.lock(id)))
@@ -48,5 +51,48 @@ describe("StreamStore", () => {
       // A stream of every kind (none stored) asks its scans for all of them.
       yield* makeStream([evm(alice)])
       assert.deepStrictEqual(yield* streams.scansOn("0x1"), [{ confirmations: 0, kinds: [["nft.received"], null] }])
+    })))
+
+  it.effect("watchedSince reads the wallets added since a version alone, and every wallet once some may have left", () =>
+    withStores(Effect.gen(function*() {
+      const streams = yield* StreamStore
+      const look = (since: bigint | undefined) =>
+        Effect.map(streams.watchedSince("0x1", 0, since), (read) => ({ ...read, addresses: read.wallets.map((wallet) => wallet.address) }))
+      const empty = yield* look(undefined)
+      assert.deepStrictEqual([empty.whole, empty.addresses], [true, []])
+      const first = yield* makeStream([evm(alice)])
+      const one = yield* look(empty.version)
+      assert.deepStrictEqual([one.whole, one.addresses], [false, [alice]])
+      assert.isTrue(one.version > empty.version)
+      // Added to another stream too, with a new one; wallets of other scans are not this one's.
+      const second = yield* makeStream([evm(bob), evm(alice)])
+      yield* makeStream([evm(carol)], { confirmations: 2 })
+      yield* makeStream([evm(carol)], { scopes: ["0x89"] })
+      const two = yield* look(one.version)
+      assert.deepStrictEqual([two.whole, two.addresses], [false, [alice, bob]])
+      const none = yield* look(two.version)
+      assert.deepStrictEqual([none.version, none.whole, none.addresses], [two.version, false, []])
+      // Each change that may take wallets from the scan has it read whole.
+      yield* streams.removeWallets(second, [evm(bob)])
+      const removed = yield* look(none.version)
+      assert.deepStrictEqual([removed.whole, removed.addresses], [true, [alice]])
+      yield* streams.update(first, { description: "renamed" })
+      assert.deepStrictEqual((yield* look(removed.version)).whole, false, "a change no scan sees")
+      yield* streams.update(first, { confirmations: 1 })
+      const moved = yield* look(removed.version)
+      assert.deepStrictEqual([moved.whole, moved.addresses], [true, [alice]])
+      assert.isTrue(yield* streams.remove(second))
+      assert.strictEqual(yield* streams.walletCount(second), 0, "a stream's wallets go with it")
+      assert.isFalse(yield* streams.remove(second))
+      const deleted = yield* look(moved.version)
+      assert.deepStrictEqual([deleted.whole, deleted.addresses], [true, []])
+      // Added back after: read as added, from the version last read.
+      yield* streams.addWallets(first, [evm(bob)])
+      yield* streams.update(first, { confirmations: 0 })
+      const back = yield* look(deleted.version)
+      assert.deepStrictEqual([back.whole, back.addresses], [true, [alice, bob]])
+      yield* streams.addWallets(first, [evm(carol)])
+      const added = yield* look(back.version)
+      assert.deepStrictEqual([added.whole, added.addresses], [false, [carol]])
     })))
 })

@@ -60,6 +60,11 @@ export interface WatchSet {
    */
   readonly remove: (wallet: WatchedWallet) => Effect.Effect<void>
   /**
+   * Adds wallets from the head in one step however many there are (since 0.5.0): those already
+   * there keep their entry, and a set that gains none is unchanged (the same `entries`).
+   */
+  readonly addAll: (wallets: Iterable<WatchedWallet>) => Effect.Effect<void>
+  /**
    * Makes the set exactly `wallets`, in one step however many there are: those already there keep
    * their entry, the others are added from the head, the rest are removed (as `remove` does).
    */
@@ -102,6 +107,17 @@ export const make = (wallets: Iterable<WatchedWallet>): Effect.Effect<WatchSet> 
           entries.has(key(wallet))
             ? entries
             : new Map([...entries, [key(wallet), options?.from === undefined ? { wallet } : { wallet, from: options.from }]])),
+      addAll: (more) =>
+        Ref.update(ref, (entries) => {
+          let grown: Map<string, Entry> | undefined
+          for (const wallet of more) {
+            const id = key(wallet)
+            if (entries.has(id) || grown?.has(id) === true) continue
+            grown ??= new Map(entries)
+            grown.set(id, { wallet })
+          }
+          return grown ?? entries
+        }),
       remove: (wallet) =>
         Ref.update(ref, (entries) => {
           if (!entries.has(key(wallet))) return entries

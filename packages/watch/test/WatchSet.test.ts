@@ -108,4 +108,23 @@ describe("WatchSet: wallets added and removed while the stream runs", () => {
       yield* set.replace([])
       assert.deepStrictEqual(yield* set.entries, [])
     }))
+
+  it.effect("addAll adds the new wallets in one step after the others; those already there keep their entry, a set that gains none is unchanged", () =>
+    Effect.gen(function*() {
+      const set = yield* WatchSet.make([walletNo(1)])
+      yield* set.add(walletNo(2), { from: { _tag: "Block", block: 10n } })
+      const before = yield* set.entries
+      yield* set.addAll([walletNo(2), { ...walletNo(1) }])
+      assert.strictEqual(yield* set.entries, before, "nothing new: the same list")
+      yield* set.addAll([walletNo(3), walletNo(2), walletNo(3), walletNo(4)])
+      assert.deepStrictEqual(yield* set.entries, [
+        { wallet: walletNo(1) },
+        { wallet: walletNo(2), from: { _tag: "Block", block: 10n } },
+        { wallet: walletNo(3) },
+        { wallet: walletNo(4) }
+      ])
+      assert.strictEqual((yield* set.entries)[1], before[1], "a kept entry is the same object")
+      yield* set.addAll(Array.from({ length: 100_000 }, (_, i) => walletNo(i + 1)))
+      assert.strictEqual((yield* set.entries).length, 100_000)
+    }))
 })

@@ -8,7 +8,8 @@
  *
  * The wallets and the scans follow the streams: they are read again after each change of what the
  * scans watch (`StreamStore.walletsVersion`, read every interval once for the runner's scanners by
- * `ScanSignals`; after a look at a changed set, the next waits for `rereadPause`). At the head, a scan links new blocks by their parent hashes
+ * `ScanSignals`; after a look at a changed set, the next waits for `rereadPause`): only the wallets
+ * added since the last look, unless some may have left (`StreamStore.watchedSince`). At the head, a scan links new blocks by their parent hashes
  * (`Engine.Options.reorgCheck: "parent-hash"`).
  *
  * @since 0.2.0
@@ -150,8 +151,11 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
     const config = yield* ServiceConfig
     const waker = yield* DeliveryWake
     const signals = yield* ScanSignals
+    // The runner's signal last seen, and the store's version the set was last read at (`watchedSince`).
     let version = yield* signals.walletsVersion
-    const set = yield* WatchSet.make(yield* streams.watched(scope, confirmations))
+    const first = yield* streams.watchedSince(scope, confirmations, undefined)
+    let since = first.version
+    const set = yield* WatchSet.make(first.wallets)
     // Wallets no stream of this scan holds any more, to forget (kept until that succeeds).
     let unheld = new Map<string, WatchedWallet.WatchedWallet>()
     let forgotAt = yield* Clock.currentTimeMillis
@@ -165,11 +169,18 @@ const scan = (scope: Scope, confirmations: number, readings: ReadonlyArray<Engin
         hold = Duration.zero
         if (now !== undefined && now !== version) {
           const started = yield* Clock.monotonicTimeNanos
-          const before = yield* set.entries
-          const wallets = yield* streams.watched(scope, confirmations)
-          yield* set.replace(wallets)
-          const kept = new Set(wallets.map((wallet) => wallet.address))
-          for (const { wallet } of before) if (!kept.has(wallet.address)) unheld.set(wallet.address, wallet)
+          const read = yield* streams.watchedSince(scope, confirmations, since)
+          if (read.whole) {
+            const before = yield* set.entries
+            yield* set.replace(read.wallets)
+            const kept = new Set(read.wallets.map((wallet) => wallet.address))
+            for (const { wallet } of before) if (!kept.has(wallet.address)) unheld.set(wallet.address, wallet)
+          } else {
+            // Only wallets added: the set grows by them, and none of the others is looked at.
+            yield* set.addAll(read.wallets)
+          }
+          for (const wallet of read.wallets) unheld.delete(wallet.address)
+          since = read.version
           version = now
           hold = rereadPause(config.interval, Number((yield* Clock.monotonicTimeNanos) - started) / 1e6)
         }

@@ -26,7 +26,7 @@ export const bulkWallets = 1_000
  * statistics counted. Planned with the counts of before a bulk addition, the scans' lowest
  * checkpoint is read with a nested loop over both tables: minutes at 100,000 wallets, where a
  * hash join takes milliseconds (autovacuum catches up too, but a minute or so later). A failure
- * is only logged; a table the service's user does not own is skipped by PostgreSQL with a notice.
+ * is only logged (an interruption is not a failure); a table the service's user does not own is skipped by PostgreSQL with a notice.
  *
  * @example
  * ```ts
@@ -43,5 +43,10 @@ export const refreshStatistics = (added: number): Effect.Effect<void, never, Sql
     if (added * 4 < (counted?.rows ?? 0)) return
     yield* sql`ANALYZE stream_wallets, watch_wallets, watch_marks`
   }).pipe(
-    Effect.catchCause((cause) => Effect.logWarning(`cannot refresh the statistics of the wallets' tables: ${Cause.pretty(cause)}`))
+    // Stopped with the service (see `ApiHandlers`: a request does not wait for it) is no failure to tell.
+    Effect.catchCause((cause) =>
+      Cause.hasInterruptsOnly(cause)
+        ? Effect.interrupt
+        : Effect.logWarning(`cannot refresh the statistics of the wallets' tables: ${Cause.pretty(cause)}`)
+    )
   )

@@ -227,10 +227,14 @@ export const checkpointRowsOf = (
 ): Effect.Effect<ReadonlyArray<CheckpointRow>, SqlError.SqlError> =>
   Effect.map(
     Effect.forEach(chunks(named, walletsPerRead), (some) =>
-      sql<CheckpointRow>`SELECT c.scope, c.wallet, c.position::text, c.hash, c.since::text FROM watch_checkpoints c
-        JOIN jsonb_to_recordset(${JSON.stringify(some.map((row) => ({ scope: row.scope, wallet: row.wallet })))}::jsonb)
-          AS x(scope text, wallet text) ON c.scope = x.scope AND c.wallet = x.wallet
-        WHERE c.namespace = ${namespace}`),
+      // Each wallet found by its key, then its mark by id (`watch_checkpoints` spelled out, a wallet's
+      // mark being one of its namespace and scope): through the view, PostgreSQL paired each wallet
+      // asked with each mark of its scope first, one key look per pair (4 marks: 140 ms for 10,000).
+      sql<CheckpointRow>`SELECT w.scope, w.wallet, m.position::text, m.hash, w.since::text
+        FROM jsonb_to_recordset(${JSON.stringify(some.map((row) => ({ scope: row.scope, wallet: row.wallet })))}::jsonb)
+          AS x(scope text, wallet text)
+        JOIN watch_wallets w ON w.namespace = ${namespace} AND w.scope = x.scope AND w.wallet = x.wallet
+        JOIN watch_marks m ON m.id = w.mark`),
     (reads) => reads.flat()
   )
 
