@@ -187,6 +187,41 @@ describe("Coverage: statistics", () => {
       yield* Statistics.refreshStatistics(1_000)
       assert.strictEqual((yield* counted)[0]!.rows, 5_000, "1,000 of 5,000 counted: not worth it")
     })))
+
+  it.live("refreshed in the background one at a time: bulk additions while one waits make one waiting ANALYZE, not one each", () =>
+    withStores(Effect.scoped(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const refresh = yield* Statistics.refresher
+      const analyzing = sql<{ count: number }>`SELECT count(*)::int AS count FROM pg_stat_activity
+        WHERE datname = current_database() AND state = 'active' AND query LIKE 'ANALYZE%'`
+      const until = (what: string, holds: (count: number) => boolean) =>
+        Effect.gen(function*() {
+          for (let tries = 0; !holds((yield* analyzing)[0]!.count); tries++) {
+            if (tries > 400) return yield* Effect.die(`never ${what}`)
+            yield* Effect.sleep("25 millis")
+          }
+        })
+      // The table held as an ANALYZE would hold it: the refresh waits.
+      const locked = yield* Deferred.make<void>()
+      const release = yield* Deferred.make<void>()
+      // Released however the test ends: the refreshes waiting behind it end with the scope.
+      yield* Effect.addFinalizer(() => Deferred.succeed(release, undefined))
+      const holder = yield* Effect.forkChild(sql.withTransaction(Effect.gen(function*() {
+        yield* sql`LOCK TABLE stream_wallets IN SHARE UPDATE EXCLUSIVE MODE`
+        yield* Deferred.succeed(locked, undefined)
+        yield* Deferred.await(release)
+      })))
+      yield* Deferred.await(locked)
+      // Five (not ten: with one each, ten would hold every connection of the pool, this test's too).
+      for (let i = 0; i < 5; i++) yield* refresh(2_000)
+      yield* refresh(999)
+      yield* until("an ANALYZE waiting", (count) => count >= 1)
+      yield* Effect.sleep("500 millis")
+      assert.strictEqual((yield* analyzing)[0]!.count, 1, "one ANALYZE at a time")
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(holder)
+      yield* until("the refreshes done", (count) => count === 0)
+    }))))
 })
 
 describe("Coverage: the scan's lowest checkpoint", () => {

@@ -4,10 +4,11 @@
  * put in `error` by the delivery loop); an unknown stream has no secret and no lock; an event kind
  * this version does not know (a row written by a newer service) is left out of what the stream
  * receives and of what its scans read; a scan's look at its wallets reads those added since its
- * last look alone, and all of them once some may have left.
+ * last look alone, and all of them once some may have left; a removal of wallets while wallets are
+ * added to the same stream waits for the adding, and neither fails (no deadlock).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Deferred, Effect, Fiber, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { alice, bob } from "../../watch/test/fixtures.js"
 import { StreamStore } from "../src/store/StreamStore.js"
@@ -51,6 +52,34 @@ describe("StreamStore", () => {
       // A stream of every kind (none stored) asks its scans for all of them.
       yield* makeStream([evm(alice)])
       assert.deepStrictEqual(yield* streams.scansOn("0x1"), [{ confirmations: 0, kinds: [["nft.received"], null] }])
+    })))
+
+  it.live("a removal while an addition to the stream is under way waits for it; neither meets a deadlock", () =>
+    withStores(Effect.gen(function*() {
+      const streams = yield* StreamStore
+      const sql = yield* SqlClient.SqlClient
+      const id = yield* makeStream([evm(alice)])
+      // Read afresh each time (a transaction keeps its first view of the activity otherwise).
+      const waiting = Effect.andThen(
+        sql`SELECT pg_stat_clear_snapshot()`,
+        sql<{ count: number }>`SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`
+      )
+      // The removal on a connection of its own, once the addition is under way.
+      const started = yield* Deferred.make<void>()
+      const removing = yield* Effect.forkChild(Effect.andThen(Deferred.await(started), streams.removeWallets(id, [evm(alice)])))
+      yield* sql.withTransaction(Effect.gen(function*() {
+        // An addition under way: it holds the wallets' version until it commits.
+        yield* streams.addWallets(id, [evm(bob)])
+        yield* Deferred.succeed(started, undefined)
+        for (let tries = 0; (yield* waiting)[0]!.count === 0; tries++) {
+          if (tries > 200) return yield* Effect.die("the removal never waited")
+          yield* Effect.sleep("25 millis")
+        }
+        // The same addition meets alice, whom the removal is taking.
+        yield* streams.addWallets(id, [evm(alice), evm(carol)])
+      }))
+      assert.strictEqual(yield* Fiber.join(removing), 1)
+      assert.deepStrictEqual((yield* streams.listWallets(id, { limit: 10 })).items.map((wallet) => wallet.address).toSorted(), [bob, carol].toSorted())
     })))
 
   it.effect("watchedSince reads the wallets added since a version alone, and every wallet once some may have left", () =>

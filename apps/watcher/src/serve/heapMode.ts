@@ -84,6 +84,8 @@ export const useHeapMode = (mode: HeapMode): Effect.Effect<void, never, Scope.Sc
       }),
       (observer) => Effect.sync(() => observer.disconnect())
     )
+    // Lean again when the scope closes, after the follower below has stopped (finalisers run last first).
+    yield* Effect.addFinalizer(() => Effect.sync(() => setHeap("lean")))
     let follower = leanFollower
     yield* Effect.forkScoped(
       Effect.sync(() => {
@@ -92,5 +94,4 @@ export const useHeapMode = (mode: HeapMode): Effect.Effect<void, never, Scope.Sc
         if (next.change !== undefined) setHeap(next.change)
       }).pipe(Effect.andThen(Effect.sleep("250 millis")), Effect.forever)
     )
-    yield* Effect.addFinalizer(() => Effect.sync(() => setHeap("lean")))
   })

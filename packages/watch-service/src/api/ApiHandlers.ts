@@ -7,7 +7,7 @@
  */
 import type { EvmClient } from "@chainquery/evm-client"
 import { Baseline, WalletSpec, type WatchedWallet, WatchEvent } from "@chainquery/watch"
-import { DateTime, Effect, FiberSet, Option, Redacted } from "effect"
+import { DateTime, Effect, Option, Redacted } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient, type SqlError } from "effect/sql"
@@ -246,8 +246,8 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
     const random = yield* SecureRandom.SecureRandom
     const sql = yield* SqlClient.SqlClient
     const context = yield* Effect.context<EvmClient.EvmClient>()
-    /** Work a request starts and does not wait for (the statistics after a bulk addition), stopped with the API. */
-    const background = yield* FiberSet.make()
+    /** The statistics after a bulk addition, refreshed in the background (see `Statistics.refresher`). */
+    const refreshStatistics = yield* Statistics.refresher
     /** Where the engine would start `wallets` of `scope`: read from the chain, so a failure is a 503. */
     const startOf = (stream: Stream, scope: Scopes.Scope, wallets: ReadonlyArray<WatchedWallet.WatchedWallet>) =>
       Baseline.start(wallets, { confirmations: stream.confirmations }).pipe(
@@ -390,7 +390,7 @@ export const handlers = HttpApiBuilder.group(Api, "streams", (handle) =>
             Effect.provideService(StreamStore, streams)
           )
           // The answer does not wait for it: the scans' next reads do not come sooner.
-          yield* FiberSet.run(background, Effect.provideService(Statistics.refreshStatistics(stored.added), SqlClient.SqlClient, sql))
+          yield* refreshStatistics(stored.added)
           return {
             added: stored.added,
             wallets: yield* Effect.orDie(streams.walletCount(params.id)),

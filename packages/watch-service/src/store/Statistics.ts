@@ -4,7 +4,7 @@
  *
  * @since 0.3.0
  */
-import { Cause, Effect } from "effect"
+import { Cause, Effect, FiberSet, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
@@ -50,3 +50,49 @@ export const refreshStatistics = (added: number): Effect.Effect<void, never, Sql
         : Effect.logWarning(`cannot refresh the statistics of the wallets' tables: ${Cause.pretty(cause)}`)
     )
   )
+
+/**
+ * Refreshes the statistics after bulk additions without holding up their answers: one refresh at
+ * a time, in the background for as long as the scope is open; additions while one runs make one
+ * more after it (for the largest of them), not one each, so that ten bulk requests in a row do not
+ * queue ten `ANALYZE`s, each holding a connection of the pool.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Statistics } from "@chainquery/watch-service"
+ *
+ * const program = Effect.gen(function*() {
+ *   const refresh = yield* Statistics.refresher
+ *   yield* refresh(10_000) // returns at once
+ * })
+ * ```
+ * @since 0.5.0
+ */
+export const refresher: Effect.Effect<(added: number) => Effect.Effect<void>, never, SqlClient.SqlClient | Scope.Scope> = Effect.gen(
+  function*() {
+    const context = yield* Effect.context<SqlClient.SqlClient>()
+    const background = yield* FiberSet.make()
+    /** Whether one runs, and the most wallets added at once since it started (0: none). */
+    let running = false
+    let owed = 0
+    const drain = (added: number): Effect.Effect<void> =>
+      Effect.gen(function*() {
+        for (let next = added; next > 0;) {
+          yield* Effect.provideContext(refreshStatistics(next), context)
+          next = owed
+          owed = 0
+        }
+        running = false
+      })
+    return (added) =>
+      added < bulkWallets ? Effect.void : Effect.suspend(() => {
+        if (running) {
+          owed = Math.max(owed, added)
+          return Effect.void
+        }
+        running = true
+        return Effect.asVoid(FiberSet.run(background, drain(added)))
+      })
+  }
+)

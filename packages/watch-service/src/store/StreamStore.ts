@@ -454,7 +454,11 @@ export class StreamStore extends Context.Service<StreamStore, {
 
         removeWallets: (id, wallets) => {
           const rows = JSON.stringify(wallets.map((wallet) => ({ scope: scopeOfWallet(wallet), address: wallet.address })))
-          return sql<{ count: number }>`WITH removed AS (
+          // The stream's row first, as an admission takes it (then the wallets' version, then the
+          // wallets): a removal never holds a wallet an admission waits for while it waits for the version.
+          return sql.withTransaction(Effect.andThen(
+            sql`SELECT 1 FROM streams WHERE id = ${id} FOR UPDATE`,
+            sql<{ count: number }>`WITH removed AS (
               DELETE FROM stream_wallets w USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
               WHERE w.stream_id = ${id} AND w.scope = x.scope AND w.address = ${sql.literal(addressBytes("x.address"))} RETURNING 1),
             unowed AS (DELETE FROM stream_history h USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
@@ -462,7 +466,8 @@ export class StreamStore extends Context.Service<StreamStore, {
             unstaged AS (DELETE FROM stream_history_staged h USING jsonb_to_recordset(${rows}::jsonb) AS x(scope text, address text)
               WHERE h.stream_id = ${id} AND h.scope = x.scope AND h.address = x.address RETURNING 1),
             bumped AS (${bump(sql`EXISTS (SELECT 1 FROM removed)`)})
-            SELECT count(*)::int AS count FROM removed`.pipe(Effect.map(([removed]) => removed!.count))
+            SELECT count(*)::int AS count FROM removed`
+          )).pipe(Effect.map(([removed]) => removed!.count))
         },
 
         walletCount: (id) =>
