@@ -52,7 +52,7 @@ import { Effect } from "effect"
 import { type EngineError, keyRefusal, noLedgerClient } from "./EngineError.js"
 import { networkCycle } from "./internal/cycle/aptosCycle.js"
 import type { HeadPace, ReorgCheck as ChainReorgCheck, Strategy as ChainStrategy } from "./internal/cycle/chainInput.js"
-import { advanceIndex, chainIndex, type ChainIndex } from "./internal/cycle/chainIndex.js"
+import { advanceIndex, chainIndex, type ChainIndex, extendIndex } from "./internal/cycle/chainIndex.js"
 import { emptyStep, type Step } from "./internal/cycle/cycleStep.js"
 import { enrich } from "./internal/cycle/enrich.js"
 import { chainCycle } from "./internal/cycle/evmCycle.js"
@@ -273,6 +273,13 @@ export interface Engine {
    */
   readonly setWallets: (wallets: ReadonlyArray<WatchedWallet>) => Effect.Effect<void>
   /**
+   * Adds wallets to those watched, from the next cycle on (as `setWallets` with the watched ones
+   * and these; since 0.5.0): only the new ones' checkpoints are read, and the index of each chain
+   * they join is extended in place, so that 100,000 wallets gaining 10,000 cost a pass over the
+   * 10,000. Wallets already watched are left as they are.
+   */
+  readonly addWallets: (wallets: ReadonlyArray<WatchedWallet>) => Effect.Effect<void>
+  /**
    * A cycle's result, write-ahead and uninterruptibly: commits its batch with its events kept as
    * pending, `write`s them, then forgets them (see `step`).
    */
@@ -430,13 +437,27 @@ export const make = Effect.fnUntraced(function*(
    * state read again) drops them all, so that a cycle without a new block does no work per wallet.
    */
   const indexes = new Map<Chain.ChainId, ChainIndex>()
-  const indexOn = (chain: Chain.ChainId, chainWallets: ReadonlyArray<EvmWallet>, checkpoints: ReadonlyMap<string, Checkpoint>) =>
-    indexes.get(chain) ?? indexes.set(chain, chainIndex(chainWallets, checkpoints, restingOn(chain, chainWallets, checkpoints))).get(chain)!
+  /** Per chain whose index is kept, the wallets added since (`addWallets`): indexed at the next cycle, once their checkpoints are read. */
+  const unindexed = new Map<Chain.ChainId, ReadonlyArray<EvmWallet>>()
+  const indexOn = (chain: Chain.ChainId, chainWallets: ReadonlyArray<EvmWallet>, checkpoints: ReadonlyMap<string, Checkpoint>) => {
+    const kept = indexes.get(chain)
+    const added = unindexed.get(chain)
+    unindexed.delete(chain)
+    if (kept === undefined) return indexes.set(chain, chainIndex(chainWallets, checkpoints, restingOn(chain, chainWallets, checkpoints))).get(chain)!
+    if (added !== undefined) extendIndex(kept, added, checkpoints)
+    return kept
+  }
+  /** The chain is indexed again at its next cycle. */
+  const dropIndex = (chain: Chain.ChainId) => {
+    indexes.delete(chain)
+    unindexed.delete(chain)
+  }
 
   /** What the engine holds of the state is read again on the next cycle. */
   const forgetHeld = () => {
     resting.clear()
     indexes.clear()
+    unindexed.clear()
     addedUnread.clear()
     committed = undefined
   }
@@ -540,10 +561,10 @@ export const make = Effect.fnUntraced(function*(
         // checkpoints moved whole (advances) has them moved in its index, in place.
         const oneByOne = new Set<Chain.ChainId>()
         for (const checkpoint of batch.checkpoints ?? []) if (checkpoint.wallet.family === "evm") oneByOne.add(checkpoint.wallet.chain)
-        for (const chain of oneByOne) indexes.delete(chain)
+        for (const chain of oneByOne) dropIndex(chain)
         for (const advance of batch.advances ?? []) {
           const index = indexes.get(advance.chain)
-          if (index !== undefined && advanceIndex(index, advance.from, advance.to) !== advance.count) indexes.delete(advance.chain)
+          if (index !== undefined && advanceIndex(index, advance.from, advance.to) !== advance.count) dropIndex(advance.chain)
         }
         if (committed === undefined) return
         moveHeld(committed, batch.advances ?? [])
@@ -577,9 +598,35 @@ export const make = Effect.fnUntraced(function*(
       // chains they join are indexed again, and they no longer rest.
       for (const [id, wallet] of added) addedUnread.set(id, wallet)
       for (const chain of new Set(added.flatMap(([, wallet]) => wallet.family === "evm" ? [wallet.chain] : []))) {
-        indexes.delete(chain)
+        dropIndex(chain)
         const rest = resting.get(chain)
         if (rest !== undefined) resting.set(chain, rest.filter((tracked) => !watched.has(key(tracked.wallet))))
+      }
+    })
+
+  const addWallets: Engine["addWallets"] = (wallets) =>
+    Effect.sync(() => {
+      const added = new Map<string, WatchedWallet>()
+      for (const wallet of wallets) {
+        const id = key(wallet)
+        if (!watched.has(id)) added.set(id, wallet)
+      }
+      if (added.size === 0) return
+      // After the others: their chains' and networks' lists are made again with them, the others' kept.
+      for (const [id, wallet] of added) watched.set(id, wallet)
+      const joined = byChain(added.values())
+      for (const [chain, more] of joined) chains.set(chain, [...(chains.get(chain) ?? []), ...more])
+      for (const [network, more] of byNetwork(added.values())) networks.set(network, [...(networks.get(network) ?? []), ...more])
+      if (committed === undefined) return forgetHeld()
+      // As `setWallets` with wallets only added, but a chain's index is extended with them (once
+      // their checkpoints are read), not made again; unless one of them rested there.
+      for (const [id, wallet] of added) addedUnread.set(id, wallet)
+      for (const [chain, more] of joined) {
+        const rest = resting.get(chain) ?? []
+        const rested = rest.some((tracked) => added.has(key(tracked.wallet)))
+        if (rested) resting.set(chain, rest.filter((tracked) => !added.has(key(tracked.wallet))))
+        if (rested || !indexes.has(chain)) dropIndex(chain)
+        else unindexed.set(chain, [...(unindexed.get(chain) ?? []), ...more])
       }
     })
 
@@ -596,6 +643,7 @@ export const make = Effect.fnUntraced(function*(
     recover,
     commitAhead,
     setWallets,
+    addWallets,
     publish,
     step: (write) =>
       Effect.gen(function*() {

@@ -128,6 +128,13 @@ const byStart = (entries: ReadonlyArray<WatchSet.Entry>): ReadonlyArray<readonly
   return [...groups.values()]
 }
 
+/** The entries after `before` in `entries` when `entries` begins with all of `before`, in order (else `undefined`). */
+const addedAfter = (before: ReadonlyArray<WatchSet.Entry>, entries: ReadonlyArray<WatchSet.Entry>): ReadonlyArray<WatchSet.Entry> | undefined => {
+  if (entries.length <= before.length) return undefined
+  for (let i = 0; i < before.length; i++) if (entries[i] !== before[i]) return undefined
+  return entries.slice(before.length)
+}
+
 /** The entries of every set whose backfill is done: never run again, whichever stream reads the set. */
 const backfilled = new WeakSet<WatchSet.Entry>()
 
@@ -242,6 +249,15 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
         const entries = yield* set.entries
         // The same list as last time, every entry watched: nothing to do (no pass over a million).
         if (entries === settled) return
+        // The list of last time, every entry watched, with entries added after it from the head
+        // (`WatchSet.add`, `addAll`): the engine takes those alone.
+        const added = settled === undefined ? undefined : addedAfter(settled, entries)
+        if (added !== undefined && added.every((entry) => entry.from === undefined)) {
+          yield* engine.addWallets(added.map((entry) => entry.wallet))
+          settled = watched = entries
+          yield* watching(entries)
+          return
+        }
         for (const entry of entries) {
           if (entry.from !== undefined && !backfilled.has(entry) && (yield* covered(entry))) backfilled.add(entry)
         }
@@ -257,7 +273,7 @@ export const batches = (options: Options): Stream.Stream<Batch, WatchError, EvmC
           )
         }
         const ready = entries.filter((entry) => entry.from === undefined || backfilled.has(entry))
-        if (ready.length === entries.length) settled = entries
+        settled = ready.length === entries.length ? entries : undefined
         if (watched !== undefined && ready.length === watched.length && ready.every((entry, i) => entry === watched![i])) return
         yield* engine.setWallets(ready.map((entry) => entry.wallet))
         watched = ready

@@ -1,5 +1,6 @@
 /**
- * Wallets added to a running engine (`Engine.setWallets`) cost a read of theirs, not of every
+ * Wallets added to a running engine (`Engine.setWallets` with the others, or `Engine.addWallets`
+ * alone, which also extends the chain's index in place) cost a read of theirs, not of every
  * wallet's: the engine keeps what it holds of the others and reads the new ones' checkpoints
  * (`StateStore.checkpointsOf`), so a wallet whose checkpoint was placed outside the engine (by a
  * service, or a backfill) goes on from it, its blocks read and their events emitted once. A
@@ -27,7 +28,16 @@ const counted = (reads: Ref.Ref<{ readonly all: number; readonly some: ReadonlyA
     }))
   )
 
-describe("Engine: wallets added while it runs", () => {
+/** The two ways of adding `more` to an engine watching `watching`. */
+const adding = {
+  setWallets: (engine: Engine.Engine, watching: ReadonlyArray<WatchedWallet.WatchedWallet>, more: WatchedWallet.WatchedWallet) =>
+    engine.setWallets([...watching, more]),
+  // With one already watched: left as it is.
+  addWallets: (engine: Engine.Engine, watching: ReadonlyArray<WatchedWallet.WatchedWallet>, more: WatchedWallet.WatchedWallet) =>
+    engine.addWallets([more, watching[0]!])
+} as const
+
+describe.each(["setWallets", "addWallets"] as const)("Engine: wallets added while it runs (%s)", (how) => {
   it.live("only the new wallets' checkpoints are read; one placed outside the engine goes on from it; a removal reads all again", () =>
     Effect.gen(function*() {
       const sim = yield* Simulator.Simulator
@@ -48,7 +58,7 @@ describe("Engine: wallets added while it runs", () => {
       assert.strictEqual((yield* Ref.get(reads)).all, 1)
       // Placed outside the engine 4 blocks behind the others (as a service places a wallet it adds).
       yield* store.commit({ checkpoints: [{ wallet: outside!, position: at - 4n, hash: null }], eventIds: [] })
-      yield* engine.setWallets([...wallets, outside!])
+      yield* adding[how](engine, wallets, outside!)
       const caughtUp = yield* cycle
       const read = yield* Ref.get(reads)
       assert.strictEqual(read.all, 1, "every checkpoint was read again for one wallet added")
@@ -75,7 +85,7 @@ describe("Engine: wallets added while it runs", () => {
       const cycle = Effect.flatMap(engine.cycle, ({ batch }) => engine.commit(batch))
       yield* cycle
       yield* sim.advance(3)
-      yield* engine.setWallets([...wallets, fresh!])
+      yield* adding[how](engine, wallets, fresh!)
       yield* cycle
       const head = BigInt(sim.world.evm.chain("0x1").head)
       assert.deepStrictEqual(yield* positionOf([fresh!]), { min: head, max: head, count: 1 }, "placed where the others reached, not where they stood")

@@ -12,7 +12,7 @@ import type { Checkpoint } from "../../StateStore.js"
 import { type EvmWallet, key } from "../../WatchedWallet.js"
 import { type ByAddress, byAddressOf, type Tracked, withResting } from "./recentBlocks.js"
 
-/** A chain's wallets and checkpoints as the cycles read them (changed only by `advanceIndex`; otherwise a new one is made). */
+/** A chain's wallets and checkpoints as the cycles read them (changed only by `advanceIndex` and `extendIndex`; otherwise a new one is made). */
 export interface ChainIndex {
   readonly tracked: ReadonlyArray<Tracked>
   readonly fresh: ReadonlyArray<EvmWallet>
@@ -26,6 +26,15 @@ export interface ChainIndex {
   readonly byAddress: () => ByAddress
   /** The tracked and the resting wallets by address, for reconciling a replaced block (made on first use). */
   readonly everyone: () => ByAddress
+  /** The maps by address made so far (see `byAddress` and `everyone`), which `extendIndex` extends. */
+  readonly made: { byAddress?: Map<string, Tracked>; everyone?: Map<string, Tracked> }
+}
+
+/** Counts a tracked wallet at its checkpoint: the crowd there, the lowest and the highest. */
+const countAt = (index: { start: bigint; highest: bigint; readonly crowds: Map<bigint, number> }, position: bigint) => {
+  index.crowds.set(position, (index.crowds.get(position) ?? 0) + 1)
+  if (index.start < 0n || position < index.start) index.start = position
+  if (position > index.highest) index.highest = position
 }
 
 /** Indexes `wallets` of one chain with their `checkpoints` (by `WatchedWallet.key`) and the chain's `resting` wallets. */
@@ -35,31 +44,40 @@ export const chainIndex = (
   resting: ReadonlyArray<Tracked>
 ): ChainIndex => {
   const tracked: Array<Tracked> = []
-  const fresh: Array<EvmWallet> = []
-  const crowds = new Map<bigint, number>()
-  let start = -1n
-  let highest = -1n
+  const made: ChainIndex["made"] = {}
+  const addresses = () => (made.byAddress ??= byAddressOf(tracked))
+  const index: ChainIndex = {
+    tracked,
+    fresh: [],
+    start: -1n,
+    highest: -1n,
+    crowds: new Map(),
+    byAddress: addresses,
+    everyone: () => (made.everyone ??= withResting(addresses(), tracked, resting)),
+    made
+  }
+  extendIndex(index, wallets, checkpoints)
+  return index
+}
+
+/**
+ * Adds `wallets` (none of them in the index, nor resting) with their `checkpoints` to the index,
+ * in place: a chain that gains 10,000 wallets is not indexed again for its 100,000 others.
+ */
+export const extendIndex = (index: ChainIndex, wallets: ReadonlyArray<EvmWallet>, checkpoints: ReadonlyMap<string, Checkpoint>): void => {
+  const tracked = index.tracked as Array<Tracked>
+  const fresh = index.fresh as Array<EvmWallet>
+  const { byAddress, everyone } = index.made
   for (const wallet of wallets) {
     const checkpoint = checkpoints.get(key(wallet))
     if (checkpoint === undefined) fresh.push(wallet)
     else {
-      tracked.push({ wallet, position: checkpoint.position, since: checkpoint.since ?? 0n })
-      crowds.set(checkpoint.position, (crowds.get(checkpoint.position) ?? 0) + 1)
-      if (start < 0n || checkpoint.position < start) start = checkpoint.position
-      if (checkpoint.position > highest) highest = checkpoint.position
+      const t: Tracked = { wallet, position: checkpoint.position, since: checkpoint.since ?? 0n }
+      tracked.push(t)
+      countAt(index, checkpoint.position)
+      byAddress?.set(wallet.address, t)
+      if (everyone !== byAddress) everyone?.set(wallet.address, t)
     }
-  }
-  let byAddress: Map<string, Tracked> | undefined
-  let everyone: Map<string, Tracked> | undefined
-  const addresses = () => (byAddress ??= byAddressOf(tracked))
-  return {
-    tracked,
-    fresh,
-    start,
-    highest,
-    crowds,
-    byAddress: addresses,
-    everyone: () => (everyone ??= withResting(addresses(), tracked, resting))
   }
 }
 
