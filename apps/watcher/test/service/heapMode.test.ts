@@ -1,10 +1,11 @@
 /**
  * `--memory lean` follows V8's full collections (`heapMode.follow`): so many within the window
  * relax the heap (it grows as with `fast`) for a while, then it is lean again; fewer, or older
- * ones, change nothing, and collections while relaxed do not prolong it.
+ * ones, change nothing, and collections while relaxed do not prolong it; lean again, the heap is
+ * compacted once (what it grew by is given back).
  */
 import { describe, expect, it } from "vitest"
-import { follow, leanFollower, relaxAt } from "../../src/serve/heapMode.js"
+import { compact, follow, leanFollower, relaxAt } from "../../src/serve/heapMode.js"
 
 describe("--memory lean follows the full collections", () => {
   it("relaxes after enough collections within the window, for a while, then is lean again", () => {
@@ -31,5 +32,17 @@ describe("--memory lean follows the full collections", () => {
     const back = follow(during.follower, later + 5 + relaxAt.forMillis, [])
     expect(back.change).toBe("lean")
     expect(back.follower).toEqual(leanFollower)
+  })
+})
+
+describe("compact", () => {
+  it("collects the garbage of the heap at once", () => {
+    let garbage: Array<{ readonly n: number; readonly text: string }> | undefined = Array.from({ length: 400_000 }, (_, n) => ({ n, text: `wallet ${n}` }))
+    const held = process.memoryUsage().heapUsed
+    expect(garbage).toHaveLength(400_000)
+    garbage = undefined
+    expect(compact()).toBe(true)
+    // 400,000 small objects and their strings: tens of megabytes, all given back.
+    expect(held - process.memoryUsage().heapUsed).toBeGreaterThan(16 * 1024 * 1024)
   })
 })
