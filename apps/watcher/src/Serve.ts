@@ -115,7 +115,8 @@ export const command = Command.make(
     })
     if (Result.isFailure(cluster)) return yield* badInput(cluster.failure)
     // Before anything is loaded: the heap grows as the mode says from the first wallet on.
-    return yield* Effect.andThen(useHeapMode(flags.memory), ServiceMain.run({
+    useHeapMode(flags.memory)
+    return yield* ServiceMain.run({
       host: flags.host,
       port: flags.port,
       apiToken,
@@ -145,7 +146,7 @@ export const command = Command.make(
       allowInsecureHttp: flags.allowInsecureHttp,
       requestTimeout: flags.requestTimeout,
       computeUnits: Option.getOrUndefined(flags.computeUnits)
-    })).pipe(Effect.scoped)
+    })
   })
 ).pipe(
   Command.withDescription(
