@@ -133,8 +133,8 @@ export const otlpUrl = Flag.String("otlp-url").pipe(
 
 export const memory = Flag.Literals("memory", ["lean", "fast"]).pipe(
   Flag.withDescription(
-    "How the JavaScript heap trades memory for CPU: 'lean' keeps it close to what is live (about 1.2 KB per watched wallet at 100,000) " +
-      "for about twice the CPU per block; 'fast' lets it grow for speed (about 3.2 KB per wallet). Default lean. Example: --memory fast"
+    "How the JavaScript heap trades memory for CPU: 'lean' keeps it close to what is live (about 0.85 KB per watched wallet at 100,000) " +
+      "for more CPU, above all while wallets are added in bulk; 'fast' lets it grow for speed. Default lean. Example: --memory fast"
   ),
   Flag.withDefault("lean")
 )
