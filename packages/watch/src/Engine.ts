@@ -583,25 +583,35 @@ export const make = Effect.fnUntraced(function*(
 
   const commitAhead: Engine["commitAhead"] = (result) => commitWith(result.batch, result.events)
 
+  /**
+   * Wallets only added, what is held of the others kept: a backfill or a service may have
+   * committed the checkpoints of the new ones, read at the next cycle (`heldCheckpoints`); they no
+   * longer rest. The chains they join are indexed again, or, with `extend`, have their index
+   * extended with them (once their checkpoints are read), unless one of them rested there.
+   */
+  const takeAdded = (added: ReadonlyMap<string, WatchedWallet>, extend: boolean) => {
+    for (const [id, wallet] of added) addedUnread.set(id, wallet)
+    for (const [chain, more] of byChain(added.values())) {
+      const rest = resting.get(chain) ?? []
+      const rested = rest.some((tracked) => added.has(key(tracked.wallet)))
+      if (rested) resting.set(chain, rest.filter((tracked) => !added.has(key(tracked.wallet))))
+      if (extend && !rested && indexes.has(chain)) unindexed.set(chain, [...(unindexed.get(chain) ?? []), ...more])
+      else dropIndex(chain)
+    }
+  }
+
   const setWallets: Engine["setWallets"] = (wallets) =>
     Effect.sync(() => {
       const before = watched
       ;({ chains, networks, watched } = placed(wallets))
-      const added: Array<readonly [string, WatchedWallet]> = []
+      const added = new Map<string, WatchedWallet>()
       watched.forEach((wallet, id) => {
-        if (!before.has(id)) added.push([id, wallet])
+        if (!before.has(id)) added.set(id, wallet)
       })
       // A wallet no longer watched joins the state's others this engine does not watch: all is read again.
-      if (committed === undefined || before.size + added.length !== watched.size) return forgetHeld()
-      // Wallets only added: what is held of the others is kept; a backfill or a service may have
-      // committed the checkpoints of the new ones, read at the next cycle (`heldCheckpoints`). The
-      // chains they join are indexed again, and they no longer rest.
-      for (const [id, wallet] of added) addedUnread.set(id, wallet)
-      for (const chain of new Set(added.flatMap(([, wallet]) => wallet.family === "evm" ? [wallet.chain] : []))) {
-        dropIndex(chain)
-        const rest = resting.get(chain)
-        if (rest !== undefined) resting.set(chain, rest.filter((tracked) => !watched.has(key(tracked.wallet))))
-      }
+      if (committed === undefined || before.size + added.size !== watched.size) return forgetHeld()
+      // The chains' lists are made again in the order given: their indexes too.
+      takeAdded(added, false)
     })
 
   const addWallets: Engine["addWallets"] = (wallets) =>
@@ -614,20 +624,10 @@ export const make = Effect.fnUntraced(function*(
       if (added.size === 0) return
       // After the others: their chains' and networks' lists are made again with them, the others' kept.
       for (const [id, wallet] of added) watched.set(id, wallet)
-      const joined = byChain(added.values())
-      for (const [chain, more] of joined) chains.set(chain, [...(chains.get(chain) ?? []), ...more])
+      for (const [chain, more] of byChain(added.values())) chains.set(chain, [...(chains.get(chain) ?? []), ...more])
       for (const [network, more] of byNetwork(added.values())) networks.set(network, [...(networks.get(network) ?? []), ...more])
       if (committed === undefined) return forgetHeld()
-      // As `setWallets` with wallets only added, but a chain's index is extended with them (once
-      // their checkpoints are read), not made again; unless one of them rested there.
-      for (const [id, wallet] of added) addedUnread.set(id, wallet)
-      for (const [chain, more] of joined) {
-        const rest = resting.get(chain) ?? []
-        const rested = rest.some((tracked) => added.has(key(tracked.wallet)))
-        if (rested) resting.set(chain, rest.filter((tracked) => !added.has(key(tracked.wallet))))
-        if (rested || !indexes.has(chain)) dropIndex(chain)
-        else unindexed.set(chain, [...(unindexed.get(chain) ?? []), ...more])
-      }
+      takeAdded(added, true)
     })
 
   const publish: Engine["publish"] = (result, write) =>

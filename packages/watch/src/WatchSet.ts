@@ -80,6 +80,19 @@ const lists = new WeakMap<ReadonlyMap<string, Entry>, ReadonlyArray<Entry>>()
 const listOf = (entries: ReadonlyMap<string, Entry>): ReadonlyArray<Entry> =>
   lists.get(entries) ?? lists.set(entries, Object.freeze([...entries.values()])).get(entries)!
 
+/** Adds the entries whose wallets the set has not, after the others, in one copy (none: the set is unchanged). */
+const grow = (ref: Ref.Ref<ReadonlyMap<string, Entry>>, more: ReadonlyArray<Entry>): Effect.Effect<void> =>
+  Ref.update(ref, (entries) => {
+    let grown: Map<string, Entry> | undefined
+    for (const entry of more) {
+      const id = key(entry.wallet)
+      if (entries.has(id) || grown?.has(id) === true) continue
+      grown ??= new Map(entries)
+      grown.set(id, entry)
+    }
+    return grown ?? entries
+  })
+
 /**
  * Makes a set holding `wallets` (repeated ones once).
  *
@@ -102,22 +115,8 @@ export const make = (wallets: Iterable<WatchedWallet>): Effect.Effect<WatchSet> 
     (ref): WatchSet => ({
       _tag: "WatchSet",
       entries: Effect.map(Ref.get(ref), listOf),
-      add: (wallet, options) =>
-        Ref.update(ref, (entries) =>
-          entries.has(key(wallet))
-            ? entries
-            : new Map([...entries, [key(wallet), options?.from === undefined ? { wallet } : { wallet, from: options.from }]])),
-      addAll: (more) =>
-        Ref.update(ref, (entries) => {
-          let grown: Map<string, Entry> | undefined
-          for (const wallet of more) {
-            const id = key(wallet)
-            if (entries.has(id) || grown?.has(id) === true) continue
-            grown ??= new Map(entries)
-            grown.set(id, { wallet })
-          }
-          return grown ?? entries
-        }),
+      add: (wallet, options) => grow(ref, [options?.from === undefined ? { wallet } : { wallet, from: options.from }]),
+      addAll: (more) => grow(ref, Array.from(more, (wallet) => ({ wallet }))),
       remove: (wallet) =>
         Ref.update(ref, (entries) => {
           if (!entries.has(key(wallet))) return entries

@@ -1,10 +1,11 @@
 /**
  * A chain's index (`internal/cycle/chainIndex.ts`), which the engine keeps between cycles: made
  * from the wallets and their checkpoints, and moved in place by an advance, it answers the same
- * as an index made again from the moved checkpoints.
+ * as an index made again from the moved checkpoints; extended with wallets added (`extendIndex`), it
+ * answers as one made from all of them.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { advanceIndex, behind, chainIndex, type ChainIndex } from "../src/internal/cycle/chainIndex.js"
+import { advanceIndex, behind, chainIndex, type ChainIndex, extendIndex } from "../src/internal/cycle/chainIndex.js"
 import type { Checkpoint } from "../src/StateStore.js"
 import { type EvmWallet, key } from "../src/WatchedWallet.js"
 
@@ -29,6 +30,24 @@ const answers = (index: ChainIndex) => ({
 })
 
 describe("a chain's index", () => {
+  it("extended with wallets added, it answers as one made from all of them (the maps by address too)", () => {
+    const wallets = Array.from({ length: 7 }, (_, index) => walletAt(index + 1))
+    // Three at 100 and 103; added: one below them (97), one above (108), one at 100, one fresh.
+    const checkpoints = checkpointsOf([[wallets[0]!, 100n], [wallets[1]!, 103n], [wallets[2]!, 100n], [wallets[3]!, 97n], [wallets[4]!, 108n], [
+      wallets[5]!,
+      100n
+    ]])
+    const resting = [{ wallet: walletAt(99), position: 90n, since: 10n, resting: true as const }]
+    const index = chainIndex(wallets.slice(0, 3), checkpoints, resting)
+    // Looked up before: the maps by address must take the added wallets too.
+    index.byAddress()
+    index.everyone()
+    extendIndex(index, wallets.slice(3), checkpoints)
+    const whole = chainIndex(wallets, checkpoints, resting)
+    assert.deepStrictEqual(answers(index), answers(whole))
+    assert.deepStrictEqual([...index.everyone().keys()].toSorted(), [...whole.everyone().keys()].toSorted())
+  })
+
   it("moved in place by advances, it answers as one made again from the moved checkpoints", () => {
     const wallets = Array.from({ length: 6 }, (_, index) => walletAt(index + 1))
     const placed = (positions: ReadonlyArray<bigint>) => wallets.slice(0, 5).map((wallet, index) => [wallet, positions[index]!] as const)
